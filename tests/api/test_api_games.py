@@ -1,0 +1,216 @@
+"""Creating, joining, viewing and playing games over HTTP (6 nimmt! as the example game)."""
+import json
+import threading
+
+import pytest
+
+from rules import GAMES
+
+BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
+
+
+def create(client, headers, seats=None, players=None, options=None, type_="sixnimmt"):
+    seats = seats or BOTS3
+    body = {"type": type_, "players": players or len(seats), "seats": seats}
+    if options is not None:
+        body["options"] = options
+    return client.post("/api/v1/games", json=body, headers=headers)
+
+
+def test_game_types_list_every_game_with_its_options(client):
+    types = {t["type"]: t for t in client.get("/api/v1/games/types").get_json()}
+    assert set(types) == set(GAMES)
+    six = types["sixnimmt"]
+    assert (six["min_players"], six["max_players"]) == (2, 10)
+    options = {o["name"]: o for o in six["options"]}
+    assert options["tactical_deck"]["type"] == "bool" and options["tactical_deck"]["default"] is False
+    assert options["threshold"]["default"] == 66
+    assert [level["name"] for level in six["bot_levels"]] == ["easy"]
+
+
+def test_every_game_has_a_rules_page(client):
+    for name in GAMES:
+        page = client.get(f"/api/v1/games/types/{name}/rules")
+        assert page.status_code == 200
+        assert page.get_json()["markdown"].startswith("#")
+    assert client.get("/api/v1/games/types/chess/rules").status_code == 404
+
+
+def test_creating_against_bots_starts_at_once(client, new_player):
+    _, headers = new_player()
+    view = create(client, headers).get_json()
+    assert view["status"] == "active"
+    assert view["your_seat"] == 0 and len(view["hand"]) == 10
+    assert [seat["bot"] for seat in view["seats"]] == [None, "easy", "easy", "easy"]
+    assert {"type": "play", "card": view["hand"][0]} in view["legal_actions"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"type": "chess", "players": 2, "seats": ["human", "human"]}, "unknown game type"),
+    ({"type": "sixnimmt", "players": 11, "seats": ["human"] * 11}, "2 to 10 players"),
+    ({"type": "sixnimmt", "players": 2, "seats": ["human"]}, "exactly 2"),
+    ({"type": "sixnimmt", "players": 2, "seats": [{"bot": "easy"}, "human"]}, "seat 0"),
+    ({"type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "godlike"}]}, "level"),
+    ({"type": "sixnimmt", "players": 2, "seats": ["human", "robot"]}, "seat 1"),
+    ({"type": "sixnimmt", "players": 2, "seats": ["human", "human"], "options": {"x": 1}}, "unknown option"),
+    ({"type": "sixnimmt", "players": 2, "seats": ["human", "human"],
+      "options": {"draft": "yes"}}, "true or false"),
+    ({"type": "sixnimmt", "players": "2", "seats": ["human", "human"]}, "players"),
+    ({"type": "sixnimmt", "players": 2}, "seats"),
+])
+def test_bad_games_are_422_with_a_reason_and_store_nothing(client, new_player, redis, body, message):
+    _, headers = new_player()
+    keys_before = set(redis.keys("game:*"))
+    response = client.post("/api/v1/games", json=body, headers=headers)
+    assert response.status_code == 422
+    assert message in response.get_json()["message"]
+    assert set(redis.keys("game:*")) == keys_before
+
+
+def test_a_friend_joins_by_the_game_id_and_the_game_starts(client, new_player):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    view = create(client, anna, seats=["human", "human", {"bot": "easy"}]).get_json()
+    assert view["status"] == "waiting" and view["legal_actions"] == []
+    waiting = client.post(f"/api/v1/games/{view['id']}/actions",
+                          json={"action": {"type": "play", "card": view["hand"][0]}}, headers=anna)
+    assert waiting.status_code == 422 and "waiting" in waiting.get_json()["message"]
+
+    joined = client.post(f"/api/v1/games/{view['id']}/join", json={}, headers=bert).get_json()
+    assert joined["your_seat"] == 1 and joined["status"] == "active"
+    assert joined["seats"][1]["name"] == "Bert"
+    again = client.post(f"/api/v1/games/{view['id']}/join", json={}, headers=bert)
+    assert again.status_code == 409
+    _, carl = new_player("Carl")
+    full = client.post(f"/api/v1/games/{view['id']}/join", json={}, headers=carl)
+    assert full.status_code == 409 and "no open seat" in full.get_json()["message"]
+
+
+def test_joining_a_chosen_seat(client, new_player):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    game_id = create(client, anna, seats=["human", "human", "human"]).get_json()["id"]
+    assert client.post(f"/api/v1/games/{game_id}/join", json={"seat": 0}, headers=bert).status_code == 409
+    assert client.post(f"/api/v1/games/{game_id}/join", json={"seat": 2}, headers=bert).get_json()["your_seat"] == 2
+    assert client.post(f"/api/v1/games/{game_id}/join", json={"seat": -1}, headers=bert).status_code == 422
+
+
+def test_etag_answers_304_until_the_game_changes(client, new_player):
+    _, anna = new_player()
+    view = create(client, anna).get_json()
+    first = client.get(f"/api/v1/games/{view['id']}", headers=anna)
+    etag = first.headers["ETag"]
+    assert client.get(f"/api/v1/games/{view['id']}", headers={**anna, "If-None-Match": etag}).status_code == 304
+    spectator = client.get(f"/api/v1/games/{view['id']}", headers={"If-None-Match": etag})
+    assert spectator.status_code == 200, "another seat's ETag must not match"
+    client.post(f"/api/v1/games/{view['id']}/actions",
+                json={"action": {"type": "play", "card": view["hand"][0]}}, headers=anna)
+    changed = client.get(f"/api/v1/games/{view['id']}", headers={**anna, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_illegal_actions_are_422_and_change_nothing(client, new_player, redis):
+    _, anna = new_player()
+    view = create(client, anna).get_json()
+    game_id = view["id"]
+    not_in_hand = next(card for card in range(1, 105) if card not in view["hand"])
+    before = redis.hgetall(f"game:{game_id}")
+    for action in ({"type": "play", "card": not_in_hand}, {"type": "take_row", "row": 0},
+                   {"type": "dance"}, {"card": 5}, {"type": "play", "card": "x"},
+                   {"type": "play", "card": [1]}, {"type": "play"}):
+        response = client.post(f"/api/v1/games/{game_id}/actions", json={"action": action}, headers=anna)
+        assert response.status_code == 422, action
+        assert response.get_json()["message"]
+    for body in ({"action": "play"}, {"action": {"type": "play"}, "version": "1"}, {}, []):
+        assert client.post(f"/api/v1/games/{game_id}/actions", json=body, headers=anna).status_code == 422
+    assert redis.hgetall(f"game:{game_id}") == before
+
+
+def test_stale_version_is_409(client, new_player):
+    _, anna = new_player()
+    view = create(client, anna).get_json()
+    stale = client.post(f"/api/v1/games/{view['id']}/actions",
+                        json={"action": {"type": "play", "card": view["hand"][0]},
+                              "version": view["version"] - 1}, headers=anna)
+    assert stale.status_code == 409
+    fresh = client.post(f"/api/v1/games/{view['id']}/actions",
+                        json={"action": {"type": "play", "card": view["hand"][0]},
+                              "version": view["version"]}, headers=anna)
+    assert fresh.status_code == 200 and fresh.get_json()["version"] == view["version"] + 1
+
+
+def test_only_seated_players_act(client, new_player):
+    _, anna = new_player("Anna")
+    _, eve = new_player("Eve")
+    view = create(client, anna).get_json()
+    response = client.post(f"/api/v1/games/{view['id']}/actions",
+                           json={"action": {"type": "play", "card": view["hand"][0]}}, headers=eve)
+    assert response.status_code == 403
+    assert client.post(f"/api/v1/games/{view['id']}/actions",
+                       json={"action": {"type": "play", "card": 1}}).status_code == 401
+
+
+def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, redis):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    game_id = create(client, anna, seats=["human", "human", {"bot": "easy"}]).get_json()["id"]
+    client.post(f"/api/v1/games/{game_id}/join", json={}, headers=bert)
+    anna_hand = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["hand"]
+    client.post(f"/api/v1/games/{game_id}/actions",
+                json={"action": {"type": "play", "card": anna_hand[3]}}, headers=anna)
+    state = json.loads(redis.hget(f"game:{game_id}", "state"))
+    six = GAMES["sixnimmt"]
+
+    bert_view = client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()
+    spectator = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert bert_view["table"]["chosen"] == [True, False, False]
+    assert bert_view["hand"] == six.view(state, 1)["hand"]
+    assert bert_view["table"] == six.view(state, 1)["table"]
+    assert spectator["hand"] is None and spectator["your_seat"] is None
+    assert spectator["table"] == six.view(state, None)["table"]
+    for seen in (bert_view, spectator):
+        table = seen["table"]
+        shown = {card for row in table["rows"] for card in row} | set(table["draft_display"] or [])
+        shown |= {entry["card"] for entry in table["revealed"] or []}
+        assert not shown & set(anna_hand)
+        assert str(state["seed"]) not in json.dumps(seen)
+
+
+def test_concurrent_actions_never_lose_an_update(client, new_player):
+    players = [new_player(f"P{i}") for i in range(6)]
+    game = create(client, players[0][1], seats=["human"] * 6).get_json()
+    for _, headers in players[1:]:
+        client.post(f"/api/v1/games/{game['id']}/join", json={}, headers=headers)
+    hands = [client.get(f"/api/v1/games/{game['id']}", headers=h).get_json()["hand"] for _, h in players]
+    results = [None] * 6
+
+    def play(seat):
+        results[seat] = client.post(f"/api/v1/games/{game['id']}/actions",
+                                    json={"action": {"type": "play", "card": hands[seat][0]}},
+                                    headers=players[seat][1]).status_code
+
+    threads = [threading.Thread(target=play, args=(seat,)) for seat in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [200] * 6
+    after = client.get(f"/api/v1/games/{game['id']}", headers=players[0][1]).get_json()
+    assert all(len(after["hand"]) == 9 for _ in range(1))
+    assert after["table"]["turn"] == 2 or after["phase"] == "take_row"
+
+
+def test_record_is_forbidden_until_the_end(client, new_player):
+    _, anna = new_player()
+    game_id = create(client, anna).get_json()["id"]
+    response = client.get(f"/api/v1/games/{game_id}/record")
+    assert response.status_code == 403 and "over" in response.get_json()["message"]
+    assert client.get("/api/v1/games/nope/record").status_code == 404
+
+
+def test_openapi_and_offline_docs_are_served(client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert "/api/v1/games/{game_id}/actions" in spec["paths"]
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"swagger-ui" in docs.data and b"//cdn" not in docs.data and b"unpkg" not in docs.data

@@ -1,0 +1,85 @@
+"""Real parts for every test: a Redis server, RQ workers and the Flask app.
+
+Redis is the one in TEST_REDIS_URL when set; otherwise the tests start their
+own embedded Valkey on a free port, so they never touch anybody's data.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from redis import Redis
+from rq import Queue, SimpleWorker
+from werkzeug.serving import make_server
+
+from api import create_app
+from api.embedded_redis import start_embedded
+from api.service import BOT_QUEUE
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    url = os.environ.get("TEST_REDIS_URL")
+    if url:
+        yield url
+        return
+    server = start_embedded(tmp_path_factory.mktemp("valkey"))
+    yield f"redis://{server.host}:{server.port}/0"
+    server.stop()
+
+
+@pytest.fixture
+def redis(redis_url):
+    connection = Redis.from_url(redis_url)
+    connection.flushdb()
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def app(redis, redis_url):
+    return create_app({"REDIS_URL": redis_url, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def run_bots(redis):
+    """Run queued bot jobs in a real RQ worker until the queue is empty."""
+    def run() -> None:
+        SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    return run
+
+
+@pytest.fixture
+def live_server(app, redis_url):
+    """The app over real HTTP with a real RQ worker process beside it; yields the base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    worker = subprocess.Popen(
+        [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
+         "--worker-class", "rq.SimpleWorker", "--quiet"],
+        cwd=ROOT)
+    yield f"http://127.0.0.1:{server.port}"
+    worker.terminate()
+    worker.wait(timeout=10)
+    server.shutdown()
+
+
+@pytest.fixture
+def new_player(client):
+    """Register a player; returns (player body, auth headers)."""
+    def register(name: str = "Anna") -> tuple[dict, dict]:
+        body = client.post("/api/v1/players", json={"name": name}).get_json()
+        return body, {"Authorization": f"Bearer {body['token']}"}
+    return register
