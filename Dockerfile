@@ -1,0 +1,12 @@
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY api ./api
+COPY rules ./rules
+COPY worker ./worker
+COPY pwa ./pwa
+COPY seeds ./seeds
+RUN pip install --no-cache-dir -e .
+ENV PORT=8000
+EXPOSE 8000
+CMD gunicorn --bind 0.0.0.0:${PORT} --worker-class gthread --workers 2 --threads 16 "api:create_app()"

@@ -1,0 +1,73 @@
+"""Bot moves as RQ jobs, run by a real RQ worker against a real Redis."""
+
+from rq import Queue
+
+from api.service import BOT_QUEUE, Service
+from rules import GAMES
+
+BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
+
+
+def new_game(client, headers, seats=BOTS3, options=None):
+    body = {"type": "sixnimmt", "players": len(seats), "seats": seats, "options": options or {}}
+    return client.post("/api/v1/games", json=body, headers=headers).get_json()
+
+
+def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run_bots, redis):
+    _, anna = new_player()
+    view = new_game(client, anna)
+    queued = Queue(BOT_QUEUE, connection=redis).jobs
+    assert sorted(job.args[1] for job in queued) == [1, 2, 3]
+    assert all(job.retries_left == 3 for job in queued)
+    run_bots()
+    after_bots = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
+    assert after_bots["table"]["chosen"] == [False, True, True, True]
+    assert after_bots["to_act"] == [0]
+
+    client.post(f"/api/v1/games/{view['id']}/actions",
+                json={"action": {"type": "play", "card": view["hand"][0]}}, headers=anna)
+    run_bots()
+    resolved = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
+    assert len(resolved["hand"]) == 9
+    assert resolved["table"]["last_turn"] is not None or resolved["phase"] == "take_row"
+
+
+def test_a_job_for_an_old_version_does_nothing(client, new_player, redis):
+    _, anna = new_player()
+    view = new_game(client, anna)
+    service = Service(redis)
+    assert service.play_bot(view["id"], 1, view["version"]) is True
+    version_after = service.load(view["id"]).version
+    assert service.play_bot(view["id"], 2, view["version"]) is False, "stale version"
+    assert service.play_bot(view["id"], 1, version_after) is False, "seat 1 has chosen already"
+    assert service.play_bot(view["id"], 0, version_after) is False, "seat 0 is human"
+    assert service.load(view["id"]).version == version_after
+
+
+def play_to_the_end(client, headers, game_id, run_bots):
+    for _ in range(2000):
+        run_bots()
+        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
+        if view["status"] == "finished":
+            return view
+        if view["legal_actions"]:
+            client.post(f"/api/v1/games/{game_id}/actions",
+                        json={"action": view["legal_actions"][0], "version": view["version"]},
+                        headers=headers)
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_against_bots_and_its_record_replays_it(client, new_player, run_bots):
+    _, anna = new_player()
+    view = new_game(client, anna, options={"threshold": 10})
+    final = play_to_the_end(client, anna, view["id"], run_bots)
+    assert final["outcome"]["winners"]
+
+    record = client.get(f"/api/v1/games/{view['id']}/record").get_json()
+    six = GAMES["sixnimmt"]
+    replay = six.new_game(record["players"], record["options"], record["seed"])
+    assert [deal["hands"] for deal in six.record(replay)["deals"]] == [record["deals"][0]["hands"]]
+    for entry in record["actions"]:
+        six.apply_action(replay, entry["seat"], entry["action"])
+    assert six.outcome(replay) == final["outcome"] == record["outcome"]
+    assert six.record(replay)["deals"] == record["deals"]

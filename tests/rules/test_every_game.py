@@ -1,0 +1,122 @@
+"""What every game in the registry must do, whatever its rules."""
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from rules import GAMES, IllegalAction, InvalidOptions
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=8)
+
+
+def action_like(game_name):
+    """Mostly well-shaped actions with wrong values, sometimes anything at all."""
+    types = st.sampled_from(["play", "take_row", "draft", "close", "declare", "marry", "exchange",
+                             "choose_pain", "name_pain", "pass", "nope"])
+    fields = st.sampled_from(["card", "cards", "row", "color"])
+    shaped = st.builds(lambda t, extra: {"type": t, **extra}, types,
+                       st.dictionaries(fields, json_values, max_size=2))
+    return shaped | json_values
+
+
+def random_game(game, players, seed):
+    # Seeds are large in service, and a long seed can be searched for in views.
+    return game.new_game(players, game.normalise_options(players, {}), 10**15 + seed)
+
+
+def step_randomly(game, state, rng):
+    seat = rng.choice(game.to_act(state))
+    legal = game.legal_actions(state, seat)
+    assert legal, "a seat to act must have a legal action"
+    game.apply_action(state, seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_random_games_end_and_survive_json_round_trips(name):
+    game = GAMES[name]
+    for players in range(game.min_players, game.max_players + 1):
+        rng = random.Random(players)
+        state = random_game(game, players, seed=players)
+        steps = 0
+        while game.outcome(state) is None:
+            step_randomly(game, state, rng)
+            state = json.loads(json.dumps(state))
+            steps += 1
+            assert steps < 20_000
+        outcome = game.outcome(state)
+        assert len(outcome["scores"]) == players and outcome["winners"]
+        assert game.to_act(state) == []
+        assert len(game.record(state)["deals"]) >= 1
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 60), data=st.data())
+def test_malformed_actions_are_rejected_with_a_reason_and_change_nothing(name, seed, steps, data):
+    game = GAMES[name]
+    rng = random.Random(seed)
+    state = random_game(game, game.min_players + seed % (game.max_players - game.min_players + 1), seed)
+    for _ in range(steps):
+        if game.outcome(state) is not None:
+            break
+        step_randomly(game, state, rng)
+    before = json.dumps(state, sort_keys=True)
+    action = data.draw(action_like(name))
+    seat = data.draw(st.integers(-1, game.max_players + 1))
+    legal = game.legal_actions(state, seat) if 0 <= seat < len(state_seats(game, state)) else []
+    if action in legal:
+        return
+    with pytest.raises(IllegalAction) as rejected:
+        game.apply_action(state, seat, action)
+    assert str(rejected.value)
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def state_seats(game, state):
+    return game.view(state, None)["scores"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 200))
+def test_views_hide_the_seed_and_the_bot_picks_a_legal_action(name, seed, steps):
+    game = GAMES[name]
+    rng = random.Random(seed)
+    players = game.min_players + seed % (game.max_players - game.min_players + 1)
+    state = random_game(game, players, seed)
+    for _ in range(steps):
+        if game.outcome(state) is not None:
+            return
+        step_randomly(game, state, rng)
+    for seat in [None, *range(players)]:
+        view = game.view(state, seat)
+        assert set(view) == {"phase", "deal", "scores", "hand", "table"}
+        assert str(state["seed"]) not in json.dumps(view)
+        assert (view["hand"] is None) == (seat is None)
+    for seat in game.to_act(state):
+        legal = game.legal_actions(state, seat)
+        for level in game.bot_levels:
+            choice = game.bot_action(game.view(state, seat), legal, level.name, random.Random(seed))
+            assert choice in legal
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_player_counts_and_option_types_are_checked(name):
+    game = GAMES[name]
+    described = game.describe()
+    assert described["type"] == name and described["bot_levels"]
+    defaults = game.normalise_options(game.min_players, {})
+    assert defaults == {o["name"]: o["default"] for o in described["options"]}
+    for players in (game.min_players - 1, game.max_players + 1, "4", True):
+        with pytest.raises(InvalidOptions):
+            game.normalise_options(players, {})
+    with pytest.raises(InvalidOptions):
+        game.normalise_options(game.min_players, {"no_such_option": 1})
+    for option in game.options:
+        wrong = "yes" if option.type != "choice" else "no such choice"
+        with pytest.raises(InvalidOptions):
+            game.normalise_options(game.min_players, {option.name: wrong})
