@@ -1,5 +1,6 @@
 """Hattrick rules: options, dealing, every trick rule and leader tie break, scoring, errors."""
 import json
+import random
 
 import pytest
 
@@ -13,15 +14,21 @@ def new(players=4, seed=7, **options):
 
 
 def position(hands, trick=(), leader=0, piles=None, passed=None):
-    """A mid-deal position: `trick` is [(seat, card, passed)] played from `leader` on."""
+    """A mid-deal position: `trick` is [(seat, card, passed)] played from `leader` on;
+    trick cards are taken out of `hands`, passed ones laid in front of their seat."""
     players = len(hands)
     state = new(players)
-    state["hands"] = [sorted(hand, key=SORT_KEY.__getitem__) for hand in hands]
+    in_trick = {card for _seat, card, _passed in trick}
+    state["hands"] = [sorted((c for c in hand if c not in in_trick), key=SORT_KEY.__getitem__)
+                      for hand in hands]
     state["trick"] = [[seat, card, was_passed] for seat, card, was_passed in trick]
     state["leader"] = leader
     state["turn"] = (leader + len(trick)) % players
     state["piles"] = piles or [[[], [], []] for _ in range(players)]
     state["passed"] = passed or [[] for _ in range(players)]
+    for seat, card, was_passed in trick:
+        if was_passed:
+            state["passed"][seat].append(card)
     return state
 
 
@@ -192,8 +199,6 @@ def test_each_colour_goes_to_its_highest_card_higher_winner_leads():
 def test_passed_cards_go_to_nobody():
     state = position(hands_with(["red-9", "blue-14", "green-20", "blue-2"]),
                      trick=[(0, "red-9", False), (1, "blue-14", False), (2, "green-20", True)])
-    state["hands"][2].remove("green-20")
-    state["passed"][2] = ["green-20"]
     play(state, 3, "blue-2")
     assert state["piles"][0] == [["red-9"], [], []]
     assert state["piles"][1] == [[], ["blue-14", "blue-2"], []]
@@ -411,3 +416,46 @@ def test_record_holds_each_deal_as_dealt():
     first_hands = [list(hand) for hand in state["hands"]]
     record = GAME.record(state)
     assert record == {"seed": 99, "deals": [{"dealer": 4, "hands": first_hands, "scores": None}]}
+
+
+# --- the easy bot ----------------------------------------------------------------------------
+
+def bot_choice(state):
+    seat = GAME.to_act(state)[0]
+    return GAME.bot_action(GAME.view(state, seat), GAME.legal_actions(state, seat), "easy",
+                           random.Random(1))
+
+
+def test_bot_passes_rather_than_take_many_unwanted_cards():
+    hands = [["red-10", "red-1"], ["blue-5", "blue-1"], ["red-3", "red-2"], ["blue-2", "blue-3"],
+             ["red-4", "red-5"], ["red-20", "green-1"]]
+    piles = [[[], [], []] for _ in range(6)]
+    piles[5] = [[], ["blue-6", "blue-7", "blue-8", "blue-9", "blue-10"], []]
+    state = position(hands, piles=piles, trick=[(0, "red-10", False), (1, "blue-5", False),
+                                                (2, "red-3", False), (3, "blue-2", False),
+                                                (4, "red-4", False)])
+    assert bot_choice(state) == {"type": "pass", "card": "green-1"}
+
+
+def test_bot_takes_its_own_colour_when_it_surely_wins():
+    piles = [[[], [], []] for _ in range(4)]
+    piles[3] = [["red-11", "red-12", "red-13"], [], []]
+    state = position([["red-1", "red-5"], ["blue-1", "blue-9"], ["red-7", "red-3"],
+                      ["red-8", "red-2", "green-1"]], piles=piles,
+                     trick=[(0, "red-5", False), (1, "blue-9", False), (2, "red-7", False)])
+    assert bot_choice(state) == {"type": "play", "card": "red-8"}
+
+
+def test_bot_ducks_another_colour_with_its_highest_losing_card():
+    piles = [[[], [], []] for _ in range(4)]
+    piles[3] = [["red-11", "red-12", "red-13"], [], []]
+    state = position([["blue-1", "blue-15"], ["blue-3", "green-9"], ["blue-4", "blue-5"],
+                      ["blue-2", "blue-14", "blue-16", "green-3"]], piles=piles,
+                     trick=[(0, "blue-15", False), (1, "green-9", False), (2, "blue-4", False)])
+    assert bot_choice(state) == {"type": "play", "card": "blue-14"}
+
+
+def test_bot_rejects_unknown_level():
+    state = new()
+    with pytest.raises(ValueError, match="unknown bot level"):
+        GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "hard", random.Random(1))

@@ -6,6 +6,7 @@ import pytest
 
 from rules.base import IllegalAction, InvalidOptions, deal_rng
 from rules.sixtysix import GAME
+from rules.sixtysix import game as game_module
 from rules.sixtysix.cards import DECK_24, DECK_32, POINTS, SUIT
 
 
@@ -606,3 +607,19 @@ def test_record_keeps_every_deal_as_dealt():
     assert (record["deals"][0]["hands"], record["deals"][0]["stock"]) == dealt
     assert record["deals"][0]["scores"] == [3, 0]
     assert record["deals"][1]["scores"] is None
+
+
+def test_four_players_ignore_deck_32_and_use_the_double_deck():
+    assert new(4, deck=32)["deck_size"] == 48
+
+
+def test_view_table_has_exactly_the_documented_keys():
+    documented = {"seat", "players", "preset", "deck_size", "target", "match_points", "side_of",
+                  "dealer", "leader", "turn", "trump", "trump_card", "stock_size", "set_aside",
+                  "closed_by", "hand_sizes", "trick", "last_trick", "tricks", "my_points",
+                  "marriages", "carry", "last_hand"}
+    state = new(4)
+    for key in documented:
+        assert f"\n    {key} " in game_module.__doc__
+    assert set(GAME.view(state, 1)["table"]) == documented
+    assert GAME.view(state, 1)["table"]["side_of"] == [0, 1, 0, 1]

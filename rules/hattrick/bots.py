@@ -1,0 +1,85 @@
+"""The easy Hattrick bot: reads only the view and the legal actions.
+
+It picks a target colour (what it has collected most of, then what it holds most of),
+then scores each legal action by the expected change of its deal score: taking target
+cards is good, taking any other colour is bad, passing costs 2 for sure. Whether a
+card keeps the colour is estimated from the unseen higher cards of that colour and
+the number of players still to act.
+"""
+from __future__ import annotations
+
+import random
+
+COLOURS = ("red", "blue", "green")
+# Rough number of cards each later player adds to a given colour of the trick.
+LATER_CARDS_PER_COLOUR = 0.4
+# Chance that a player holding a higher card of the colour actually plays it.
+PLAYS_HIGHER = 0.5
+
+
+def split(card: str) -> tuple[str, int]:
+    colour, value = card.split("-")
+    return colour, int(value)
+
+
+def target_colour(hand: list[str], piles: dict[str, list[str]]) -> str:
+    held = {colour: 0 for colour in COLOURS}
+    for card in hand:
+        held[split(card)[0]] += 1
+    return max(COLOURS, key=lambda colour: (3 * len(piles[colour]) + held[colour], colour == "red"))
+
+
+def seen_cards(view: dict) -> set[str]:
+    table = view["table"]
+    seen = set(view["hand"])
+    for piles in table["piles"]:
+        for cards in piles.values():
+            seen.update(cards)
+    for cards in table["passed"]:
+        seen.update(cards)
+    seen.update(entry["card"] for entry in table["trick"])
+    return seen
+
+
+def easy_action(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    table = view["table"]
+    me = table["turn"]
+    players = len(table["hand_sizes"])
+    lowest = 0 if players == 7 else 1
+    hand = view["hand"]
+    target = target_colour(hand, table["piles"][me])
+    seen = seen_cards(view)
+    unseen = [(colour, value) for colour in COLOURS for value in range(lowest, 21)
+              if f"{colour}-{value}" not in seen]
+    later = players - len(table["trick"]) - 1
+    others_hand = max(1, len(hand) - 1)
+
+    played = [split(entry["card"]) for entry in table["trick"] if not entry["passed"]]
+    best_in = {colour: -1 for colour in COLOURS}
+    count_in = {colour: 0 for colour in COLOURS}
+    for colour, value in played:
+        best_in[colour] = max(best_in[colour], value)
+        count_in[colour] += 1
+
+    def keeps_colour(colour: str, value: int) -> float:
+        if later == 0:
+            return 1.0
+        higher = sum(1 for c, v in unseen if c == colour and v > value)
+        share = higher / max(1, len(unseen))
+        holds = 1 - (1 - share) ** others_hand
+        return (1 - PLAYS_HIGHER * holds) ** later
+
+    def worth(action: dict) -> float:
+        colour, value = split(action["card"])
+        if action["type"] == "pass":
+            return -2.0
+        # Small nudges for the rest of the deal: keep high target cards, shed high others.
+        shed = -0.02 * value if colour == target else 0.02 * value
+        if value < best_in[colour]:
+            return shed
+        taken = count_in[colour] + 1 + later * LATER_CARDS_PER_COLOUR
+        sign = 1 if colour == target else -1
+        return keeps_colour(colour, value) * sign * taken + shed
+
+    best = max(worth(action) for action in legal)
+    return rng.choice([action for action in legal if worth(action) >= best - 1e-9])

@@ -1,0 +1,278 @@
+"""Hattrick: the double trick game for 4-7 players (rules page: seeds/hattrick.md).
+
+Cards are named "<colour>-<value>": colours "red", "blue", "green"; values 1-20,
+plus 0 with 7 players ("blue-0").
+
+Actions (always by the seat in `table["turn"]`):
+    {"type": "play", "card": "red-15"}   put a card into the trick
+    {"type": "pass", "card": "green-3"}  show a card of the third colour and lay it
+                                         face down in front of you (-2 at scoring);
+                                         only once the trick shows two colours
+
+view(state, seat) -> {"phase": "play" | "over", "deal": int, "scores": [match score per
+seat, finished deals only], "hand": [own cards, by colour red/blue/green then value] or None
+for a spectator, "table": {...}} with table keys:
+    "deals":         number of deals in the match
+    "dealer":        seat that dealt this deal
+    "leader":        seat that leads (led) the current trick
+    "turn":          seat to act, None when the game is over
+    "hand_sizes":    [cards in hand per seat]
+    "trick":         [{"seat", "card", "passed": bool}] the current trick in acting order;
+                     passed cards appear here too (they were shown) but do not count
+    "trick_colours": [colours of the played (not passed) cards, in order of appearance]
+    "piles":         [{"red": [...], "blue": [...], "green": [...]} per seat] collected
+                     cards, face up, ascending
+    "passed":        [[cards laid face down, in order] per seat] (they were shown: public)
+    "passed_counts": [number of passed cards per seat]
+    "deal_scores":   [this deal's score so far per seat, from piles and passed cards]
+    "sheet":         [[score per seat] per finished deal]
+    "last_trick":    None at the start of a deal, else {"cards": [{"seat", "card",
+                     "passed"}], "taken": {colour: seat}, "next_leader": seat}
+    "previous_deal": None until a deal has ended, else the end of the last finished deal:
+                     {"deal", "piles", "passed", "set_aside": [last card per seat],
+                     "last_trick", "scores"}
+"""
+from __future__ import annotations
+
+import random
+
+from rules.base import (Action, BotLevel, Game, IllegalAction, Option, State, action_type,
+                        deal_rng, winners_of)
+from rules.hattrick.bots import easy_action
+
+COLOURS = ("red", "blue", "green")  # also the order that breaks the last leader ties
+HAND_SIZE = {4: 15, 5: 12, 6: 10, 7: 9}
+
+
+ALL_CARDS = [f"{colour}-{value}" for colour in COLOURS for value in range(21)]
+COLOUR_OF = {card: index // 21 for index, card in enumerate(ALL_CARDS)}
+VALUE_OF = {card: index % 21 for index, card in enumerate(ALL_CARDS)}
+SORT_KEY = {card: index for index, card in enumerate(ALL_CARDS)}
+
+
+def deck_for(players: int) -> list[str]:
+    lowest = 0 if players == 7 else 1
+    return [card for card in ALL_CARDS if VALUE_OF[card] >= lowest]
+
+
+def trick_colours(trick: list) -> list[int]:
+    """Colours of the played (not passed) cards, in order of appearance."""
+    colours = []
+    for _seat, card, passed in trick:
+        if not passed and COLOUR_OF[card] not in colours:
+            colours.append(COLOUR_OF[card])
+    return colours
+
+
+def copy_trick(trick: dict | None) -> dict | None:
+    if trick is None:
+        return None
+    return {"cards": [dict(entry) for entry in trick["cards"]], "taken": dict(trick["taken"]),
+            "next_leader": trick["next_leader"]}
+
+
+def copy_deal_end(end: dict | None) -> dict | None:
+    if end is None:
+        return None
+    return {"deal": end["deal"], "piles": [{colour: list(cards) for colour, cards in piles.items()}
+                                           for piles in end["piles"]],
+            "passed": [list(cards) for cards in end["passed"]], "set_aside": list(end["set_aside"]),
+            "last_trick": copy_trick(end["last_trick"]), "scores": list(end["scores"])}
+
+
+def deal_score(piles: list[list[str]], passed: list[str]) -> int:
+    collected = sum(len(pile) for pile in piles)
+    best = max(len(pile) for pile in piles)
+    return best - (collected - best) - 2 * len(passed)
+
+
+def resolve_trick(trick: list) -> tuple[dict[int, int], int]:
+    """({colour: seat taking it}, next leader) for a complete trick."""
+    played = [(VALUE_OF[card], COLOUR_OF[card], seat) for seat, card, passed in trick if not passed]
+    top_of: dict[int, tuple[int, int, int]] = {}
+    for entry in played:
+        colour = entry[1]
+        if colour not in top_of or entry[0] > top_of[colour][0]:
+            top_of[colour] = entry
+    taken = {colour: seat for colour, (_value, _colour, seat) in top_of.items()}
+    # Highest first; between equal values the colour order red, blue, green decides.
+    tops = sorted(top_of.values(), key=lambda entry: (-entry[0], entry[1]))
+    if len(tops) == 1 or tops[0][0] > tops[1][0]:
+        return taken, tops[0][2]
+    rest = [entry for entry in played if entry not in tops]
+    if not rest:
+        return taken, tops[0][2]
+    next_value = max(value for value, _colour, _seat in rest)
+    return taken, min((colour, seat) for value, colour, seat in rest if value == next_value)[1]
+
+
+class Hattrick(Game):
+    def new_game(self, players: int, options: dict, seed: int) -> State:
+        state: State = {
+            "seed": seed, "players": players, "deals": options["deals"], "deal": 0,
+            "phase": "play", "match": [0] * players, "sheet": [], "history": [],
+            "previous_deal": None,
+        }
+        self._start_deal(state)
+        return state
+
+    def _start_deal(self, state: State) -> None:
+        players = state["players"]
+        state["deal"] += 1
+        deal = state["deal"]
+        deck = deck_for(players)
+        deal_rng(state["seed"], deal).shuffle(deck)
+        size = HAND_SIZE[players]
+        hands = [sorted(deck[seat * size:(seat + 1) * size], key=SORT_KEY.__getitem__)
+                 for seat in range(players)]
+        dealer = (players - 1 + deal - 1) % players
+        state.update({
+            "dealer": dealer, "leader": (dealer + 1) % players, "turn": (dealer + 1) % players,
+            "hands": hands, "piles": [[[], [], []] for _ in range(players)],
+            "passed": [[] for _ in range(players)], "trick": [], "last_trick": None,
+        })
+        state["history"].append({"dealer": dealer, "hands": [list(hand) for hand in hands],
+                                 "scores": None})
+
+    # --- whose turn and what is allowed -------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        return [] if state["phase"] == "over" else [state["turn"]]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state["phase"] == "over" or seat != state["turn"]:
+            return []
+        hand = state["hands"][seat]
+        colours = trick_colours(state["trick"])
+        if len(colours) < 2:
+            return [{"type": "play", "card": card} for card in hand]
+        return [{"type": "play" if COLOUR_OF[card] in colours else "pass", "card": card}
+                for card in hand]
+
+    def apply_action(self, state: State, seat: int, action: Action) -> None:
+        self.check_seat_may_act(state, seat)
+        kind = action_type(action, ("play", "pass"))
+        extra = sorted(set(action) - {"type", "card"})
+        if extra:
+            raise IllegalAction(f"unexpected field(s) in the action: {', '.join(extra)}")
+        card = action.get("card")
+        hand = state["hands"][seat]
+        if not isinstance(card, str) or card not in COLOUR_OF:
+            raise IllegalAction(f"{card!r} is not a card name like 'red-15'")
+        if card not in hand:
+            raise IllegalAction(f"{card} is not in your hand")
+        colours = trick_colours(state["trick"])
+        in_trick_colour = COLOUR_OF[card] in colours
+        if kind == "pass":
+            if len(colours) < 2:
+                raise IllegalAction("you may pass only once the trick shows two colours")
+            if in_trick_colour:
+                raise IllegalAction(
+                    f"to pass you must show a card of the third colour, not {COLOURS[COLOUR_OF[card]]}")
+        elif len(colours) == 2 and not in_trick_colour:
+            shown = " or ".join(COLOURS[colour] for colour in colours)
+            raise IllegalAction(f"the trick already shows two colours: play {shown}, or pass "
+                                f"with your {card}")
+
+        hand.remove(card)
+        passed = kind == "pass"
+        if passed:
+            state["passed"][seat].append(card)
+        state["trick"].append([seat, card, passed])
+        players = state["players"]
+        if len(state["trick"]) < players:
+            state["turn"] = (seat + 1) % players
+        else:
+            self._finish_trick(state)
+
+    def _finish_trick(self, state: State) -> None:
+        trick = state["trick"]
+        taken, leader = resolve_trick(trick)
+        for seat, card, passed in trick:
+            if not passed:
+                colour = COLOUR_OF[card]
+                state["piles"][taken[colour]][colour].append(card)
+        state["last_trick"] = {
+            "cards": [{"seat": seat, "card": card, "passed": passed} for seat, card, passed in trick],
+            "taken": {COLOURS[colour]: seat for colour, seat in taken.items()},
+            "next_leader": leader,
+        }
+        state["trick"] = []
+        state["leader"] = state["turn"] = leader
+        if len(state["hands"][0]) == 1:
+            self._finish_deal(state)
+
+    def _finish_deal(self, state: State) -> None:
+        scores = [deal_score(piles, passed) for piles, passed in zip(state["piles"], state["passed"])]
+        set_aside = [hand.pop() for hand in state["hands"]]
+        state["sheet"].append(scores)
+        state["history"][-1]["scores"] = list(scores)
+        state["match"] = [total + score for total, score in zip(state["match"], scores)]
+        state["previous_deal"] = {
+            "deal": state["deal"], "piles": self._public_piles(state), "passed":
+            [list(cards) for cards in state["passed"]], "set_aside": set_aside,
+            "last_trick": copy_trick(state["last_trick"]), "scores": scores,
+        }
+        if state["deal"] < state["deals"]:
+            self._start_deal(state)
+        else:
+            state["phase"] = "over"
+            state["turn"] = None
+
+    # --- what players see -----------------------------------------------------------
+    @staticmethod
+    def _public_piles(state: State) -> list[dict]:
+        return [{COLOURS[colour]: sorted(pile, key=SORT_KEY.__getitem__)
+                 for colour, pile in enumerate(piles)} for piles in state["piles"]]
+
+    def view(self, state: State, seat: int | None) -> dict:
+        trick = state["trick"]
+        return {
+            "phase": state["phase"],
+            "deal": state["deal"],
+            "scores": list(state["match"]),
+            "hand": None if seat is None else list(state["hands"][seat]),
+            "table": {
+                "deals": state["deals"],
+                "dealer": state["dealer"],
+                "leader": state["leader"],
+                "turn": state["turn"],
+                "hand_sizes": [len(hand) for hand in state["hands"]],
+                "trick": [{"seat": s, "card": card, "passed": passed} for s, card, passed in trick],
+                "trick_colours": [COLOURS[colour] for colour in trick_colours(trick)],
+                "piles": self._public_piles(state),
+                "passed": [list(cards) for cards in state["passed"]],
+                "passed_counts": [len(cards) for cards in state["passed"]],
+                "deal_scores": [deal_score(piles, passed)
+                                for piles, passed in zip(state["piles"], state["passed"])],
+                "sheet": [list(scores) for scores in state["sheet"]],
+                "last_trick": copy_trick(state["last_trick"]),
+                "previous_deal": copy_deal_end(state["previous_deal"]),
+            },
+        }
+
+    def outcome(self, state: State) -> dict | None:
+        if state["phase"] != "over":
+            return None
+        scores = list(state["match"])
+        return {"scores": scores, "winners": winners_of(scores, self.lower_score_wins)}
+
+    def record(self, state: State) -> dict:
+        return {"seed": state["seed"], "deals": [
+            {"dealer": deal["dealer"], "hands": [list(hand) for hand in deal["hands"]],
+             "scores": None if deal["scores"] is None else list(deal["scores"])}
+            for deal in state["history"]]}
+
+    def bot_action(self, view: dict, legal: list[Action], level: str,
+                   rng: random.Random) -> Action:
+        if level != "easy":
+            raise ValueError(f"unknown bot level {level!r}")
+        return easy_action(view, legal, rng)
+
+
+GAME = Hattrick(
+    name="hattrick", title="Hattrick", min_players=4, max_players=7,
+    options=(Option("deals", "int", 5, "number of deals in the match", minimum=1),),
+    bot_levels=(BotLevel("easy", "builds one colour, dodges other colours, passes only to "
+                                 "avoid a big unwanted take"),),
+    lower_score_wins=False, rules_page="hattrick.md",
+)

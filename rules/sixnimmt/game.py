@@ -1,0 +1,332 @@
+"""6 nimmt! (Wolfgang Kramer): play cards onto four rows; the sixth card of a row takes the row.
+
+Actions (JSON objects):
+    {"type": "play", "card": 37}      phase "choose": secretly choose a card from your hand
+    {"type": "take_row", "row": 0}    phase "take_row": your card is too low for every row;
+                                      take row 0-3 and your card starts it again
+    {"type": "draft", "card": 12}     phase "draft" (option draft): take a face-up card
+
+Phases: "draft" -> "choose" (10 turns, with a "take_row" pause when needed) -> next round,
+or "over" after the round in which someone reached the threshold.
+
+view(state, seat) = {"phase", "deal" (= round, 1-based), "scores" (bullheads per seat so far,
+including the current round), "hand" (own cards ascending; None for a spectator), "table"}.
+view()["table"] keys:
+    "rows":            4 lists of cards, oldest first; the last card is the row's end
+                       (4 empty lists during the draft)
+    "row_bullheads":   bullheads in each row
+    "chosen":          per seat, True once it has chosen its card this turn (never which card)
+    "my_choice":       the card this seat has chosen this turn, else None (None for spectators)
+    "revealed":        during "take_row": the turn's cards, [{"seat", "card"}] in placing order
+                       (ascending); otherwise None
+    "row_chooser":     during "take_row": the seat that must take a row; otherwise None
+    "last_turn":       the most recently completed turn (possibly of the previous round):
+                       [{"seat", "card", "row", "took": [cards taken]}] in placing order, or None
+    "round_penalties": bullheads taken this round per seat
+    "round_scores":    the bullheads of every finished round, [[per seat], ...]
+    "taken_counts":    cards taken this round per seat
+    "hand_sizes":      cards in hand per seat (a chosen card has left the hand)
+    "draft_display":   during "draft": the face-up cards still to take, ascending; otherwise None
+    "draft_turn":      during "draft": the seat to take a card; otherwise None
+    "dealer":          this round's dealer (the seat before the round's first player)
+    "round", "turn":   round number (1-based) and turn within the round (1-10)
+    "threshold":       the game ends after the round in which someone reaches this many bullheads
+    "cards_in_use":    the highest card number in the deck (104, or 10 * players + 4 when tactical)
+"""
+from __future__ import annotations
+
+import random
+
+from rules.base import (Action, BotLevel, Game, IllegalAction, Option, State, action_type,
+                        deal_rng, winners_of)
+
+HAND_SIZE = 10
+ROW_COUNT = 4
+ROW_LIMIT = 5
+HIGHEST_CARD = 104
+
+DRAFT, CHOOSE, TAKE_ROW, OVER = "draft", "choose", "take_row", "over"
+ACTION_OF_PHASE = {DRAFT: "draft", CHOOSE: "play", TAKE_ROW: "take_row"}
+
+
+def _card_bullheads(card: int) -> int:
+    if card == 55:
+        return 7
+    if card % 11 == 0:
+        return 5
+    if card % 10 == 0:
+        return 3
+    if card % 10 == 5:
+        return 2
+    return 1
+
+
+BULLHEADS = [0] + [_card_bullheads(card) for card in range(1, HIGHEST_CARD + 1)]
+
+
+def bullheads(cards: list[int]) -> int:
+    return sum(BULLHEADS[card] for card in cards)
+
+
+def default_row(rows: list[list[int]]) -> int:
+    """The row taken for a player who does not choose: fewest bullheads, fewest cards, lowest."""
+    return min(range(len(rows)), key=lambda index: (bullheads(rows[index]), len(rows[index]), index))
+
+
+def target_row(rows: list[list[int]], card: int) -> int | None:
+    """Rules 1 and 2: the row whose end is the highest below `card`; None if every end is higher."""
+    best, best_end = None, 0
+    for index, row in enumerate(rows):
+        end = row[-1]
+        if best_end < end < card:
+            best, best_end = index, end
+    return best
+
+
+def _int_field(action: Action, key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"'{key}' must be a whole number")
+    return value
+
+
+class SixNimmt(Game):
+
+    def new_game(self, players: int, options: dict, seed: int) -> State:
+        tactical = options["tactical_deck"]
+        state = {
+            "players": players,
+            "seed": seed,
+            "draft": options["draft"],
+            "threshold": options["threshold"],
+            "cards_in_use": HAND_SIZE * players + ROW_COUNT if tactical else HIGHEST_CARD,
+            "deal": 0,
+            "scores": [0] * players,
+            "round_scores": [],
+            "last_turn": None,
+            "deals": [],
+        }
+        self._start_round(state)
+        return state
+
+    def _start_round(self, state: State) -> None:
+        players = state["players"]
+        deal = state["deal"] + 1
+        dealer = (players - 1 + deal - 1) % players
+        deck = list(range(1, state["cards_in_use"] + 1))
+        deal_rng(state["seed"], deal).shuffle(deck)
+        in_play = HAND_SIZE * players + ROW_COUNT
+        state.update({
+            "deal": deal, "dealer": dealer, "turn": 1,
+            "chosen": [None] * players, "revealed": None, "row_chooser": None,
+            "taken": [[] for _ in range(players)], "round_penalties": [0] * players,
+            "unused": deck[in_play:],
+        })
+        if state["draft"]:
+            state.update({
+                "phase": DRAFT, "hands": [[] for _ in range(players)],
+                "rows": [[] for _ in range(ROW_COUNT)],
+                "draft_display": sorted(deck[:in_play]), "draft_turn": (dealer + 1) % players,
+            })
+            state["deals"].append({"dealer": dealer, "display": deck[:in_play], "hands": None,
+                                   "rows": None, "unused": deck[in_play:], "scores": None})
+            return
+        hands = [deck[HAND_SIZE * seat:HAND_SIZE * (seat + 1)] for seat in range(players)]
+        starters = deck[HAND_SIZE * players:in_play]
+        state.update({
+            "phase": CHOOSE, "hands": [sorted(hand) for hand in hands],
+            "rows": [[card] for card in starters], "draft_display": None, "draft_turn": None,
+        })
+        state["deals"].append({"dealer": dealer, "hands": hands, "rows": starters,
+                               "unused": deck[in_play:], "scores": None})
+
+    # --- whose move, which moves --------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase == CHOOSE:
+            return [seat for seat, card in enumerate(state["chosen"]) if card is None]
+        if phase == TAKE_ROW:
+            return [state["row_chooser"]]
+        if phase == DRAFT:
+            return [state["draft_turn"]]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == CHOOSE:
+            return [{"type": "play", "card": card} for card in state["hands"][seat]]
+        if phase == TAKE_ROW:
+            return [{"type": "take_row", "row": row} for row in range(ROW_COUNT)]
+        return [{"type": "draft", "card": card} for card in state["draft_display"]]
+
+    def apply_action(self, state: State, seat: int, action: Action) -> None:
+        self.check_seat_may_act(state, seat)
+        kind = action_type(action, ("play", "take_row", "draft"))
+        expected = ACTION_OF_PHASE[state["phase"]]
+        if kind != expected:
+            raise IllegalAction(f"now is the time for a '{expected}' action, not '{kind}'")
+        if kind == "play":
+            card = _int_field(action, "card")
+            if card not in state["hands"][seat]:
+                raise IllegalAction(f"card {card} is not in your hand")
+            self._choose(state, seat, card)
+        elif kind == "take_row":
+            row = _int_field(action, "row")
+            if not 0 <= row < ROW_COUNT:
+                raise IllegalAction(f"there is no row {row}; rows are 0 to {ROW_COUNT - 1}")
+            self._place_turn(state, row)
+        else:
+            card = _int_field(action, "card")
+            if card not in state["draft_display"]:
+                raise IllegalAction(f"card {card} is not in the display")
+            self._draft(state, seat, card)
+
+    # --- the rules --------------------------------------------------------------
+    def _draft(self, state: State, seat: int, card: int) -> None:
+        state["draft_display"].remove(card)
+        hand = state["hands"][seat]
+        hand.append(card)
+        hand.sort()
+        display = state["draft_display"]
+        if len(display) > ROW_COUNT:
+            state["draft_turn"] = (seat + 1) % state["players"]
+            return
+        state.update({"phase": CHOOSE, "rows": [[card] for card in display],
+                      "draft_display": None, "draft_turn": None})
+        record = state["deals"][-1]
+        record["hands"] = [list(hand) for hand in state["hands"]]
+        record["rows"] = list(display)
+
+    def _choose(self, state: State, seat: int, card: int) -> None:
+        state["hands"][seat].remove(card)
+        chosen = state["chosen"]
+        chosen[seat] = card
+        if None in chosen:
+            return
+        revealed = sorted(({"seat": s, "card": c} for s, c in enumerate(chosen)),
+                          key=lambda entry: entry["card"])
+        state["chosen"] = [None] * state["players"]
+        state["revealed"] = revealed
+        if target_row(state["rows"], revealed[0]["card"]) is None:
+            state["phase"] = TAKE_ROW
+            state["row_chooser"] = revealed[0]["seat"]
+        else:
+            self._place_turn(state, None)
+
+    def _place_turn(self, state: State, chosen_row: int | None) -> None:
+        """Rules 1-4 for every revealed card in ascending order.
+
+        Only the first (lowest) card can be too low for every row; it takes `chosen_row`.
+        """
+        rows, taken, penalties, scores = (state["rows"], state["taken"],
+                                          state["round_penalties"], state["scores"])
+        placements = []
+        for entry in state["revealed"]:
+            seat, card = entry["seat"], entry["card"]
+            row = target_row(rows, card)
+            too_low = row is None
+            if too_low:
+                row = chosen_row
+            if too_low or len(rows[row]) == ROW_LIMIT:
+                took = rows[row]
+                rows[row] = [card]
+                taken[seat].extend(took)
+                points = bullheads(took)
+                penalties[seat] += points
+                scores[seat] += points
+            else:
+                rows[row].append(card)
+                took = []
+            placements.append({"seat": seat, "card": card, "row": row, "took": took})
+        state.update({"last_turn": placements, "revealed": None, "row_chooser": None,
+                      "phase": CHOOSE})
+        if state["turn"] < HAND_SIZE:
+            state["turn"] += 1
+        else:
+            self._end_round(state)
+
+    def _end_round(self, state: State) -> None:
+        penalties = list(state["round_penalties"])
+        state["round_scores"].append(penalties)
+        state["deals"][-1]["scores"] = list(penalties)
+        if max(state["scores"]) >= state["threshold"]:
+            state["phase"] = OVER
+        else:
+            self._start_round(state)
+
+    # --- what players see ---------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict:
+        revealed = state["revealed"]
+        last_turn = state["last_turn"]
+        display = state["draft_display"]
+        table = {
+            "rows": [list(row) for row in state["rows"]],
+            "row_bullheads": [bullheads(row) for row in state["rows"]],
+            "chosen": [card is not None for card in state["chosen"]],
+            "my_choice": None if seat is None else state["chosen"][seat],
+            "revealed": None if revealed is None else [dict(entry) for entry in revealed],
+            "row_chooser": state["row_chooser"],
+            "last_turn": None if last_turn is None else [
+                {**placement, "took": list(placement["took"])} for placement in last_turn],
+            "round_penalties": list(state["round_penalties"]),
+            "round_scores": [list(scores) for scores in state["round_scores"]],
+            "taken_counts": [len(cards) for cards in state["taken"]],
+            "hand_sizes": [len(hand) for hand in state["hands"]],
+            "draft_display": None if display is None else list(display),
+            "draft_turn": state["draft_turn"],
+            "dealer": state["dealer"],
+            "round": state["deal"],
+            "turn": state["turn"],
+            "threshold": state["threshold"],
+            "cards_in_use": state["cards_in_use"],
+        }
+        return {
+            "phase": state["phase"],
+            "deal": state["deal"],
+            "scores": list(state["scores"]),
+            "hand": None if seat is None else list(state["hands"][seat]),
+            "table": table,
+        }
+
+    def outcome(self, state: State) -> dict | None:
+        if state["phase"] != OVER:
+            return None
+        return {"scores": list(state["scores"]), "winners": winners_of(state["scores"], True)}
+
+    def record(self, state: State) -> dict:
+        deals = []
+        for deal in state["deals"]:
+            copied = {key: list(value) if isinstance(value, list) else value
+                      for key, value in deal.items()}
+            if copied["hands"] is not None:
+                copied["hands"] = [list(hand) for hand in copied["hands"]]
+            deals.append(copied)
+        return {"seed": state["seed"], "deals": deals}
+
+    def bot_action(self, view: dict, legal: list[Action], level: str,
+                   rng: random.Random) -> Action:
+        # Imported here because the bots build on this module's card helpers.
+        from rules.sixnimmt.bots import BOTS
+        return BOTS[level](view, legal, rng)
+
+
+GAME = SixNimmt(
+    name="sixnimmt",
+    title="6 nimmt!",
+    min_players=2,
+    max_players=10,
+    options=(
+        Option("tactical_deck", "bool", False,
+               "Use only the cards 1 to 10 x players + 4, so everyone knows the cards in play"),
+        Option("draft", "bool", False,
+               "Lay the round's cards face up; players take them one at a time instead of a deal"),
+        Option("threshold", "int", 66,
+               "The game ends after the round in which someone reaches this many bullheads",
+               minimum=1, maximum=1000),
+    ),
+    bot_levels=(BotLevel("easy", "Plays the card least likely to take a row; takes the cheapest row"),),
+    lower_score_wins=True,
+    rules_page="sixnimmt.md",
+)

@@ -1,0 +1,76 @@
+"""The "easy" Sixty-six bot: a few card-sense rules, reading only the view."""
+from __future__ import annotations
+
+from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, beats, best_of
+
+
+def easy_action(view: dict, legal: list, rng) -> dict:
+    table = view["table"]
+    trump = table["trump"]
+    by_type = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+
+    declaring = _declaration(table, by_type.get("declare", []))
+    if declaring:
+        return declaring
+    if "exchange" in by_type:
+        return by_type["exchange"][0]
+    if "marry" in by_type:
+        # Lead the queen: it is worth less than the king if an opponent takes it.
+        marriages = sorted(by_type["marry"], key=lambda a: (SUIT[a["card"]] != trump, a["card"][0] == "K"))
+        return marriages[0]
+
+    plays = [a["card"] for a in by_type["play"]]
+    if table["trick"]:
+        card = _follow(table, plays, trump)
+    else:
+        card = _lead(table, plays, trump)
+    return {"type": "play", "card": card}
+
+
+def _declaration(table: dict, declares: list):
+    points = table["my_points"]
+    for action in declares:
+        gain = 0
+        if "card" in action:
+            gain = 40 if SUIT[action["card"]] == table["trump"] else 20
+        if points + gain >= table["target"]:
+            return action
+    return None
+
+
+def _cost(card: str, trump: str) -> tuple:
+    """How much it hurts to give a card away: trumps last, then by points and rank."""
+    return (SUIT[card] == trump, POINTS[card], STRENGTH[card])
+
+
+def _lead(table: dict, plays: list, trump: str) -> str:
+    if table["stock_size"] == 0:
+        # Strict play: the opponents must head the lead, so strong cards pull points.
+        aces = [c for c in plays if c[0] == "A"]
+        if aces:
+            return min(aces, key=lambda c: SUIT[c] == trump)
+    return min(plays, key=lambda c: _cost(c, trump))
+
+
+def _follow(table: dict, plays: list, trump: str) -> str:
+    trick = [[p["seat"], p["card"]] for p in table["trick"]]
+    best_seat, best = best_of(trick, trump)
+    side_of = table["side_of"]
+    last = len(trick) == table["players"] - 1
+    if side_of[best_seat] == side_of[table["seat"]]:
+        if last:
+            # Partner holds the trick: add the richest card we can spare.
+            spare = [c for c in plays if SUIT[c] != trump] or plays
+            return max(spare, key=lambda c: (POINTS[c], -STRENGTH[c]))
+        return min(plays, key=lambda c: _cost(c, trump))
+    at_stake = sum(POINTS[c] for _, c in trick)
+    winners = [c for c in plays if beats(c, best, trump)]
+    in_suit = [c for c in winners if SUIT[c] != trump]
+    if in_suit:
+        return min(in_suit, key=lambda c: STRENGTH[c])
+    trumps = [c for c in winners if SUIT[c] == trump]
+    if trumps and (at_stake >= 10 or table["stock_size"] == 0):
+        return min(trumps, key=lambda c: (POINTS[c], STRENGTH[c]))
+    return min(plays, key=lambda c: _cost(c, trump))

@@ -1,0 +1,425 @@
+"""Sixty-six (Sechsundsechzig) for 2-4 players; the rules page is seeds/sixtysix.md.
+
+Cards are strings: rank "A", "10", "K", "Q", "J", "9", "8", "7" followed by suit
+"S", "H", "D", "C" ("AS", "10H", "7C"). With 4 players the double 24-card deck
+holds every card twice, so two identical names may be in play at once.
+
+Actions (every one by the seat in to_act, which is always a single seat):
+    {"type": "play", "card": "QH"}      lead or follow with a card
+    {"type": "close"}                   the leader closes the stock before leading
+    {"type": "declare"}                 "I have enough": only the seat that has just
+                                        won a trick, before it leads again
+    classic preset only:
+    {"type": "marry", "card": "KH"}     the leader shows K and Q of one suit and leads
+                                        the named one (K or Q)
+    {"type": "declare", "card": "KH"}   shows the marriage of that suit (K or Q named)
+                                        and declares at once, counting it
+    {"type": "exchange"}                the leader whose side has a trick swaps the
+                                        lowest trump for the face-up trump card
+
+view(state, seat)["table"] keys:
+    seat         the viewing seat, None for a spectator
+    players      number of seats
+    preset       "seed" or "classic"
+    deck_size    24, 32 or 48 (the 4-player double deck)
+    target       card points needed to declare: 66, or 101 with 4 players
+    match_points game points that end the match
+    side_of      side index per seat ([0, 1, 0, 1] with 4 players, else [0, 1, (2)])
+    dealer       dealer seat of this hand
+    leader       seat that leads (or led) the trick in progress
+    turn         seat to act now, None when the game is over
+    trump        trump suit letter
+    trump_card   the face-up trump card under the stock while the stock is open, else None
+    stock_size   cards that can still be drawn (0 once closed or exhausted)
+    set_aside    cards set aside unplayed (3 players, once the stock is exhausted)
+    closed_by    seat that closed the stock, or None
+    hand_sizes   number of cards in each seat's hand
+    trick        trick in progress: [{"seat": s, "card": c}, ...] in playing order
+    last_trick   None or {"winner": seat, "cards": [{"seat": s, "card": c}, ...]}
+    tricks       tricks taken by each seat's side, one entry per seat
+    my_points    card points of the viewer's own side (marriages included once
+                 they count); None for a spectator, who never sees card points
+    marriages    [{"seat": s, "suit": "H", "points": 20 or 40, "counted": bool}]
+    carry        extra game points waiting for the side(s) that score next hand
+    last_hand    None, or the result of the previous hand (kept until the next one ends):
+                 {"deal", "ended_by": "declare" | "cards_out", "declarer": seat or None,
+                  "correct": bool or None, "closed_by": seat or None,
+                  "points": card points per seat's side, "tricks": per seat's side,
+                  "game_points": awarded per seat (carry included), "reason": str}
+view()["scores"] is the match's game points of each seat's side; view()["phase"] is
+"play" while the match runs and "over" afterwards.
+"""
+from __future__ import annotations
+
+from rules.base import (Action, BotLevel, Game, IllegalAction, InvalidOptions, Option,
+                        State, action_type, deal_rng, winners_of)
+from rules.sixtysix.bots import easy_action
+from rules.sixtysix.cards import (DECK_24, DECK_32, POINTS, SORT_KEY, SUIT, SUITS,
+                                  best_of, side_count, strict_cards)
+
+ACTIONS = ("play", "close", "declare", "marry", "exchange")
+
+
+class SixtySix(Game):
+
+    def check_option_combination(self, players: int, options: dict) -> None:
+        if type(options["deck"]) is not int:
+            raise InvalidOptions("option 'deck' must be 32 or 24")
+        if options["deck"] == 24 and players != 2:
+            raise InvalidOptions("the 24-card deck is only for 2 players "
+                                 "(3 players use 32 cards, 4 players two 24-card decks)")
+
+    # --- setting up -------------------------------------------------------------
+    def new_game(self, players: int, options: dict, seed: int) -> State:
+        options = self.normalise_options(players, options)
+        if players == 4:
+            deck_size = 48
+        elif players == 2 and (options["deck"] == 24 or options["preset"] == "classic"):
+            deck_size = 24
+        else:
+            deck_size = 32
+        sides = side_count(players)
+        state = {
+            "seed": seed, "players": players, "options": options,
+            "classic": options["preset"] == "classic", "deck_size": deck_size,
+            "target": 101 if players == 4 else 66,
+            "hand_size": 6 if players == 2 else 7,
+            "scores": [0] * sides, "carry": 0, "last_hand": None, "over": False,
+            "deal": 0, "records": [],
+        }
+        self._start_hand(state)
+        return state
+
+    def _start_hand(self, state: State) -> None:
+        n = state["players"]
+        state["deal"] += 1
+        dealer = (n - 1 + state["deal"] - 1) % n
+        size = state["deck_size"]
+        deck = list(DECK_32) if size == 32 else list(DECK_24) * (size // 24)
+        deal_rng(state["seed"], state["deal"]).shuffle(deck)
+        h = state["hand_size"]
+        hands = [deck[i * h:(i + 1) * h] for i in range(n)]
+        face_up = deck[n * h]
+        stock = deck[n * h + 1:] + [face_up]
+        sides = side_count(n)
+        state.update({
+            "dealer": dealer, "hands": hands, "stock": stock, "trump": SUIT[face_up],
+            "closed_by": None, "closed_tricks": None,
+            "leader": (dealer + 1) % n, "turn": (dealer + 1) % n, "trick": [],
+            "just_won": None, "last_trick": None,
+            "points": [0] * sides, "tricks": [0] * sides, "taken": [[] for _ in range(sides)],
+            "pending": [0] * sides, "marriages": [],
+        })
+        state["records"].append({"dealer": dealer, "hands": [list(x) for x in hands],
+                                 "stock": list(stock), "scores": None})
+
+    # --- small queries -----------------------------------------------------------
+    @staticmethod
+    def side(state: State, seat: int) -> int:
+        return seat % side_count(state["players"])
+
+    @staticmethod
+    def stock_open(state: State) -> bool:
+        return state["closed_by"] is None and len(state["stock"]) >= state["players"]
+
+    @staticmethod
+    def lowest_trump(state: State) -> str:
+        return ("7" if state["deck_size"] == 32 else "9") + state["trump"]
+
+    def _leading(self, state: State, seat: int) -> bool:
+        return not state["over"] and seat == state["turn"] and not state["trick"]
+
+    def _marriage_suits(self, state: State, seat: int) -> list:
+        hand = state["hands"][seat]
+        shown = {suit for s, suit, _, _ in state["marriages"] if s == seat}
+        return [suit for suit in SUITS
+                if suit not in shown and "K" + suit in hand and "Q" + suit in hand]
+
+    def _may_exchange(self, state: State, seat: int) -> bool:
+        low = self.lowest_trump(state)
+        return (self.stock_open(state) and len(state["stock"]) > 2
+                and state["tricks"][self.side(state, seat)] > 0
+                and low in state["hands"][seat] and state["stock"][-1] != low)
+
+    def to_act(self, state: State) -> list[int]:
+        return [] if state["over"] else [state["turn"]]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state["over"] or seat != state["turn"]:
+            return []
+        hand = state["hands"][seat]
+        trick = state["trick"]
+        if trick and not self.stock_open(state):
+            cards = strict_cards(hand, trick, state["trump"])
+        else:
+            cards = set(hand)
+        actions = [{"type": "play", "card": c} for c in sorted(cards, key=SORT_KEY.get)]
+        if trick:
+            return actions
+        if state["just_won"] == seat:
+            actions.append({"type": "declare"})
+        if self.stock_open(state):
+            actions.append({"type": "close"})
+        if state["classic"]:
+            for suit in self._marriage_suits(state, seat):
+                for rank in ("K", "Q"):
+                    actions.append({"type": "marry", "card": rank + suit})
+                    if state["just_won"] == seat:
+                        actions.append({"type": "declare", "card": rank + suit})
+            if self._may_exchange(state, seat):
+                actions.append({"type": "exchange"})
+        return actions
+
+    # --- acting ------------------------------------------------------------------
+    def apply_action(self, state: State, seat: int, action: Action) -> None:
+        kind = action_type(action, ACTIONS)
+        self.check_seat_may_act(state, seat)
+        if kind in ("marry", "exchange") and not state["classic"]:
+            raise IllegalAction(f"'{kind}' is only part of the classic preset")
+        if kind == "play":
+            self._check_play(state, seat, action)
+            self._play(state, seat, action["card"])
+            return
+        if not self._leading(state, seat):
+            raise IllegalAction(f"'{kind}' is only possible before leading to a trick")
+        if kind == "close":
+            if not self.stock_open(state):
+                raise IllegalAction("the stock is already closed or exhausted")
+            state["closed_by"] = seat
+            state["closed_tricks"] = list(state["tricks"])
+        elif kind == "exchange":
+            if not self._may_exchange(state, seat):
+                raise IllegalAction(
+                    f"exchanging needs the {self.lowest_trump(state)} in hand, a trick taken "
+                    "by your side, a face-up trump card that differs from it, and an open "
+                    "stock of more than 2 cards")
+            hand = state["hands"][seat]
+            hand.remove(self.lowest_trump(state))
+            hand.append(state["stock"][-1])
+            state["stock"][-1] = self.lowest_trump(state)
+        elif kind == "marry":
+            suit = self._check_marriage(state, seat, action)
+            self._meld(state, seat, suit)
+            self._play(state, seat, action["card"])
+        else:
+            if state["just_won"] != seat:
+                raise IllegalAction("only the player who has just won a trick may declare")
+            if "card" in action:
+                if not state["classic"]:
+                    raise IllegalAction("declaring with a marriage is only part of the classic preset")
+                self._meld(state, seat, self._check_marriage(state, seat, action))
+            self._end_by_declaration(state, seat)
+
+    def _check_play(self, state: State, seat: int, action: Action) -> None:
+        card = action.get("card")
+        if not isinstance(card, str) or card not in state["hands"][seat]:
+            raise IllegalAction(f"{card!r} is not a card in your hand")
+        trick = state["trick"]
+        if trick and not self.stock_open(state):
+            if card not in strict_cards(state["hands"][seat], trick, state["trump"]):
+                raise IllegalAction(
+                    f"{card} is not allowed: with the stock closed or exhausted you must head "
+                    "the trick in the led suit if you can, else follow suit, else win with a "
+                    "trump if you can")
+
+    def _check_marriage(self, state: State, seat: int, action: Action) -> str:
+        card = action.get("card")
+        if not isinstance(card, str) or card not in SUIT or card[0] not in "KQ":
+            raise IllegalAction("a marriage names the king or queen of its suit, e.g. 'KH'")
+        if SUIT[card] not in self._marriage_suits(state, seat):
+            raise IllegalAction(
+                f"you cannot show a marriage in {SUIT[card]}: you need its king and queen "
+                "in hand and may show each suit once per hand")
+        return SUIT[card]
+
+    def _meld(self, state: State, seat: int, suit: str) -> None:
+        points = 40 if suit == state["trump"] else 20
+        side = self.side(state, seat)
+        counted = state["tricks"][side] > 0
+        if counted:
+            state["points"][side] += points
+        else:
+            state["pending"][side] += points
+        state["marriages"].append([seat, suit, points, counted])
+
+    def _play(self, state: State, seat: int, card: str) -> None:
+        n = state["players"]
+        state["hands"][seat].remove(card)
+        state["trick"].append([seat, card])
+        state["just_won"] = None
+        if len(state["trick"]) < n:
+            state["turn"] = (seat + 1) % n
+            return
+        trick = state["trick"]
+        winner = best_of(trick, state["trump"])[0]
+        side = self.side(state, winner)
+        state["points"][side] += sum(POINTS[c] for _, c in trick)
+        if state["tricks"][side] == 0 and state["pending"][side]:
+            state["points"][side] += state["pending"][side]
+            state["pending"][side] = 0
+            for marriage in state["marriages"]:
+                if self.side(state, marriage[0]) == side:
+                    marriage[3] = True
+        state["tricks"][side] += 1
+        state["taken"][side].extend(c for _, c in trick)
+        state["last_trick"] = [winner, trick]
+        state["trick"] = []
+        if self.stock_open(state):
+            for i in range(n):
+                state["hands"][(winner + i) % n].append(state["stock"].pop(0))
+        if not state["hands"][winner]:
+            self._end_by_running_out(state, winner)
+            return
+        state["leader"] = state["turn"] = state["just_won"] = winner
+
+    # --- ending a hand -----------------------------------------------------------
+    def _value(self, state: State, side: int) -> int:
+        """Game points a correct declaration by `side` would earn now."""
+        others = [s for s in range(len(state["points"])) if s != side]
+        if all(state["tricks"][s] == 0 for s in others):
+            return 3
+        if max(state["points"][s] for s in others) <= (state["target"] - 1) // 2:
+            return 2
+        return 1
+
+    def _closer_failed(self, state: State) -> list:
+        closer = self.side(state, state["closed_by"])
+        return [0 if s == closer else (3 if state["closed_tricks"][s] == 0 else 2)
+                for s in range(len(state["points"]))]
+
+    def _end_by_declaration(self, state: State, seat: int) -> None:
+        side = self.side(state, seat)
+        sides = len(state["points"])
+        correct = state["points"][side] >= state["target"]
+        if not correct:
+            value = self._value(state, side)
+            gains = [0 if s == side else value for s in range(sides)]
+            reason = "false declaration: each opposing side scores what it would have won"
+        elif state["closed_by"] is None or self.side(state, state["closed_by"]) == side:
+            gains = [0] * sides
+            gains[side] = self._value(state, side)
+            reason = "correct declaration"
+        else:
+            gains = self._closer_failed(state)
+            reason = "correct declaration against the closer: the closer's opponents score"
+        self._finish_hand(state, gains, "declare", seat, correct, reason)
+
+    def _end_by_running_out(self, state: State, last_winner: int) -> None:
+        sides = len(state["points"])
+        last_side = self.side(state, last_winner)
+        target = state["target"]
+        if state["closed_by"] is not None:
+            closer = self.side(state, state["closed_by"])
+            if last_side == closer and state["points"][closer] >= target:
+                gains = [0] * sides
+                gains[closer] = self._value(state, closer)
+                self._finish_hand(state, gains, "declare", last_winner, True,
+                                  "the closer's side reached the target with the last trick")
+            else:
+                self._finish_hand(state, self._closer_failed(state), "cards_out", None, None,
+                                  "the cards ran out after closing: the closer's opponents score")
+            return
+        state["points"][last_side] += 10
+        best = max(state["points"])
+        leaders = [s for s in range(sides) if state["points"][s] == best]
+        top = last_side if last_side in leaders else leaders[0]
+        gains = [0] * sides
+        if best >= target:
+            gains[top] = self._value(state, top)
+            reason = "the cards ran out: the side with the most card points scores"
+        else:
+            reason = "the cards ran out and no side reached the target: 1 point carries over"
+        self._finish_hand(state, gains, "cards_out", None, None, reason)
+
+    def _finish_hand(self, state: State, gains: list, ended_by: str, declarer, correct,
+                     reason: str) -> None:
+        if any(gains):
+            gains = [g + state["carry"] if g else 0 for g in gains]
+            state["carry"] = 0
+        else:
+            state["carry"] += 1
+        for s, g in enumerate(gains):
+            state["scores"][s] += g
+        n = state["players"]
+        per_seat = [gains[self.side(state, seat)] for seat in range(n)]
+        state["records"][-1]["scores"] = per_seat
+        state["last_hand"] = {
+            "deal": state["deal"], "ended_by": ended_by, "declarer": declarer,
+            "correct": correct, "closed_by": state["closed_by"],
+            "points": [state["points"][self.side(state, s)] for s in range(n)],
+            "tricks": [state["tricks"][self.side(state, s)] for s in range(n)],
+            "game_points": per_seat, "reason": reason,
+        }
+        if max(state["scores"]) >= state["options"]["match_points"]:
+            state["over"] = True
+            state["turn"] = None
+            state["trick"] = []
+        else:
+            self._start_hand(state)
+
+    # --- what players see ----------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict:
+        n = state["players"]
+        side_of = [self.side(state, s) for s in range(n)]
+        exhausted = state["closed_by"] is None and len(state["stock"]) < n
+        table = {
+            "seat": seat, "players": n, "preset": state["options"]["preset"],
+            "deck_size": state["deck_size"], "target": state["target"],
+            "match_points": state["options"]["match_points"], "side_of": side_of,
+            "dealer": state["dealer"], "leader": state["leader"], "turn": state["turn"],
+            "trump": state["trump"],
+            "trump_card": state["stock"][-1] if self.stock_open(state) else None,
+            "stock_size": len(state["stock"]) if self.stock_open(state) else 0,
+            "set_aside": len(state["stock"]) if exhausted else 0,
+            "closed_by": state["closed_by"],
+            "hand_sizes": [len(h) for h in state["hands"]],
+            "trick": [{"seat": s, "card": c} for s, c in state["trick"]],
+            "last_trick": None if state["last_trick"] is None else {
+                "winner": state["last_trick"][0],
+                "cards": [{"seat": s, "card": c} for s, c in state["last_trick"][1]]},
+            "tricks": [state["tricks"][side] for side in side_of],
+            "my_points": None if seat is None else state["points"][side_of[seat]],
+            "marriages": [{"seat": s, "suit": suit, "points": p, "counted": c}
+                          for s, suit, p, c in state["marriages"]],
+            "carry": state["carry"],
+            "last_hand": state["last_hand"],
+        }
+        return {
+            "phase": "over" if state["over"] else "play",
+            "deal": state["deal"],
+            "scores": [state["scores"][side] for side in side_of],
+            "hand": None if seat is None else sorted(state["hands"][seat], key=SORT_KEY.get),
+            "table": table,
+        }
+
+    def outcome(self, state: State) -> dict | None:
+        if not state["over"]:
+            return None
+        scores = [state["scores"][self.side(state, s)] for s in range(state["players"])]
+        return {"scores": scores, "winners": winners_of(scores, False)}
+
+    def record(self, state: State) -> dict:
+        return {"seed": state["seed"], "deals": [dict(r) for r in state["records"]]}
+
+    def bot_action(self, view: dict, legal: list[Action], level: str, rng) -> Action:
+        return easy_action(view, legal, rng)
+
+
+GAME = SixtySix(
+    name="sixtysix", title="Sixty-six", min_players=2, max_players=4,
+    options=(
+        Option("preset", "choice", "seed",
+               "seed: the rules as written; classic: adds marriages and the trump "
+               "exchange, and 2 players use the 24-card deck",
+               choices=("seed", "classic")),
+        Option("deck", "choice", 32,
+               "32 cards (7-A) or 24 cards (9-A); 24 only with 2 players. "
+               "4 players always use two 24-card decks",
+               choices=(32, 24)),
+        Option("match_points", "int", 7, "game points that win the match", minimum=1),
+    ),
+    bot_levels=(BotLevel("easy", "wins tricks with points cheaply, keeps its trumps "
+                                 "and declares as soon as it has enough"),),
+    lower_score_wins=False,
+    rules_page="sixtysix.md",
+)
