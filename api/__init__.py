@@ -8,6 +8,7 @@ from flask import Flask, jsonify
 from flask_smorest import Api
 from redis import Redis
 
+from api.changes import ChangeFeed
 from api.service import Service, ServiceError
 
 API_PREFIX = "/api/v1"
@@ -60,7 +61,9 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    app.extensions["poyta"] = Service(Redis.from_url(app.config["REDIS_URL"]))
+    redis = Redis.from_url(app.config["REDIS_URL"])
+    app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
+    app.extensions["poyta_changes"] = ChangeFeed(redis)
 
     api = PoytaApi(app)
     from api.resources.games.routes import blp as games_blp

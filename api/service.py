@@ -1,10 +1,11 @@
 """Players and games in Redis: the one place that stores, loads and changes them.
 
-Used by the HTTP views and by the bot worker alike, so both go through the
-same checks. A game lives in one hash (`meta`, `state`, `version`, and one
-`seat:<player id>` field per seated player) plus a list of its actions. Every
-change is a compare-and-set on `version` done by a Lua script, so concurrent
-requests can never lose an update.
+Used by the HTTP views and by the worker alike, so both go through the same
+checks. A game lives in one hash (`meta`, `state`, `version`, and one
+`seat:<player id>` field per seated player) plus lists of its actions and
+events. Every change is a compare-and-set on `version` done by one Lua script,
+which also bumps the inbox of every seated player and publishes the change, so
+concurrent requests never lose an update and long-polls wake at once.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from redis import Redis
@@ -23,20 +25,32 @@ from rules import GAMES, IllegalAction, InvalidOptions
 from rules.base import Game
 
 BOT_QUEUE = "bots"
-BOT_JOB = "worker.jobs.play_bot_turn"
 HUMAN = "human"
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CAS_ATTEMPTS = 20
+STANDIN_AFTER_TIMEOUTS = 3
+SIGNIN_CODE_SECONDS = 600
+PACES = {"none": None, "5m": 300, "1h": 3600, "1d": 86400, "3d": 3 * 86400}
+DEFAULT_PACE = "1d"
+RETRY = Retry(max=3, interval=[1, 5, 15])
 
 # Sets the new state only if nobody changed the game since it was read.
-# KEYS: game hash, action list. ARGV: expected version, meta, state, action
-# (or ""), then extra field/value pairs for the hash.
+# KEYS: game hash, action list, event list, then the inbox counter of every
+# seated player. ARGV: expected version, meta, state, action (or ""), number
+# of events, the events, then field/value pairs for the game hash.
 _COMMIT_SCRIPT = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'state', ARGV[3], 'version', version)
-for i = 5, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[4]) end
+local events = tonumber(ARGV[5])
+for i = 6, 5 + events do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+for i = 6 + events, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PUBLISH', 'changed:' .. KEYS[1], version)
+for i = 4, #KEYS do
+  redis.call('INCR', KEYS[i])
+  redis.call('PUBLISH', 'changed:' .. KEYS[i], version)
+end
 return version
 """
 
@@ -71,6 +85,18 @@ class Unprocessable(ServiceError):
     status = 422
 
 
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def game_key(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+def inbox_key(player_id: str) -> str:
+    return f"player:{player_id}:inbox"
+
+
 @dataclass
 class StoredGame:
     id: str
@@ -79,13 +105,17 @@ class StoredGame:
     state: dict
     version: int
 
+    @property
+    def seats(self) -> list[dict]:
+        return self.meta["seats"]
+
     def status(self) -> str:
-        if any(seat["bot"] is None and seat["player_id"] is None for seat in self.meta["seats"]):
+        if any(seat["bot"] is None and seat["player_id"] is None for seat in self.seats):
             return WAITING
         return FINISHED if self.game.outcome(self.state) is not None else ACTIVE
 
     def seat_of(self, player_id: str | None) -> int | None:
-        for index, seat in enumerate(self.meta["seats"]):
+        for index, seat in enumerate(self.seats):
             if player_id is not None and seat["player_id"] == player_id:
                 return index
         return None
@@ -93,40 +123,93 @@ class StoredGame:
     def to_act(self) -> list[int]:
         return self.game.to_act(self.state) if self.status() == ACTIVE else []
 
+    def played_by_bot(self, seat: int) -> bool:
+        return self.seats[seat]["bot"] is not None or self.seats[seat]["standin"]
 
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    def bot_level(self, seat: int) -> str:
+        return self.seats[seat]["bot"] or self.game.bot_levels[0].name
 
-
-def _game_key(game_id: str) -> str:
-    return f"game:{game_id}"
+    def humans(self) -> list[str]:
+        return [seat["player_id"] for seat in self.seats if seat["player_id"]]
 
 
 class Service:
-    def __init__(self, redis: Redis):
+    def __init__(self, redis: Redis, paces: dict[str, int | None] | None = None):
         self.redis = redis
+        self.paces = {**PACES, **(paces or {})}
         self.queue = Queue(BOT_QUEUE, connection=redis)
         self._commit = redis.register_script(_COMMIT_SCRIPT)
 
     # --- players -----------------------------------------------------------------
     def create_player(self, name: str) -> dict:
         player_id = secrets.token_hex(8)
+        self.redis.hset(f"player:{player_id}", mapping={"name": name, "created": time.time()})
+        return {"id": player_id, "name": name, "token": self._new_token(player_id, "first device")}
+
+    def _new_token(self, player_id: str, label: str) -> str:
         token = secrets.token_urlsafe(32)
+        token_hash = _hash(token)
         pipe = self.redis.pipeline()
-        pipe.hset(f"player:{player_id}", mapping={"name": name, "token_hash": _hash_token(token)})
-        pipe.set(f"token:{_hash_token(token)}", player_id)
+        pipe.set(f"token:{token_hash}", player_id)
+        pipe.hset(f"player:{player_id}:devices", token_hash[:16],
+                  json.dumps({"token_hash": token_hash, "label": label, "created": time.time()}))
         pipe.execute()
-        return {"id": player_id, "name": name, "token": token}
+        return token
 
     def player_for_token(self, token: str) -> dict | None:
-        player_id = self.redis.get(f"token:{_hash_token(token)}")
+        player_id = self.redis.get(f"token:{_hash(token)}")
         if player_id is None:
             return None
         player_id = player_id.decode()
         name = self.redis.hget(f"player:{player_id}", "name")
-        return {"id": player_id, "name": name.decode()} if name is not None else None
+        if name is None:
+            return None
+        return {"id": player_id, "name": name.decode(), "device": _hash(token)[:16]}
 
-    # --- games ------------------------------------------------------------------
+    def rename(self, player: dict, name: str) -> dict:
+        self.redis.hset(f"player:{player['id']}", "name", name)
+        for game_id in self._game_ids(player["id"]):
+            self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
+        return {"id": player["id"], "name": name}
+
+    @staticmethod
+    def _rename_seat(stored: StoredGame, player_id: str, name: str) -> None:
+        stored.seats[stored.seat_of(player_id)]["name"] = name
+
+    def signin_code(self, player: dict) -> dict:
+        """A one-use code that signs another device in as this player."""
+        code = secrets.token_urlsafe(24)
+        self.redis.set(f"signin:{_hash(code)}", player["id"], ex=SIGNIN_CODE_SECONDS)
+        return {"code": code, "expires_in": SIGNIN_CODE_SECONDS}
+
+    def sign_in(self, code: str, label: str) -> dict:
+        player_id = self.redis.getdel(f"signin:{_hash(code)}")
+        if player_id is None:
+            raise Unprocessable("this sign-in code is unknown, used or expired; make a new one")
+        player_id = player_id.decode()
+        name = self.redis.hget(f"player:{player_id}", "name").decode()
+        return {"id": player_id, "name": name, "token": self._new_token(player_id, label)}
+
+    def devices(self, player: dict) -> list[dict]:
+        entries = self.redis.hgetall(f"player:{player['id']}:devices")
+        devices = []
+        for device_id, raw in entries.items():
+            entry = json.loads(raw)
+            devices.append({"id": device_id.decode(), "label": entry["label"],
+                            "created": _iso(entry["created"]),
+                            "current": device_id.decode() == player["device"]})
+        return sorted(devices, key=lambda device: device["created"])
+
+    def revoke(self, player: dict, device_id: str) -> None:
+        raw = self.redis.hget(f"player:{player['id']}:devices", device_id)
+        if raw is None:
+            raise NotFound(f"no device {device_id!r}")
+        pipe = self.redis.pipeline()
+        pipe.delete(f"token:{json.loads(raw)['token_hash']}")
+        pipe.hdel(f"player:{player['id']}:devices", device_id)
+        pipe.execute()
+
+    # --- game types -------------------------------------------------------------
     def game_types(self) -> list[dict]:
         return [game.describe() for game in GAMES.values()]
 
@@ -136,30 +219,42 @@ class Service:
         except KeyError:
             raise NotFound(f"unknown game type {type_name!r}; known: {', '.join(GAMES)}") from None
 
-    def create_game(self, player: dict, type_name: str, players: int, options: dict,
-                    seats: list[Any]) -> StoredGame:
-        if type_name not in GAMES:
-            raise Unprocessable(f"unknown game type {type_name!r}; known: {', '.join(GAMES)}")
-        game = GAMES[type_name]
+    # --- creating and joining ----------------------------------------------------
+    def create_game(self, player: dict, type: str, players: int, options: dict,
+                    seats: list[Any], pace: str = DEFAULT_PACE, public: bool = False,
+                    webhook: str | None = None) -> StoredGame:
+        if type not in GAMES:
+            raise Unprocessable(f"unknown game type {type!r}; known: {', '.join(GAMES)}")
+        game = GAMES[type]
         try:
             options = game.normalise_options(players, options)
         except InvalidOptions as error:
             raise Unprocessable(str(error)) from None
         seat_list = self._parse_seats(game, players, seats)
-        seat_list[0].update(player_id=player["id"], name=player["name"])
-        seed = secrets.randbits(63)
-        state = game.new_game(players, options, seed)
+        self._check_pace(pace, seat_list)
+        seat_list[0].update(player_id=player["id"], name=player["name"], invite=None)
+        meta = {"type": game.name, "players": players, "options": options, "seats": seat_list,
+                "pace": pace, "pace_seconds": self.paces[pace], "public": public, "webhook": webhook, "created": time.time(),
+                "updated": time.time(), "rematch_of": None, "rematch": None}
+        return self._store_new_game(game, meta, player["id"])
+
+    def _store_new_game(self, game: Game, meta: dict, creator_id: str, creator_seat: int = 0
+                        ) -> StoredGame:
+        state = game.new_game(meta["players"], meta["options"], secrets.randbits(63))
         game_id = secrets.token_urlsafe(12)
-        meta = {"type": game.name, "players": players, "options": options,
-                "seats": seat_list, "created": time.time()}
-        key = _game_key(game_id)
+        stored = StoredGame(game_id, game, meta, state, 0)
         pipe = self.redis.pipeline()
-        pipe.hset(key, mapping={"meta": json.dumps(meta), "state": json.dumps(state),
-                                "version": 1, f"seat:{player['id']}": 0})
-        pipe.zadd(f"player:{player['id']}:games", {game_id: time.time()})
+        pipe.hset(game_key(game_id), mapping={"version": 0, "meta": "{}", "state": "{}"})
+        for seat in meta["seats"]:
+            if seat["invite"]:
+                pipe.set(f"invite:{seat['invite']}", game_id)
+        if meta["public"]:
+            pipe.zadd("lobby", {game_id: meta["created"]})
         pipe.execute()
-        stored = StoredGame(game_id, game, meta, state, 1)
-        self._schedule_bots(stored)
+        self._track_turns(stored, before=[])
+        self._commit_or_fail(stored, None, [], {f"seat:{creator_id}": creator_seat})
+        self.redis.zadd(f"player:{creator_id}:games", {game_id: time.time()})
+        self._after_commit(stored, before=[])
         return stored
 
     @staticmethod
@@ -169,22 +264,91 @@ class Service:
         levels = {level.name for level in game.bot_levels}
         parsed = []
         for index, spec in enumerate(seats):
+            seat = {"name": None, "bot": None, "player_id": None, "standin": False,
+                    "timeouts": 0, "turn_since": None, "deadline": None, "reserved_for": None,
+                    "invite": None}
             if spec == HUMAN:
-                parsed.append({"name": None, "bot": None, "player_id": None})
+                seat["invite"] = secrets.token_urlsafe(12)
             elif isinstance(spec, dict) and set(spec) == {"bot"} and spec["bot"] in levels:
-                level = spec["bot"]
-                parsed.append({"name": f"Bot {index + 1} ({level})", "bot": level, "player_id": None})
+                seat.update(name=f"Bot {index + 1} ({spec['bot']})", bot=spec["bot"])
             else:
                 raise Unprocessable(
                     f"seat {index} must be \"human\" or {{\"bot\": level}} with level one of "
                     f"{', '.join(sorted(levels))}")
+            parsed.append(seat)
         if parsed[0]["bot"] is not None:
             raise Unprocessable("seat 0 is the creator's and must be \"human\"")
         return parsed
 
+    def _check_pace(self, pace: str, seats: list[dict]) -> None:
+        if pace not in self.paces:
+            raise Unprocessable(f"pace must be one of {', '.join(self.paces)}")
+        if self.paces[pace] is None and sum(seat["bot"] is None for seat in seats) > 1:
+            raise Unprocessable("pace 'none' is only for games whose opponents are all bots")
+
+    def join(self, game_id: str, player: dict, seat: int | None) -> StoredGame:
+        def take(stored: StoredGame) -> dict:
+            open_seats = [index for index, s in enumerate(stored.seats)
+                          if s["bot"] is None and s["player_id"] is None
+                          and s["reserved_for"] in (None, player["id"])]
+            chosen = seat
+            if chosen is None:
+                reserved = [i for i in open_seats if stored.seats[i]["reserved_for"] == player["id"]]
+                chosen = (reserved or open_seats or [None])[0]
+            if chosen is None:
+                raise Conflict("this game has no open seat")
+            if chosen not in open_seats:
+                raise Conflict(f"seat {chosen} is not open to you; open seats: {open_seats}")
+            return {"seat": chosen}
+        return self._seat_player(game_id, player, take)
+
+    def accept_invite(self, code: str, player: dict) -> StoredGame:
+        game_id = self.redis.get(f"invite:{code}")
+        if game_id is None:
+            raise NotFound("this invite link is unknown or was already used")
+
+        def take(stored: StoredGame) -> dict:
+            for index, seat in enumerate(stored.seats):
+                if seat["invite"] == code and seat["player_id"] is None:
+                    return {"seat": index}
+            raise Conflict("this invite's seat is already taken")
+        return self._seat_player(game_id.decode(), player, take)
+
+    def _seat_player(self, game_id: str, player: dict, choose) -> StoredGame:
+        for _ in range(CAS_ATTEMPTS):
+            stored = self.load(game_id)
+            if stored.seat_of(player["id"]) is not None:
+                raise Conflict("you already have a seat in this game")
+            seat = choose(stored)["seat"]
+            invite = stored.seats[seat]["invite"]
+            before = stored.to_act()
+            stored.seats[seat].update(player_id=player["id"], name=player["name"], invite=None,
+                                      reserved_for=None)
+            self._track_turns(stored, before)
+            if self._try_commit(stored, None, [], {f"seat:{player['id']}": seat}):
+                pipe = self.redis.pipeline()
+                pipe.zadd(f"player:{player['id']}:games", {game_id: time.time()})
+                if invite:
+                    pipe.delete(f"invite:{invite}")
+                if stored.status() != WAITING:
+                    pipe.zrem("lobby", game_id)
+                pipe.execute()
+                self._after_commit(stored, before)
+                return stored
+        raise Conflict("the game is too busy right now; try again")
+
+    def lobby(self) -> list[dict]:
+        games = []
+        for game_id in self.redis.zrevrange("lobby", 0, 49):
+            stored = self.load(game_id.decode())
+            if stored.status() == WAITING:
+                games.append(self.summary(stored, None))
+        return games
+
+    # --- loading and viewing -----------------------------------------------------
     def load(self, game_id: str) -> StoredGame:
-        meta, state, version = self.redis.hmget(_game_key(game_id), "meta", "state", "version")
-        if meta is None:
+        meta, state, version = self.redis.hmget(game_key(game_id), "meta", "state", "version")
+        if meta is None or version == b"0":
             raise NotFound(f"no game with id {game_id!r}")
         meta = json.loads(meta)
         return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(state), int(version))
@@ -192,40 +356,103 @@ class Service:
     def version_and_seat(self, game_id: str, player: dict | None) -> tuple[int, int | None]:
         """What the ETag is made of, read without loading the game state."""
         field = f"seat:{player['id']}" if player else "-"
-        version, seat = self.redis.hmget(_game_key(game_id), "version", field)
-        if version is None:
+        version, seat = self.redis.hmget(game_key(game_id), "version", field)
+        if version is None or version == b"0":
             raise NotFound(f"no game with id {game_id!r}")
         return int(version), None if seat is None else int(seat)
 
-    def join(self, game_id: str, player: dict, seat: int | None) -> StoredGame:
-        for _ in range(CAS_ATTEMPTS):
-            stored = self.load(game_id)
-            if stored.seat_of(player["id"]) is not None:
-                raise Conflict("you already have a seat in this game")
-            open_seats = [index for index, s in enumerate(stored.meta["seats"])
-                          if s["bot"] is None and s["player_id"] is None]
-            if not open_seats:
-                raise Conflict("this game has no open seat")
-            if seat is None:
-                seat = open_seats[0]
-            elif seat not in open_seats:
-                raise Conflict(f"seat {seat} is not open; open seats: {open_seats}")
-            stored.meta["seats"][seat].update(player_id=player["id"], name=player["name"])
-            if self._try_commit(stored, None, {f"seat:{player['id']}": seat}):
-                self.redis.zadd(f"player:{player['id']}:games", {game_id: time.time()})
-                self._schedule_bots(stored)
-                return stored
-        raise Conflict("the game is too busy right now; try again")
+    def viewable(self, stored: StoredGame, seat: int | None) -> StoredGame:
+        if seat is None and not stored.meta["public"] and stored.status() != WAITING:
+            raise Forbidden("this game is private: only its players may watch it")
+        return stored
 
+    def view(self, stored: StoredGame, seat: int | None) -> dict:
+        game = stored.game
+        status = stored.status()
+        seen = game.view(stored.state, seat)
+        to_act = stored.to_act()
+        may_act = status == ACTIVE and seat is not None and not stored.seats[seat]["standin"]
+        return {
+            "id": stored.id,
+            "type": game.name,
+            "title": game.title,
+            "options": stored.meta["options"],
+            "pace": stored.meta["pace"],
+            "public": stored.meta["public"],
+            "version": stored.version,
+            "status": status,
+            "phase": seen["phase"],
+            "deal": seen["deal"],
+            "seats": [self._seat_view(s, index, seen["scores"][index], index in to_act)
+                      for index, s in enumerate(stored.seats)],
+            "your_seat": seat,
+            "to_act": to_act,
+            "hand": seen["hand"],
+            "legal_actions": game.legal_actions(stored.state, seat) if may_act else [],
+            "table": seen["table"],
+            "outcome": game.outcome(stored.state) if status == FINISHED else None,
+            "invites": [{"seat": index, "code": s["invite"]} for index, s in enumerate(stored.seats)
+                        if s["invite"] and s["player_id"] is None] if seat is not None else [],
+            "rematch_of": stored.meta["rematch_of"],
+            "rematch": stored.meta["rematch"],
+        }
+
+    @staticmethod
+    def _seat_view(seat: dict, index: int, score: Any, to_act: bool) -> dict:
+        return {"seat": index, "name": seat["name"], "bot": seat["bot"],
+                "joined": seat["bot"] is not None or seat["player_id"] is not None,
+                "score": score, "to_act": to_act, "standin": seat["standin"],
+                "timeouts": seat["timeouts"],
+                "deadline": _iso(seat["deadline"]) if seat["deadline"] else None}
+
+    def summary(self, stored: StoredGame, player_id: str | None) -> dict:
+        """One line of an inbox or of the lobby."""
+        seat = stored.seat_of(player_id)
+        to_act = stored.to_act()
+        scores = stored.game.view(stored.state, None)["scores"]
+        deadline = stored.seats[seat]["deadline"] if seat is not None else None
+        return {
+            "id": stored.id, "type": stored.game.name, "title": stored.game.title,
+            "status": stored.status(), "your_seat": seat,
+            "your_turn": seat is not None and seat in to_act and not stored.seats[seat]["standin"],
+            "deadline": _iso(deadline) if deadline else None,
+            "updated": _iso(stored.meta["updated"]),
+            "players": [{"seat": i, "name": s["name"], "bot": s["bot"], "score": scores[i]}
+                        for i, s in enumerate(stored.seats)],
+            "open_seats": sum(1 for s in stored.seats if s["bot"] is None and s["player_id"] is None),
+        }
+
+    def inbox(self, player: dict) -> list[dict]:
+        lines = [self.summary(self.load(game_id), player["id"]) for game_id in self._game_ids(player["id"])]
+        far = "9999"
+        return sorted(lines, key=lambda line: (not line["your_turn"], line["status"] == FINISHED,
+                                               line["deadline"] or far,
+                                               _descending(line["updated"])))
+
+    def inbox_version(self, player: dict) -> int:
+        return int(self.redis.get(inbox_key(player["id"])) or 0)
+
+    def _game_ids(self, player_id: str) -> list[str]:
+        return [game_id.decode() for game_id in self.redis.zrevrange(f"player:{player_id}:games", 0, 199)]
+
+    # --- acting ---------------------------------------------------------------------
     def act(self, game_id: str, player: dict, action: Any, version: int | None) -> StoredGame:
         stored = self.load(game_id)
         seat = stored.seat_of(player["id"])
         if seat is None:
             raise Forbidden("you have no seat in this game")
-        return self.apply(game_id, seat, action, version)
+        if stored.seats[seat]["standin"]:
+            raise Unprocessable("a bot plays this seat after repeated time-outs; take it back first")
+        return self.apply(game_id, seat, action, version, by_player=True)
 
-    def apply(self, game_id: str, seat: int, action: Any, version: int | None) -> StoredGame:
-        """Apply `action` for `seat`; with `version`, only to exactly that version."""
+    def apply(self, game_id: str, seat: int, action: Any, version: int | None,
+              by_player: bool = False, note: dict | None = None,
+              seat_changes: dict | None = None) -> StoredGame:
+        """Apply `action` for `seat`; with `version`, only to exactly that version.
+
+        `note` is an event told before the action's own (a stand-in's move);
+        `seat_changes` update the seat's entry in the same commit.
+        """
         for _ in range(CAS_ATTEMPTS):
             stored = self.load(game_id)
             if version is not None and version != stored.version:
@@ -235,90 +462,191 @@ class Service:
                 raise Unprocessable("the game has not started: it is waiting for players to join")
             if status == FINISHED:
                 raise Unprocessable("the game is over")
+            before = stored.to_act()
             try:
-                stored.game.apply_action(stored.state, seat, action)
+                events = stored.game.apply_action(stored.state, seat, action) or []
             except IllegalAction as error:
                 raise Unprocessable(str(error)) from None
+            if by_player:
+                stored.seats[seat]["timeouts"] = 0
+            # Acting ends the seat's turn; if it must act again, a new turn (and clock) starts.
+            stored.seats[seat]["turn_since"] = None
+            stored.seats[seat].update(seat_changes or {})
+            if note is not None:
+                events = [note, *events]
+            self._track_turns(stored, before)
             entry = {"seat": seat, "action": action, "version": stored.version}
-            if self._try_commit(stored, entry, {}):
-                self._schedule_bots(stored)
+            if self._try_commit(stored, entry, events, {}):
+                self._after_commit(stored, before)
                 return stored
         raise Conflict("the game is too busy right now; try again")
 
-    def _try_commit(self, stored: StoredGame, action_entry: dict | None, extra: dict) -> bool:
+    def _update_meta(self, game_id: str, change) -> StoredGame:
+        """Change the game's meta (not its rules state) with the same compare-and-set."""
+        for _ in range(CAS_ATTEMPTS):
+            stored = self.load(game_id)
+            before = stored.to_act()
+            change(stored)
+            self._track_turns(stored, before)
+            if self._try_commit(stored, None, [], {}):
+                self._after_commit(stored, before)
+                return stored
+        raise Conflict("the game is too busy right now; try again")
+
+    def take_back(self, game_id: str, player: dict) -> StoredGame:
+        def give_back(stored: StoredGame) -> None:
+            seat = stored.seat_of(player["id"])
+            if seat is None:
+                raise Forbidden("you have no seat in this game")
+            if not stored.seats[seat]["standin"]:
+                raise Conflict("you already play your seat yourself")
+            stored.seats[seat].update(standin=False, timeouts=0, turn_since=None, deadline=None)
+        return self._update_meta(game_id, give_back)
+
+    def _track_turns(self, stored: StoredGame, before: list[int]) -> None:
+        """Start the clock of each human seat that has just become to act; stop the others."""
+        now = time.time()
+        stored.meta["updated"] = now
+        pace = stored.meta["pace_seconds"]
+        to_act = stored.to_act()
+        for index, seat in enumerate(stored.seats):
+            if index not in to_act or stored.played_by_bot(index):
+                seat.update(turn_since=None, deadline=None)
+            elif index not in before or seat["turn_since"] is None:
+                seat.update(turn_since=stored.version + 1,
+                            deadline=now + pace if pace is not None else None)
+
+    def _try_commit(self, stored: StoredGame, action_entry: dict | None, events: list[dict],
+                    extra: dict) -> bool:
+        numbered = [json.dumps({**event, "version": stored.version + 1}) for event in events]
         args = [stored.version, json.dumps(stored.meta), json.dumps(stored.state),
-                json.dumps(action_entry) if action_entry else ""]
+                json.dumps(action_entry) if action_entry else "", len(numbered), *numbered]
         for field, value in extra.items():
             args += [field, value]
-        new_version = self._commit(keys=[_game_key(stored.id), f"{_game_key(stored.id)}:actions"],
-                                   args=args)
+        keys = [game_key(stored.id), f"{game_key(stored.id)}:actions", f"{game_key(stored.id)}:events"]
+        keys += [inbox_key(player_id) for player_id in stored.humans()]
+        new_version = self._commit(keys=keys, args=args)
         if not new_version:
             return False
         stored.version = int(new_version)
         return True
 
-    def _schedule_bots(self, stored: StoredGame) -> None:
-        for seat in stored.to_act():
-            if stored.meta["seats"][seat]["bot"] is not None:
-                self.queue.enqueue(BOT_JOB, stored.id, seat, stored.version,
-                                   job_id=f"bot-{stored.id}-{seat}-{stored.version}",
-                                   retry=Retry(max=3, interval=[1, 5, 15]))
+    def _commit_or_fail(self, stored: StoredGame, *args) -> None:
+        if not self._try_commit(stored, *args):
+            raise Conflict("the game changed while it was being created")
 
+    def _after_commit(self, stored: StoredGame, before: list[int]) -> None:
+        """Queue what the new position asks for: bot moves, deadlines, turn notices."""
+        for seat in stored.to_act():
+            if stored.played_by_bot(seat):
+                self.queue.enqueue("worker.jobs.play_bot_turn", stored.id, seat, stored.version,
+                                   job_id=f"bot-{stored.id}-{seat}-{stored.version}", retry=RETRY)
+            elif stored.seats[seat]["turn_since"] == stored.version:
+                deadline = stored.seats[seat]["deadline"]
+                if deadline is not None:
+                    self.queue.enqueue_at(datetime.fromtimestamp(deadline, timezone.utc),
+                                          "worker.jobs.deadline_passed", stored.id, seat,
+                                          stored.version, retry=RETRY,
+                                          job_id=f"deadline-{stored.id}-{seat}-{stored.version}")
+                self.queue.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
+                                   job_id=f"notify-{stored.id}-{seat}-{stored.version}", retry=RETRY)
+
+    # --- bots and deadlines (run by the worker) --------------------------------------
     def play_bot(self, game_id: str, seat: int, version: int) -> bool:
         """Make the bot move of `seat` at exactly `version`; False when it is no longer due."""
         stored = self.load(game_id)
-        level = stored.meta["seats"][seat]["bot"]
-        if stored.version != version or level is None or seat not in stored.to_act():
+        if stored.version != version or not stored.played_by_bot(seat) or seat not in stored.to_act():
             return False
+        note = {"type": "stand_in", "seat": seat} if stored.seats[seat]["standin"] else None
+        return self._bot_move(stored, seat, note, {})
+
+    def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
+        """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
+        stored = self.load(game_id)
+        entry = stored.seats[seat]
+        if (entry["turn_since"] != turn_since or entry["deadline"] is None
+                or time.time() < entry["deadline"] or seat not in stored.to_act()):
+            return False
+        timeouts = entry["timeouts"] + 1
+        standin = timeouts >= STANDIN_AFTER_TIMEOUTS
+        note = {"type": "timeout", "seat": seat, "standin": standin}
+        return self._bot_move(stored, seat, note, {"timeouts": timeouts, "standin": standin})
+
+    def _bot_move(self, stored: StoredGame, seat: int, note: dict | None, seat_changes: dict) -> bool:
         game, state = stored.game, stored.state
-        rng = random.Random(f"bot:{state['seed']}:{version}:{seat}")
-        action = game.bot_action(game.view(state, seat), game.legal_actions(state, seat), level, rng)
+        rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
+        action = game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
+                                 stored.bot_level(seat), rng)
         try:
-            self.apply(game_id, seat, action, version)
+            self.apply(stored.id, seat, action, stored.version, note=note, seat_changes=seat_changes)
         except Conflict:
             return False  # someone else moved first; the job for the new version decides
         return True
 
+    # --- after the game ------------------------------------------------------------------
     def record(self, game_id: str) -> dict:
         stored = self.load(game_id)
         if stored.status() != FINISHED:
             raise Forbidden("the record is published when the game is over")
         actions = [json.loads(entry) for entry in
-                   self.redis.lrange(f"{_game_key(game_id)}:actions", 0, -1)]
+                   self.redis.lrange(f"{game_key(game_id)}:actions", 0, -1)]
         return {
             "id": game_id,
             "type": stored.game.name,
             "players": stored.meta["players"],
             "options": stored.meta["options"],
-            "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]}
-                      for i, s in enumerate(stored.meta["seats"])],
+            "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(stored.seats)],
             **stored.game.record(stored.state),
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             "outcome": stored.game.outcome(stored.state),
         }
 
-    def view(self, stored: StoredGame, seat: int | None) -> dict:
-        game = stored.game
-        status = stored.status()
-        seen = game.view(stored.state, seat)
-        to_act = stored.to_act()
-        return {
-            "id": stored.id,
-            "type": game.name,
-            "title": game.title,
-            "options": stored.meta["options"],
-            "version": stored.version,
-            "status": status,
-            "phase": seen["phase"],
-            "deal": seen["deal"],
-            "seats": [{"seat": index, "name": s["name"], "bot": s["bot"],
-                       "joined": s["bot"] is not None or s["player_id"] is not None,
-                       "score": seen["scores"][index]}
-                      for index, s in enumerate(stored.meta["seats"])],
-            "your_seat": seat,
-            "to_act": to_act,
-            "hand": seen["hand"],
-            "legal_actions": game.legal_actions(stored.state, seat) if seat in to_act else [],
-            "table": seen["table"],
-            "outcome": game.outcome(stored.state) if status == FINISHED else None,
-        }
+    def events(self, stored: StoredGame, seat: int | None, after: int) -> list[dict]:
+        raw = self.redis.lrange(f"{game_key(stored.id)}:events", max(after, 0), -1)
+        visible = []
+        for number, entry in enumerate(raw, start=max(after, 0) + 1):
+            event = json.loads(entry)
+            audience = event.pop("to", None)
+            if audience is None or seat in audience:
+                visible.append({"number": number, **event})
+        return visible
+
+    def event_count(self, game_id: str) -> int:
+        return self.redis.llen(f"{game_key(game_id)}:events")
+
+    def rematch(self, game_id: str, player: dict) -> StoredGame:
+        stored = self.load(game_id)
+        seat = stored.seat_of(player["id"])
+        if seat is None:
+            raise Forbidden("only the game's players may ask for a rematch")
+        if stored.status() != FINISHED:
+            raise Conflict("a rematch can follow only a finished game")
+        if stored.meta["rematch"]:
+            return self.load(stored.meta["rematch"])
+        seats = []
+        for index, old in enumerate(stored.seats):
+            seat_entry = {**old, "standin": False, "timeouts": 0, "turn_since": None, "deadline": None}
+            if old["bot"] is None:
+                mine = index == seat
+                seat_entry.update(player_id=player["id"] if mine else None,
+                                  reserved_for=None if mine else old["player_id"],
+                                  name=old["name"], invite=None if mine else secrets.token_urlsafe(12))
+            seats.append(seat_entry)
+        meta = {**stored.meta, "seats": seats, "created": time.time(), "updated": time.time(),
+                "rematch_of": game_id, "rematch": None}
+        # Only one rematch per game: the first to claim the link creates it.
+        claim = f"{game_key(game_id)}:rematch"
+        if not self.redis.set(claim, "pending", nx=True, ex=30):
+            raise Conflict("a rematch is being created; reload in a moment")
+        new = self._store_new_game(stored.game, meta, player["id"], seat)
+        self._update_meta(game_id, lambda old: old.meta.update(rematch=new.id))
+        return new
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).isoformat(timespec="seconds")
+
+
+def _descending(iso: str) -> str:
+    """A sort key that orders ISO timestamps newest first."""
+    return "".join(chr(0x10FFFF - ord(ch)) for ch in iso)

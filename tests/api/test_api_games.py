@@ -9,9 +9,9 @@ from rules import GAMES
 BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
 
 
-def create(client, headers, seats=None, players=None, options=None, type_="sixnimmt"):
+def create(client, headers, seats=None, players=None, options=None, type_="sixnimmt", public=False):
     seats = seats or BOTS3
-    body = {"type": type_, "players": players or len(seats), "seats": seats}
+    body = {"type": type_, "players": players or len(seats), "seats": seats, "public": public}
     if options is not None:
         body["options"] = options
     return client.post("/api/v1/games", json=body, headers=headers)
@@ -97,7 +97,7 @@ def test_joining_a_chosen_seat(client, new_player):
 
 def test_etag_answers_304_until_the_game_changes(client, new_player):
     _, anna = new_player()
-    view = create(client, anna).get_json()
+    view = create(client, anna, public=True).get_json()
     first = client.get(f"/api/v1/games/{view['id']}", headers=anna)
     etag = first.headers["ETag"]
     assert client.get(f"/api/v1/games/{view['id']}", headers={**anna, "If-None-Match": etag}).status_code == 304
@@ -153,7 +153,7 @@ def test_only_seated_players_act(client, new_player):
 def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, redis):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
-    game_id = create(client, anna, seats=["human", "human", {"bot": "easy"}]).get_json()["id"]
+    game_id = create(client, anna, seats=["human", "human", {"bot": "easy"}], public=True).get_json()["id"]
     client.post(f"/api/v1/games/{game_id}/join", json={}, headers=bert)
     anna_hand = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["hand"]
     client.post(f"/api/v1/games/{game_id}/actions",

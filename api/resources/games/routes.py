@@ -1,17 +1,28 @@
 from pathlib import Path
+from typing import Callable
 
+from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import current_player, service
 from api.resources.games.schemas import (
-    ActionRequestSchema, GameCreateSchema, GameTypeSchema, GameViewSchema, JoinSchema,
-    RecordSchema, RulesPageSchema,
+    ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
+    GameTypeSchema, GameViewSchema, JoinSchema, RecordSchema, RulesPageSchema, WaitSchema,
 )
+from api.service import game_key
 
 blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
 RULES_PAGES = Path(__file__).resolve().parents[3] / "seeds"
 BEARER = [{"bearer": []}]
+
+
+def long_poll(key: str, seen: dict, wait: int, current: Callable[[], dict]) -> dict:
+    """Hold the request while the client's ETag is `seen`'s and nothing changes; the newest data."""
+    if wait and blp._generate_etag(seen) in request.if_none_match:
+        current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
+        return current()
+    return seen
 
 
 @blp.route("/types")
@@ -38,27 +49,59 @@ class Games(MethodView):
     @blp.doc(security=BEARER)
     def post(self, body):
         """Create a game; the creator takes seat 0"""
-        player = current_player()
-        stored = service().create_game(player, body["type"], body["players"], body["options"],
-                                       body["seats"])
+        stored = service().create_game(current_player(), **body)
         return service().view(stored, 0)
+
+
+@blp.route("/lobby")
+class Lobby(MethodView):
+    @blp.response(200, GameSummarySchema(many=True))
+    def get(self):
+        """Public games waiting for players"""
+        return service().lobby()
 
 
 @blp.route("/<string:game_id>")
 class GameView(MethodView):
     @blp.etag
+    @blp.arguments(WaitSchema, location="query")
     @blp.response(200, GameViewSchema)
     @blp.doc(security=BEARER)
-    def get(self, game_id):
-        """The game as the caller may see it (a spectator's view without a token)
+    def get(self, query, game_id):
+        """The game as the caller may see it (a spectator's view without a seat)
 
-        Send the last ETag as If-None-Match: 304 when nothing changed.
+        Send the last ETag as If-None-Match: 304 when nothing changed. With `wait`, the
+        answer comes as soon as the game changes, or 304 after `wait` seconds.
         """
         player = current_player(required=False)
-        version, seat = service().version_and_seat(game_id, player)
-        blp.set_etag({"version": version, "seat": seat})
+
+        def current() -> dict:
+            version, seat = service().version_and_seat(game_id, player)
+            return {"version": version, "seat": seat}
+
+        seen = current()
+        if seen["seat"] is None:
+            service().viewable(service().load(game_id), None)
+        seen = long_poll(game_key(game_id), seen, query["wait"], current)
+        blp.set_etag(seen)
         stored = service().load(game_id)
-        return service().view(stored, stored.seat_of(player and player["id"]))
+        return service().view(stored, seen["seat"])
+
+
+@blp.route("/<string:game_id>/events")
+class Events(MethodView):
+    @blp.arguments(EventQuerySchema, location="query")
+    @blp.response(200, EventsSchema)
+    @blp.doc(security=BEARER)
+    def get(self, query, game_id):
+        """What happened in the game, redacted for the caller"""
+        player = current_player(required=False)
+        stored = service().load(game_id)
+        seat = stored.seat_of(player and player["id"])
+        service().viewable(stored, seat)
+        events = service().events(stored, seat, query["after"])
+        last = service().event_count(game_id)
+        return {"events": events, "last": last}
 
 
 @blp.route("/<string:game_id>/join")
@@ -73,6 +116,17 @@ class Join(MethodView):
         return service().view(stored, stored.seat_of(player["id"]))
 
 
+@blp.route("/invites/<string:code>")
+class Invite(MethodView):
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=BEARER)
+    def post(self, code):
+        """Take the seat an invite link was made for"""
+        player = current_player()
+        stored = service().accept_invite(code, player)
+        return service().view(stored, stored.seat_of(player["id"]))
+
+
 @blp.route("/<string:game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionRequestSchema)
@@ -82,6 +136,31 @@ class Actions(MethodView):
         """Act in your seat; 422 says why an action is not allowed, 409 means reload"""
         player = current_player()
         stored = service().act(game_id, player, body["action"], body.get("version"))
+        return service().view(stored, stored.seat_of(player["id"]))
+
+
+@blp.route("/<string:game_id>/takeback")
+class TakeBack(MethodView):
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=BEARER)
+    def post(self, game_id):
+        """Play your seat yourself again after a bot stood in for repeated time-outs"""
+        player = current_player()
+        stored = service().take_back(game_id, player)
+        return service().view(stored, stored.seat_of(player["id"]))
+
+
+@blp.route("/<string:game_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(200, GameViewSchema)
+    @blp.doc(security=BEARER)
+    def post(self, game_id):
+        """The next game with the same seats and options (created on the first call)
+
+        The other humans' seats wait for them; they accept by joining whenever they come.
+        """
+        player = current_player()
+        stored = service().rematch(game_id, player)
         return service().view(stored, stored.seat_of(player["id"]))
 
 

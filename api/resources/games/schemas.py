@@ -9,6 +9,23 @@ class GameCreateSchema(Schema):
     seats = fields.List(fields.Raw(), required=True, metadata={
         "description": "One entry per seat: \"human\" or {\"bot\": \"<level>\"}; seat 0 is the creator's",
         "example": ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]})
+    pace = fields.String(load_default="1d", metadata={
+        "description": "Time per move before a bot stands in: none (only against bots), "
+                       "5m, 1h, 1d or 3d"})
+    public = fields.Boolean(load_default=False, metadata={
+        "description": "Listed in the lobby and open to spectators"})
+    webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True, metadata={
+        "description": "Discord/Slack-compatible URL told whose turn it is"})
+
+
+class WaitSchema(Schema):
+    wait = fields.Integer(validate=validate.Range(min=0, max=60), load_default=0, metadata={
+        "description": "With If-None-Match: wait up to this many seconds for a change"})
+
+
+class EventQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0), load_default=0,
+                           metadata={"description": "Only events numbered above this"})
 
 
 class JoinSchema(Schema):
@@ -29,6 +46,15 @@ class SeatSchema(Schema):
     bot = fields.String(allow_none=True, metadata={"description": "Bot level, or null for a human"})
     joined = fields.Boolean()
     score = fields.Raw()
+    to_act = fields.Boolean()
+    standin = fields.Boolean(metadata={"description": "A bot plays this seat after time-outs"})
+    timeouts = fields.Integer(metadata={"description": "Time-outs in a row"})
+    deadline = fields.String(allow_none=True, metadata={"description": "When a bot stands in"})
+
+
+class InviteSchema(Schema):
+    seat = fields.Integer()
+    code = fields.String(metadata={"description": "Open /#/invite/<code> to take the seat"})
 
 
 class OutcomeSchema(Schema):
@@ -52,6 +78,39 @@ class GameViewSchema(Schema):
     legal_actions = fields.List(fields.Dict())
     table = fields.Dict(metadata={"description": "Everything public on the table; game-specific"})
     outcome = fields.Nested(OutcomeSchema, allow_none=True)
+    pace = fields.String()
+    public = fields.Boolean()
+    invites = fields.List(fields.Nested(InviteSchema),
+                          metadata={"description": "Open seats' invite codes (players only)"})
+    rematch_of = fields.String(allow_none=True)
+    rematch = fields.String(allow_none=True)
+
+
+class SummaryPlayerSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    score = fields.Raw()
+
+
+class GameSummarySchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    title = fields.String()
+    status = fields.String()
+    your_seat = fields.Integer(allow_none=True)
+    your_turn = fields.Boolean()
+    deadline = fields.String(allow_none=True)
+    updated = fields.String()
+    players = fields.List(fields.Nested(SummaryPlayerSchema))
+    open_seats = fields.Integer()
+
+
+class EventsSchema(Schema):
+    events = fields.List(fields.Dict(), metadata={
+        "description": "What happened, as the caller may know it: each with its `number`, "
+                       "`type`, the game `version` it led to, and the details of its type"})
+    last = fields.Integer(metadata={"description": "Send as `after` to get only newer events"})
 
 
 class OptionSchema(Schema):

@@ -1,10 +1,18 @@
 from marshmallow import Schema, fields, validate
 
 
-class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=40),
+def name_field(**extra):
+    return fields.String(validate=[validate.Length(min=1, max=40),
                                    validate.Regexp(r".*\S", error="name must not be blank")],
-                         metadata={"description": "Shown to the other players", "example": "Anna"})
+                         metadata={"description": "Shown to the other players", "example": "Anna"}, **extra)
+
+
+class PlayerCreateSchema(Schema):
+    name = name_field(required=True)
+
+
+class RenameSchema(Schema):
+    name = name_field(required=True)
 
 
 class PlayerSchema(Schema):
@@ -16,3 +24,21 @@ class NewPlayerSchema(PlayerSchema):
     token = fields.String(dump_only=True, metadata={
         "description": "Keep it secret: send it as 'Authorization: Bearer <token>'. "
                        "Only its hash is stored, so it cannot be shown again."})
+
+
+class SignInCodeSchema(Schema):
+    code = fields.String(dump_only=True)
+    expires_in = fields.Integer(dump_only=True, metadata={"description": "seconds"})
+
+
+class SignInSchema(Schema):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    device = fields.String(load_default="another device", validate=validate.Length(min=1, max=60),
+                           metadata={"description": "A label to recognise the device by"})
+
+
+class DeviceSchema(Schema):
+    id = fields.String()
+    label = fields.String()
+    created = fields.String()
+    current = fields.Boolean(metadata={"description": "The device making this request"})

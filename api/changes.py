@@ -1,0 +1,78 @@
+"""Wake waiting requests when a game or an inbox changes.
+
+Every commit publishes on `changed:<key>`. Each process holds one pattern
+subscription, shared by all of its waiting requests, so a thousand long-polls
+cost one Redis connection, not a thousand.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+from typing import Callable
+
+from redis import Redis
+from redis.exceptions import RedisError
+
+CHANNEL_PREFIX = "changed:"
+
+
+class ChangeFeed:
+    def __init__(self, redis: Redis):
+        self.redis = redis
+        self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
+        self._lock = threading.Lock()
+        self._listener: threading.Thread | None = None
+
+    def wait(self, key: str, changed: Callable[[], bool], timeout: float) -> bool:
+        """Block until `changed()` is true (checked on each publish for `key`) or `timeout`."""
+        self._ensure_listener()
+        channel = CHANNEL_PREFIX + key
+        deadline = time.monotonic() + timeout
+        while True:
+            event = threading.Event()
+            with self._lock:
+                self._waiters[channel].add(event)
+            try:
+                # Checked after registering, so a change between the caller's
+                # read and this point still wakes us.
+                if changed():
+                    return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not event.wait(remaining):
+                    return changed()
+            finally:
+                with self._lock:
+                    self._waiters[channel].discard(event)
+                    if not self._waiters[channel]:
+                        del self._waiters[channel]
+
+    def _ensure_listener(self) -> None:
+        with self._lock:
+            if self._listener is None or not self._listener.is_alive():
+                self._listener = threading.Thread(target=self._listen, name="change-feed",
+                                                  daemon=True)
+                self._listener.start()
+
+    def _listen(self) -> None:
+        while True:
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                for message in pubsub.listen():
+                    self._wake(message["channel"].decode())
+            except (RedisError, OSError):
+                self._wake_all()  # waiters re-check their condition themselves
+                time.sleep(0.5)
+
+    def _wake(self, channel: str) -> None:
+        with self._lock:
+            events = list(self._waiters.get(channel, ()))
+        for event in events:
+            event.set()
+
+    def _wake_all(self) -> None:
+        with self._lock:
+            events = [event for events in self._waiters.values() for event in events]
+        for event in events:
+            event.set()
