@@ -6,7 +6,7 @@ from http import HTTPStatus
 
 from flask import Flask, jsonify
 from flask_smorest import Api
-from redis import Redis
+from redis import BlockingConnectionPool, Redis
 
 from api.changes import ChangeFeed
 from api.service import Service, ServiceError
@@ -61,17 +61,21 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    redis = Redis.from_url(app.config["REDIS_URL"])
+    # Many long-polls may read at once: they queue for a connection rather than fail.
+    redis = Redis(connection_pool=BlockingConnectionPool.from_url(
+        app.config["REDIS_URL"], max_connections=64, timeout=20))
     app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
     api = PoytaApi(app)
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
+    from api.resources.push.routes import blp as push_blp
     from api.resources.pwa.routes import register_docs, blp as pwa_blp
 
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     register_docs(app)
     app.register_blueprint(pwa_blp)
 

@@ -3,7 +3,7 @@ from importlib import import_module
 
 from rules.base import Action, Game, IllegalAction, InvalidOptions, State
 
-GAME_MODULES = ("sixnimmt", "sixtysix", "hattrick")
+GAME_MODULES = ("sixnimmt", "sixtysix", "sticheln", "hattrick")
 
 GAMES: dict[str, Game] = {
     module: import_module(f"rules.{module}").GAME for module in GAME_MODULES

@@ -174,12 +174,18 @@ def winners_of(scores: list[int], lower_wins: bool) -> list[int]:
     return [seat for seat, score in enumerate(scores) if score == best]
 
 
-def action_type(action: Any, allowed: tuple[str, ...]) -> str:
-    """The action's type after checking its shape; IllegalAction otherwise."""
+def action_type(action: Any, fields: dict[str, tuple[str, ...]]) -> str:
+    """The action's type after checking its shape; IllegalAction otherwise.
+
+    `fields` names, for each action type, the fields it may carry besides "type".
+    """
     if not isinstance(action, dict):
         raise IllegalAction("an action must be a JSON object")
     kind = action.get("type")
-    if kind not in allowed:
+    if kind not in fields:
         raise IllegalAction(
-            f"unknown action type {kind!r}; expected one of {', '.join(allowed)}")
+            f"unknown action type {kind!r}; expected one of {', '.join(fields)}")
+    extra = sorted(set(action) - {"type", *fields[kind]})
+    if extra:
+        raise IllegalAction(f"unexpected field(s) in a {kind!r} action: {', '.join(map(str, extra))}")
     return kind

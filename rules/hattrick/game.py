@@ -150,10 +150,7 @@ class Hattrick(Game):
 
     def apply_action(self, state: State, seat: int, action: Action) -> None:
         self.check_seat_may_act(state, seat)
-        kind = action_type(action, ("play", "pass"))
-        extra = sorted(set(action) - {"type", "card"})
-        if extra:
-            raise IllegalAction(f"unexpected field(s) in the action: {', '.join(extra)}")
+        kind = action_type(action, {"play": ("card",), "pass": ("card",)})
         card = action.get("card")
         hand = state["hands"][seat]
         if not isinstance(card, str) or card not in COLOUR_OF:

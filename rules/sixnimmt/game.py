@@ -163,7 +163,7 @@ class SixNimmt(Game):
 
     def apply_action(self, state: State, seat: int, action: Action) -> None:
         self.check_seat_may_act(state, seat)
-        kind = action_type(action, ("play", "take_row", "draft"))
+        kind = action_type(action, {"play": ("card",), "take_row": ("row",), "draft": ("card",)})
         expected = ACTION_OF_PHASE[state["phase"]]
         if kind != expected:
             raise IllegalAction(f"now is the time for a '{expected}' action, not '{kind}'")

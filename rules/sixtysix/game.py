@@ -57,7 +57,8 @@ from rules.sixtysix.bots import easy_action
 from rules.sixtysix.cards import (DECK_24, DECK_32, POINTS, SORT_KEY, SUIT, SUITS,
                                   best_of, side_count, strict_cards)
 
-ACTIONS = ("play", "close", "declare", "marry", "exchange")
+ACTIONS = {"play": ("card",), "close": (), "declare": ("card",), "marry": ("card",),
+           "exchange": ()}
 
 
 class SixtySix(Game):

@@ -8,10 +8,11 @@ import pytest
 
 from rules.base import IllegalAction, InvalidOptions
 from rules.sticheln import GAME
-from rules.sticheln.cards import CARD_IDS, CARD_NAMES, deal_cards, deal_score, deck_for, trick_winner
+from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, deal_cards, deal_score, deck_for,
+                                  trick_winner)
 
 
-# --- helpers (also used by test_sticheln_properties.py) -------------------------------------------
+# --- helpers (also used by test_sticheln_properties.py) ---------------------------------------
 def ids(names: list[str]) -> list[int]:
     return sorted(CARD_IDS[name] for name in names)
 
@@ -51,7 +52,7 @@ def choose_all(state: dict) -> None:
         GAME.apply_action(state, seat, GAME.legal_actions(state, seat)[0])
 
 
-# --- setting up -------------------------------------------------------------------------------------
+# --- setting up -------------------------------------------------------------------------------
 @pytest.mark.parametrize("players, top, colours, hand, leftover", [
     (3, 8, 5, 15, 0), (4, 11, 5, 15, 0), (5, 14, 5, 15, 0),
     (6, 14, 6, 15, 0), (7, 17, 6, 15, 3), (8, 18, 6, 14, 2)])
@@ -129,7 +130,7 @@ def test_tricks_per_deal_follow_from_hand_size_and_cards_put_down(players, optio
     assert sum(len(w) for w in state["previous"]["won"]) == tricks * players
 
 
-# --- options ------------------------------------------------------------------------------------------
+# --- options ----------------------------------------------------------------------------------
 def test_default_options():
     assert GAME.normalise_options(4, None) == {
         "deals": 5, "reverse": False, "mild": False, "tough": False, "dark": False, "late": False}
@@ -138,7 +139,8 @@ def test_default_options():
 @pytest.mark.parametrize("players, raw, words", [
     (2, {}, "3 to 8"), (9, {}, "3 to 8"), (4, {"deals": 0}, "at least 1"),
     (4, {"deals": "5"}, "whole number"), (4, {"reverse": 1}, "true or false"),
-    (4, {"trumps": True}, "unknown option"), (4, {"late": True, "dark": True}, "cannot be combined")])
+    (4, {"trumps": True}, "unknown option"),
+    (4, {"late": True, "dark": True}, "cannot be combined")])
 def test_invalid_options(players, raw, words):
     with pytest.raises(InvalidOptions, match=words):
         GAME.normalise_options(players, raw)
@@ -153,7 +155,7 @@ def test_every_other_variant_combination_is_accepted():
         assert GAME.normalise_options(3, raw)["deals"] == 5
 
 
-# --- choosing the pain colour --------------------------------------------------------------------------
+# --- choosing the pain colour -----------------------------------------------------------------
 def test_pain_choice_is_simultaneous_and_secret_until_all_have_chosen():
     state = new(3)
     assert GAME.to_act(state) == [0, 1, 2]
@@ -194,11 +196,11 @@ def test_choose_pain_legal_actions_offer_every_hand_card():
     assert [a["card"] for a in GAME.legal_actions(state, 2)] == GAME.view(state, 2)["hand"]
 
 
-# --- who wins the trick --------------------------------------------------------------------------------
+# --- who wins the trick -----------------------------------------------------------------------
 TRICKS = [
     # (cards in playing order from seat 0, winner seat, reverse)
     (["red-3", "red-9", "red-5", "red-0"], 1, False),      # only led colour: highest
-    (["red-3", "blue-0", "red-7", "green-0"], 2, False),   # other colours only as zeros: highest led
+    (["red-3", "blue-0", "red-7", "green-0"], 2, False),   # others only zeros: highest led
     (["red-9", "blue-2", "red-10", "green-1"], 1, False),  # a trump: highest trump
     (["red-5", "blue-7", "green-7", "yellow-3"], 1, False),  # equal trumps: first played
     (["red-0", "blue-0", "green-0", "yellow-0"], 0, False),  # all zeros: first zero
@@ -255,7 +257,7 @@ def test_no_duty_to_follow_any_card_may_be_played():
     assert state["turn"] == 2
 
 
-# --- scoring ----------------------------------------------------------------------------------------------
+# --- scoring ----------------------------------------------------------------------------------
 OTHERS = [f"blue-{v}" for v in range(1, 11)] + ["green-1"]
 
 
@@ -345,7 +347,7 @@ def test_running_deal_score_in_view():
     assert GAME.view(state, 2)["table"]["collected_count"] == [2, 0, 0]
 
 
-# --- tough ------------------------------------------------------------------------------------------
+# --- tough ------------------------------------------------------------------------------------
 def test_tough_puts_down_two_cards_of_different_colours():
     state = new(3, tough=True)
     state["hands"] = [ids(["red-1", "red-2", "blue-3"]), ids(["red-3", "green-4", "green-5"]),
@@ -354,8 +356,10 @@ def test_tough_puts_down_two_cards_of_different_colours():
         ["blue-3", "red-1"], ["blue-3", "red-2"]]
     for action, words in [({"type": "choose_pain", "card": "red-1"}, "two cards"),
                           ({"type": "choose_pain", "cards": ["red-1"]}, "two cards"),
-                          ({"type": "choose_pain", "cards": ["red-1", "red-2"]}, "different colours"),
-                          ({"type": "choose_pain", "cards": ["red-1", "green-4"]}, "do not hold green-4"),
+                          ({"type": "choose_pain", "cards": ["red-1", "red-2"]},
+                           "different colours"),
+                          ({"type": "choose_pain", "cards": ["red-1", "green-4"]},
+                           "do not hold green-4"),
                           ({"type": "choose_pain", "cards": "red-1"}, "two cards")]:
         before = snapshot(state)
         with pytest.raises(IllegalAction, match=words):
@@ -367,7 +371,7 @@ def test_tough_puts_down_two_cards_of_different_colours():
     assert GAME.view(state, 0)["table"]["pain_colors"][0] == ["blue", "red"]
 
 
-# --- dark ---------------------------------------------------------------------------------------------
+# --- dark -------------------------------------------------------------------------------------
 def test_dark_hides_pain_cards_from_the_others_until_the_deal_ends():
     state = new(3, seed=5, dark=True, deals=2)
     chosen = {}
@@ -388,7 +392,8 @@ def test_dark_hides_pain_cards_from_the_others_until_the_deal_ends():
                 assert table["deal_score"][seat] is None
                 assert f'"{chosen[seat]}"' not in json.dumps(GAME.view(state, viewer))
     finish_current_deal(state)
-    assert GAME.view(state, None)["table"]["previous_deal"]["pain"] == [[chosen[s]] for s in range(3)]
+    previous = GAME.view(state, None)["table"]["previous_deal"]
+    assert previous["pain"] == [[chosen[s]] for s in range(3)]
 
 
 def test_dark_reveals_everything_when_the_game_is_over():
@@ -399,7 +404,7 @@ def test_dark_reveals_everything_when_the_game_is_over():
     assert GAME.view(state, 1)["table"]["pain"] == [["red-1"], ["red-2"], ["red-3"]]
 
 
-# --- late ---------------------------------------------------------------------------------------------
+# --- late -------------------------------------------------------------------------------------
 def late_position(**options) -> dict:
     """Seat 0 takes the last trick; seat 2 has won nothing at all."""
     return in_play([["red-9"], ["blue-0"], ["green-0"]],
@@ -478,7 +483,7 @@ def test_late_and_tough_name_two_colours_or_the_only_one():
     assert state["deal_scores"] == [[-4 - 2 - 9 + 2, -13, 0]]
 
 
-# --- errors ---------------------------------------------------------------------------------------------
+# --- errors -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("seat, action, words", [
     (0, "play", "JSON object"),
     (0, {"card": "red-5"}, "unknown action type"),
@@ -516,7 +521,7 @@ def test_illegal_choices_are_rejected_and_change_nothing(action, words):
         GAME.apply_action(state, 0, GAME.legal_actions(state, 1)[0])
 
 
-# --- views and record --------------------------------------------------------------------------------
+# --- views and record -------------------------------------------------------------------------
 def test_view_shape_and_spectator():
     state = new(6, seed=12345678901)
     view = GAME.view(state, None)
@@ -530,7 +535,8 @@ def test_view_shape_and_spectator():
     own = GAME.view(state, 2)
     assert own["hand"] == [CARD_NAMES[c] for c in state["hands"][2]]
     assert own["table"]["seat"] == 2
-    assert set(own["table"]["collected"][0]) == {"blue", "red", "green", "yellow", "purple", "brown"}
+    assert set(own["table"]["collected"][0]) == {"blue", "red", "green", "yellow", "purple",
+                                                 "brown"}
     assert set(GAME.view(new(5), 0)["table"]["collected"][0]) == {"blue", "red", "green", "yellow",
                                                                   "brown"}
 

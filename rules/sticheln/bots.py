@@ -1,0 +1,143 @@
+"""The "easy" Sticheln bot: one-trick-ahead greed from the view alone.
+
+It picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
+when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
+someone else takes.
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deck_for, deal_score
+
+# How far the guesses below are trusted; tuned by the tournament, not derived.
+EXPOSURE = 1.0        # share of the others' pain-colour cards expected to land on this bot
+OWN_RISK = 0.2        # share of its own remaining pain-colour cards it may end up taking
+DUMP_GAIN = 0.5       # value of getting a card out of the hand into someone else's trick
+WASTE = 0.5           # cost of throwing away a card strong enough to win later
+HARM = 0.3            # value of feeding a rival his own pain colour
+WILLING = 0.6         # chance an opponent who can beat the trick does so
+
+
+def easy_action(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    bot = _Reader(view)
+    kind = legal[0]["type"]
+    if kind == "choose_pain":
+        rate = bot.rate_choice
+    elif kind == "name_pain":
+        rate = bot.rate_naming
+    else:
+        rate = bot.rate_play
+    rated = [(rate(action), rng.random(), index) for index, action in enumerate(legal)]
+    return legal[max(rated)[2]]
+
+
+class _Reader:
+    """What the bot can tell from its view."""
+
+    def __init__(self, view: dict):
+        table = view["table"]
+        self.table = table
+        self.me = table["seat"]
+        self.players = len(view["scores"])
+        self.options = {name: name in table["variants"] for name in ("reverse", "mild", "tough",
+                                                                     "late")}
+        self.reverse = self.options["reverse"]
+        self.hand = [CARD_IDS[name] for name in view["hand"]]
+        self.trick = [CARD_IDS[entry["card"]] for entry in table["trick"]]
+        self.collected = [[CARD_IDS[name] for cards in by_colour.values() for name in cards]
+                          for by_colour in table["collected"]]
+        self.pain = [[COLOR_IDS[c] for c in colours] if colours is not None else None
+                     for colours in table["pain_colors"]]
+        self.top = SETUP[self.players][0]
+        seen = set(self.hand) | set(self.trick) | {CARD_IDS[n] for n in table["leftover"]}
+        seen.update(card for cards in self.collected for card in cards)
+        seen.update(CARD_IDS[name] for cards in table["pain"] for name in cards)
+        self.unseen = [card for card in deck_for(self.players) if card not in seen]
+
+    def worth(self, card: int) -> int:
+        return 5 if self.options["mild"] else card % SPAN
+
+    # --- choosing the pain (or lucky) colour -------------------------------------------------
+    def rate_choice(self, action: dict) -> float:
+        cards = [CARD_IDS[name] for name in action.get("cards", [action.get("card")])]
+        return sum(self._rate_colour(card) for card in cards)
+
+    def _rate_colour(self, card: int) -> float:
+        colour = card // SPAN
+        others = sum(self.worth(c) for c in self.unseen if c // SPAN == colour)
+        own = sum(self.worth(c) for c in self.hand if c // SPAN == colour and c != card)
+        expected = self.worth(card) + EXPOSURE * others / self.players + OWN_RISK * own
+        return expected if self.reverse else -expected
+
+    # --- naming the colour at the end ("late") ------------------------------------------------
+    def rate_naming(self, action: dict) -> float:
+        colours = action.get("colors", [action.get("color")])
+        return deal_score(self.collected[self.me], [COLOR_IDS[c] for c in colours], self.options)
+
+    # --- playing ------------------------------------------------------------------------------
+    def my_score(self, cards: list[int]) -> float:
+        """This bot's deal score for `cards`; under "late" with the best colour it could name."""
+        pain = self.pain[self.me]
+        if pain is not None:
+            return deal_score(cards, pain, self.options)
+        colours = sorted({c // SPAN for c in cards})
+        if not colours:
+            return 0
+        size = 2 if self.options["tough"] and len(colours) > 1 else 1
+        return max(deal_score(cards, list(named), self.options)
+                   for named in combinations(colours, size))
+
+    def rate_play(self, action: dict) -> float:
+        card = CARD_IDS[action["card"]]
+        cards = self.trick + [card]
+        led = cards[0] // SPAN
+        after_me = self.players - len(cards)
+        keys = [self._key(c, led) for c in cards]
+        winning = keys[-1] is not None and all(k is None or keys[-1] > k for k in keys[:-1])
+        if not cards[1:] and keys[0] is None:
+            winning = True  # a lone zero lead under "reverse" still wins if all play zeros
+        losing = self._rate_losing(card, keys)
+        if not winning:
+            return losing
+        hold = self._chance_to_hold(keys[-1], led, after_me)
+        mine = self.collected[self.me]
+        gain = self.my_score(mine + cards) - self.my_score(mine) + after_me * self._average_card()
+        return hold * gain + (1 - hold) * losing
+
+    def _key(self, card: int, led: int):
+        """Trick strength as in the rules' trick_winner; None for a card that cannot win."""
+        colour, value = divmod(card, SPAN)
+        if value == 0 and (self.reverse or colour != led):
+            return None
+        return (colour != led, -value if self.reverse else value)
+
+    def _chance_to_hold(self, key, led: int, after_me: int) -> float:
+        if not after_me or not self.unseen:
+            return 1.0
+        beaters = sum(1 for c in self.unseen
+                      if (k := self._key(c, led)) is not None and (key is None or k > key))
+        per_card = beaters / len(self.unseen)
+        in_hand = len(self.hand) - 1
+        can_beat = 1 - (1 - per_card) ** in_hand
+        return (1 - WILLING * can_beat) ** after_me
+
+    def _average_card(self) -> float:
+        pain = self.pain[self.me]
+        if pain is None or not self.unseen:
+            return -0.5 if self.reverse else 0.5
+        return deal_score(self.unseen, pain, self.options) / len(self.unseen)
+
+    def _rate_losing(self, card: int, keys: list) -> float:
+        value = card % SPAN
+        strength = (self.top - value if self.reverse else value) / self.top if value else 0.0
+        rating = -DUMP_GAIN * self.my_score([card]) - WASTE * strength
+        if not self.trick:
+            return rating
+        best = max(range(len(keys) - 1), key=lambda i: (keys[i] is not None, keys[i] or (0, 0)))
+        taker = (self.table["leader"] + best) % self.players
+        rival_pain = self.pain[taker]
+        if rival_pain is not None and card // SPAN in rival_pain:
+            rating += -HARM * self.worth(card) if self.reverse else HARM * self.worth(card)
+        return rating
