@@ -1,0 +1,38 @@
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.auth import current_player, service
+from api.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
+from worker import notify
+
+blp = Blueprint("push", __name__, description="Web Push: 'your turn' notices on a device")
+BEARER = [{"bearer": []}]
+
+
+@blp.route("/key")
+class Key(MethodView):
+    @blp.response(200, VapidKeySchema)
+    def get(self):
+        """The server's VAPID public key, for PushManager.subscribe"""
+        return {"public_key": notify.vapid_public_key(service().redis)}
+
+
+@blp.route("/subscriptions")
+class Subscriptions(MethodView):
+    @blp.arguments(SubscribeSchema)
+    @blp.response(201, SubscriptionCreatedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body):
+        """Send this device 'your turn' notices (subscribing again renews it)"""
+        player = current_player()
+        return {"id": notify.subscribe(service().redis, player["id"], body["subscription"])}
+
+
+@blp.route("/subscriptions/<string:subscription_id>")
+class Subscription(MethodView):
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    def delete(self, subscription_id):
+        """Stop the notices on that device"""
+        player = current_player()
+        notify.unsubscribe(service().redis, player["id"], subscription_id)
