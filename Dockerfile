@@ -9,4 +9,4 @@ COPY seeds ./seeds
 RUN pip install --no-cache-dir -e .
 ENV PORT=8000
 EXPOSE 8000
-CMD gunicorn --bind 0.0.0.0:${PORT} --worker-class gthread --workers 2 --threads 16 "api:create_app()"
+CMD gunicorn --bind 0.0.0.0:${PORT} --worker-class gevent --workers 2 --worker-connections 2000 "api:create_app()"

@@ -23,7 +23,8 @@ def main() -> int:
         subprocess.Popen([str(bin_dir / "rq"), "worker", "bots", "--url", url, "--with-scheduler"],
                          env=env, cwd=ROOT),
         subprocess.Popen([str(bin_dir / "gunicorn"), "--bind", f"0.0.0.0:{port}",
-                          "--worker-class", "gthread", "--workers", "2", "--threads", "16",
+                          "--worker-class", "gevent", "--workers", "2",
+                          "--worker-connections", "2000",
                           "api:create_app()"], env=env, cwd=ROOT),
     ]
 
