@@ -1,0 +1,232 @@
+// 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, penalties.
+// Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
+import { t, addStrings } from "../i18n.js";
+
+addStrings("en", {
+  "sixnimmt.bullheads": "{n} bullheads",
+  "sixnimmt.bullhead": "{n} bullhead",
+  "sixnimmt.play": "Play {card}, {heads}",
+  "sixnimmt.card": "{card}, {heads}",
+  "sixnimmt.draftCard": "Take {card}, {heads}",
+  "sixnimmt.takeRow": "Take row {row}: {cards} — {heads}",
+  "sixnimmt.row": "Row {row}: {cards} — {heads}",
+  "sixnimmt.rowShort": "Row {row}",
+  "sixnimmt.rowsTitle": "Rows",
+  "sixnimmt.empty": "empty",
+  "sixnimmt.roundTurn": "Round {round} · turn {turn} of 10",
+  "sixnimmt.threshold": "Game ends after the round in which someone reaches {n} bullheads.",
+  "sixnimmt.hand": "Your hand",
+  "sixnimmt.handEmpty": "No cards in hand.",
+  "sixnimmt.youChose": "You chose {card}. Waiting for the others.",
+  "sixnimmt.revealed": "Cards of this turn",
+  "sixnimmt.lastTurn": "Last turn",
+  "sixnimmt.placed": "{name}: {card} to row {row}",
+  "sixnimmt.tookSixth": "{name}: {card} was the 6th card, took row {row} ({cards}) — {heads}",
+  "sixnimmt.tookLow": "{name}: {card} was too low, took row {row} ({cards}) — {heads}",
+  "sixnimmt.penalties": "Penalties",
+  "sixnimmt.player": "Player",
+  "sixnimmt.thisRound": "This round",
+  "sixnimmt.taken": "Cards taken",
+  "sixnimmt.total": "Total",
+  "sixnimmt.roundN": "Round {n}",
+  "sixnimmt.history": "Bullheads per round",
+  "sixnimmt.draft": "Draft: face-up cards",
+  "sixnimmt.draftWait": "{name} is taking a card.",
+  "sixnimmt.statusChoose": "Your turn: choose a card",
+  "sixnimmt.statusTakeRow": "Choose the row to take: your {card} is lower than every row",
+  "sixnimmt.statusDraft": "Your turn: take a card from the display",
+  "sixnimmt.hasChosen": "has chosen",
+  "sixnimmt.newRound": "Round {n} begins",
+  "sixnimmt.noTake": "All cards placed; nobody took a row",
+  "sixnimmt.took": "{name} took row {row}, {heads}",
+  "sixnimmt.mustTake": "{name} must choose a row to take",
+  "sixnimmt.chooser": "{name} played {card}, lower than every row, and is choosing the row to take.",
+});
+
+export function bullheads(card) {
+  if (card === 55) return 7;
+  if (card % 11 === 0) return 5;
+  if (card % 10 === 0) return 3;
+  if (card % 10 === 5) return 2;
+  return 1;
+}
+const sum = (cards) => cards.reduce((total, card) => total + bullheads(card), 0);
+const heads = (n) => t(n === 1 ? "sixnimmt.bullhead" : "sixnimmt.bullheads", { n });
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+// The face of a card: its number and one mark per bullhead (decorative; names carry the meaning).
+function face(card, extra = "") {
+  const n = bullheads(card);
+  return h("span", { class: `nc b${n} ${extra}`, "aria-hidden": "true" },
+    h("span", { class: "nc-num", text: String(card) }),
+    h("span", { class: "nc-heads" }, Array.from({ length: n }, () => h("i"))));
+}
+
+function playButton(card, action, act, label) {
+  const button = h("button", { type: "button", class: "nc-button", "aria-label": label,
+    "data-focus-key": `${action.type}-${card}`, disabled: !action.enabled });
+  button.append(face(card));
+  if (action.enabled) {
+    button.addEventListener("click", () => {
+      act(action.payload).catch(() => {});
+    });
+  }
+  return button;
+}
+
+export function render(view, act, ctx) {
+  const table = view.table || {};
+  const legal = view.legal_actions || [];
+  const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
+  const draftable = new Set(legal.filter((a) => a.type === "draft").map((a) => a.card));
+  const takeable = new Set(legal.filter((a) => a.type === "take_row").map((a) => a.row));
+  const name = (seat) => ctx.seatName(seat);
+  const root = h("div", { class: "sixnimmt" });
+
+  root.append(h("p", { class: "round-info" }, h("span", { class: "round-turn", text: t("sixnimmt.roundTurn", { round: table.round, turn: table.turn }) }),
+    h("br"), h("small", { text: t("sixnimmt.threshold", { n: table.threshold }) })));
+
+  // Draft display.
+  if (table.draft_display) {
+    const waiting = table.draft_turn !== null && table.draft_turn !== view.your_seat
+      ? h("p", { class: "muted", text: t("sixnimmt.draftWait", { name: name(table.draft_turn) }) }) : null;
+    root.append(h("section", { class: "block", "aria-labelledby": "sn-draft" },
+      h("h2", { id: "sn-draft", text: t("sixnimmt.draft") }), waiting,
+      h("div", { class: "nc-grid" }, table.draft_display.map((card) => playButton(card,
+        { type: "draft", enabled: draftable.has(card), payload: { type: "draft", card } }, act,
+        t(draftable.has(card) ? "sixnimmt.draftCard" : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))));
+  }
+
+  // The four rows.
+  const rows = h("ol", { class: "rows" });
+  (table.rows || []).forEach((row, index) => {
+    const total = table.row_bullheads ? table.row_bullheads[index] : sum(row);
+    const words = { row: index + 1, cards: row.length ? row.join(", ") : t("sixnimmt.empty"), heads: heads(total) };
+    const slots = h("span", { class: "row-cards", "aria-hidden": "true" },
+      row.map((card) => face(card)),
+      Array.from({ length: Math.max(0, 5 - row.length) }, () => h("span", { class: "nc slot" })),
+      h("span", { class: "nc slot sixth", text: "6" }));
+    const label = h("span", { class: "row-label", "aria-hidden": "true" },
+      h("span", { text: String(index + 1) }), h("span", { class: "row-sum" }, String(total), h("i", { class: "bull" })));
+    if (takeable.has(index)) {
+      // The name comes from hidden text (the visible marks are aria-hidden), so it reads in full.
+      const button = h("button", { type: "button", class: "row take", "data-focus-key": `row-${index}` },
+        h("span", { class: "visually-hidden", text: t("sixnimmt.takeRow", words) }), label, slots);
+      button.addEventListener("click", () => { act({ type: "take_row", row: index }).catch(() => {}); });
+      rows.append(h("li", {}, button));
+    } else {
+      rows.append(h("li", {}, h("div", { class: "row" }, label, slots,
+        h("span", { class: "visually-hidden", text: t("sixnimmt.row", words) }))));
+    }
+  });
+  // During a draft the rows are still empty: nothing to show.
+  if ((table.rows || []).some((row) => row.length)) root.append(h("section", { class: "block", "aria-labelledby": "sn-rows" },
+    h("h2", { id: "sn-rows", class: "visually-hidden", text: t("sixnimmt.rowsTitle") }), rows));
+
+  // The turn's revealed cards (while someone chooses a row).
+  if (table.revealed) {
+    const chooser = table.row_chooser;
+    const low = table.revealed[0];
+    root.append(h("section", { class: "block", "aria-labelledby": "sn-revealed" },
+      h("h2", { id: "sn-revealed", text: t("sixnimmt.revealed") }),
+      chooser !== null && chooser !== view.your_seat
+        ? h("p", { text: t("sixnimmt.chooser", { name: name(chooser), card: low ? low.card : "" }) }) : null,
+      h("ul", { class: "played" }, table.revealed.map((entry) => h("li", {},
+        face(entry.card), h("span", { text: `${name(entry.seat)}: ${entry.card}` }))))));
+  }
+
+  // My hand.
+  const hand = view.hand || [];
+  if (view.your_seat !== null && view.your_seat !== undefined && view.status !== "finished") {
+    const chosen = table.my_choice;
+    root.append(h("section", { class: "block hand", "aria-labelledby": "sn-hand" },
+      h("h2", { id: "sn-hand", text: t("sixnimmt.hand") }),
+      chosen ? h("p", { class: "chosen" }, face(chosen), t("sixnimmt.youChose", { card: chosen })) : null,
+      hand.length ? h("div", { class: "nc-grid" }, hand.map((card) => playButton(card,
+        { type: "play", enabled: playable.has(card), payload: { type: "play", card } }, act,
+        t(playable.has(card) ? "sixnimmt.play" : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))
+        : h("p", { class: "muted", text: t("sixnimmt.handEmpty") })));
+  }
+
+  // Last turn summary.
+  if (table.last_turn && table.last_turn.length) {
+    root.append(h("section", { class: "block", "aria-labelledby": "sn-last" },
+      h("h2", { id: "sn-last", text: t("sixnimmt.lastTurn") }),
+      h("ul", { class: "played" }, table.last_turn.map((p) => {
+        const took = p.took && p.took.length;
+        const key = !took ? "sixnimmt.placed" : (p.card > p.took[p.took.length - 1] ? "sixnimmt.tookSixth" : "sixnimmt.tookLow");
+        return h("li", { class: took ? "took" : "" }, face(p.card),
+          h("span", { text: t(key, { name: name(p.seat), card: p.card, row: p.row + 1,
+            cards: took ? p.took.join(", ") : "", heads: heads(took ? sum(p.took) : 0) }) }));
+      }))));
+  }
+
+  root.append(penalties(view, table, name));
+  return root;
+}
+
+function penalties(view, table, name) {
+  const history = table.round_scores || [];
+  const round = table.round_penalties || [];
+  const counts = table.taken_counts || [];
+  const head = h("tr", {}, h("th", { scope: "col", text: t("sixnimmt.player") }),
+    history.map((_, i) => h("th", { scope: "col", text: t("sixnimmt.roundN", { n: i + 1 }) })),
+    view.status === "finished" ? null : h("th", { scope: "col", text: t("sixnimmt.thisRound") }),
+    view.status === "finished" ? null : h("th", { scope: "col", text: t("sixnimmt.taken") }),
+    h("th", { scope: "col", text: t("sixnimmt.total") }));
+  const body = view.seats.map((seat) => h("tr", { class: seat.seat === view.your_seat ? "mine" : "" },
+    h("th", { scope: "row", text: name(seat.seat) }),
+    history.map((scores) => h("td", { text: String(scores[seat.seat]) })),
+    view.status === "finished" ? null : h("td", { text: String(round[seat.seat] ?? 0) }),
+    view.status === "finished" ? null : h("td", { text: String(counts[seat.seat] ?? 0) }),
+    h("td", { class: "total", text: String(seat.score ?? (view.scores || [])[seat.seat] ?? 0) })));
+  return h("section", { class: "block" },
+    h("h2", { id: "sn-pen", text: t("sixnimmt.penalties") }),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "sn-pen" },
+      h("table", { class: "penalties" }, h("thead", {}, head), h("tbody", {}, body))));
+}
+
+export function status(view) {
+  const table = view.table || {};
+  if (view.phase === "take_row") {
+    const mine = (table.revealed || []).find((e) => e.seat === view.your_seat);
+    return t("sixnimmt.statusTakeRow", { card: mine ? mine.card : "" });
+  }
+  if (view.phase === "draft") return t("sixnimmt.statusDraft");
+  return t("sixnimmt.statusChoose");
+}
+
+export function seatNote(view, seat) {
+  const table = view.table || {};
+  return view.phase === "choose" && table.chosen && table.chosen[seat] ? t("sixnimmt.hasChosen") : "";
+}
+
+export function events(prev, view, ctx) {
+  const before = prev.table || {};
+  const now = view.table || {};
+  const out = [];
+  if (JSON.stringify(before.last_turn) !== JSON.stringify(now.last_turn) && now.last_turn) {
+    const takers = now.last_turn.filter((p) => p.took && p.took.length);
+    if (!takers.length) out.push(t("sixnimmt.noTake"));
+    for (const p of takers) out.push(t("sixnimmt.took", { name: ctx.seatName(p.seat), row: p.row + 1, heads: heads(sum(p.took)) }));
+  }
+  if (now.row_chooser !== null && now.row_chooser !== undefined && before.row_chooser !== now.row_chooser
+      && now.row_chooser !== view.your_seat) {
+    out.push(t("sixnimmt.mustTake", { name: ctx.seatName(now.row_chooser) }));
+  }
+  if (before.round !== now.round && now.round) out.push(t("sixnimmt.newRound", { n: now.round }));
+  return out;
+}
+

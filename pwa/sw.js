@@ -1,0 +1,54 @@
+// Pöytä service worker: precaches the app shell; the API is never cached (always network).
+// Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
+const CACHE_VERSION = "poyta-shell-v1";
+const SHELL = [
+  "/",
+  "/index.html",
+  "/app.js",
+  "/ui.js",
+  "/home.js",
+  "/game.js",
+  "/api.js",
+  "/i18n.js",
+  "/markdown.js",
+  "/styles.css",
+  "/manifest.webmanifest",
+  "/games/sixnimmt.js",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+  "/icons/maskable-192.png",
+  "/icons/maskable-512.png",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE_VERSION)
+    .then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" }))))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((key) => key.startsWith("poyta-") && key !== CACHE_VERSION)
+      .map((key) => caches.delete(key))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  // Never cache the API (nor anything not ours, nor non-GETs): straight to the network.
+  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
+  if (request.mode === "navigate") {
+    // Every page of the app is index.html with a #/route.
+    event.respondWith(caches.match("/index.html").then((hit) => hit || fetch(request)));
+    return;
+  }
+  event.respondWith(caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request).then((response) => {
+    // Game modules added later (games/<type>.js) are cached on first use.
+    if (response.ok && url.pathname.startsWith("/games/")) {
+      const copy = response.clone();
+      caches.open(CACHE_VERSION).then((cache) => cache.put(request, copy));
+    }
+    return response;
+  })));
+});
