@@ -8,21 +8,34 @@ benchmarks) goes through these methods:
     state = game.new_game(players, options, seed)
     game.to_act(state)                  -> seats that must act now
     game.legal_actions(state, seat)     -> list of action dicts
-    game.apply_action(state, seat, action)   # mutates state; IllegalAction
+    game.apply_action(state, seat, action) -> events  # mutates state; IllegalAction
     game.view(state, seat_or_None)      -> what that seat (or a spectator) may see
     game.outcome(state)                 -> None while running, else scores/winners
     game.record(state)                  -> every deal as dealt, for replays
-    game.bot_action(view, legal, level, rng) -> an action chosen from the view alone
+    game.bot_action(view, legal, level, rng, budget) -> an action chosen from the view alone
 
 Randomness only ever comes from `deal_rng(seed, deal)`, so a game is exactly
 replayable from its seed and its actions. The seed lives in the state under
 "seed" and must never appear in a view.
+
+Events tell what an action made happen, for game logs and animations: a list
+of JSON objects, each with a "type" and its details. An event that only some
+seats may know carries "to": [seats]; every other event is public and must
+hide whatever the rules hide (a secret choice is public only as "seat 2 has
+chosen"; the card shows in the "revealed" event once all have chosen).
+
+A simultaneous secret choice may be changed until the last seat has chosen:
+`to_act` lists only the seats that have not chosen, while `legal_actions` of a
+seat that has chosen still offers the other choices, and applying one replaces
+its choice.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
+
+from rules.search import DEFAULT_BUDGETS, Budget
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -84,6 +97,8 @@ class Option:
 class BotLevel:
     name: str
     description: str
+    # play(view, legal, rng, budget) -> one of legal, from the view alone
+    play: Callable[[dict, list, random.Random, Budget], dict]
 
 
 @dataclass
@@ -141,8 +156,9 @@ class Game:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         raise NotImplementedError
 
-    def apply_action(self, state: State, seat: int, action: Action) -> None:
-        """Validate fully, then mutate `state`; an IllegalAction leaves it untouched."""
+    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
+        """Validate fully, then mutate `state` and return the events; an IllegalAction
+        leaves the state untouched."""
         raise NotImplementedError
 
     def view(self, state: State, seat: int | None) -> dict:
@@ -158,8 +174,13 @@ class Game:
         raise NotImplementedError
 
     def bot_action(self, view: dict, legal: list[Action], level: str,
-                   rng: random.Random) -> Action:
-        raise NotImplementedError
+                   rng: random.Random, budget: Budget | None = None) -> Action:
+        """One of `legal`, chosen from `view` alone; `budget` caps the thinking of
+        search levels, None meaning the level's default."""
+        for bot in self.bot_levels:
+            if bot.name == level:
+                return bot.play(view, legal, rng, budget or DEFAULT_BUDGETS.get(level, Budget()))
+        raise ValueError(f"{self.title} has no bot level {level!r}")
 
     # --- shared helpers ---------------------------------------------------------
     def check_seat_may_act(self, state: State, seat: int) -> None:

@@ -1,4 +1,15 @@
 """Hattrick: collect one colour in double tricks, dodge the other two."""
-from rules.hattrick.game import GAME
+from rules.base import BotLevel, Option
+from rules.hattrick.bots import easy_action
+from rules.hattrick.game import Hattrick
+
+GAME = Hattrick(
+    name="hattrick", title="Hattrick", min_players=4, max_players=7,
+    options=(Option("deals", "int", 5, "number of deals in the match", minimum=1),),
+    bot_levels=(BotLevel("easy", "builds one colour, dodges other colours, passes only to "
+                                 "avoid a big unwanted take",
+                        easy_action),),
+    lower_score_wins=False, rules_page="hattrick.md",
+)
 
 __all__ = ["GAME"]

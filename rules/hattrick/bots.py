@@ -9,6 +9,7 @@ the number of players still to act.
 from __future__ import annotations
 
 import random
+from rules.search import Budget
 
 COLOURS = ("red", "blue", "green")
 # Rough number of cards each later player adds to a given colour of the trick.
@@ -41,7 +42,8 @@ def seen_cards(view: dict) -> set[str]:
     return seen
 
 
-def easy_action(view: dict, legal: list[dict], rng: random.Random) -> dict:
+def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+    # Easy does not search, so it leaves the budget unspent.
     table = view["table"]
     me = table["turn"]
     players = len(table["hand_sizes"])

@@ -34,11 +34,9 @@ for a spectator, "table": {...}} with table keys:
 """
 from __future__ import annotations
 
-import random
 
-from rules.base import (Action, BotLevel, Game, IllegalAction, Option, State, action_type,
+from rules.base import (Action, Game, IllegalAction, State, action_type,
                         deal_rng, winners_of)
-from rules.hattrick.bots import easy_action
 
 COLOURS = ("red", "blue", "green")  # also the order that breaks the last leader ties
 HAND_SIZE = {4: 15, 5: 12, 6: 10, 7: 9}
@@ -258,18 +256,3 @@ class Hattrick(Game):
             {"dealer": deal["dealer"], "hands": [list(hand) for hand in deal["hands"]],
              "scores": None if deal["scores"] is None else list(deal["scores"])}
             for deal in state["history"]]}
-
-    def bot_action(self, view: dict, legal: list[Action], level: str,
-                   rng: random.Random) -> Action:
-        if level != "easy":
-            raise ValueError(f"unknown bot level {level!r}")
-        return easy_action(view, legal, rng)
-
-
-GAME = Hattrick(
-    name="hattrick", title="Hattrick", min_players=4, max_players=7,
-    options=(Option("deals", "int", 5, "number of deals in the match", minimum=1),),
-    bot_levels=(BotLevel("easy", "builds one colour, dodges other colours, passes only to "
-                                 "avoid a big unwanted take"),),
-    lower_score_wins=False, rules_page="hattrick.md",
-)

@@ -1,4 +1,26 @@
 """6 nimmt!: see game.py for the rules, the actions and the view."""
-from rules.sixnimmt.game import GAME
+from rules.base import BotLevel, Option
+from rules.sixnimmt.bots import easy
+from rules.sixnimmt.game import SixNimmt
+
+GAME = SixNimmt(
+    name="sixnimmt",
+    title="6 nimmt!",
+    min_players=2,
+    max_players=10,
+    options=(
+        Option("tactical_deck", "bool", False,
+               "Use only the cards 1 to 10 x players + 4, so everyone knows the cards in play"),
+        Option("draft", "bool", False,
+               "Lay the round's cards face up; players take them one at a time instead of a deal"),
+        Option("threshold", "int", 66,
+               "The game ends after the round in which someone reaches this many bullheads",
+               minimum=1, maximum=1000),
+    ),
+    bot_levels=(BotLevel("easy", "Plays the card least likely to take a row; takes the cheapest row",
+                        easy),),
+    lower_score_wins=True,
+    rules_page="sixnimmt.md",
+)
 
 __all__ = ["GAME"]

@@ -5,6 +5,7 @@ import random
 from math import comb
 
 from rules.base import Action
+from rules.search import Budget
 from rules.sixnimmt.game import ROW_LIMIT, default_row, target_row
 
 
@@ -59,8 +60,8 @@ def _draft_pick(view: dict, legal: list[Action]) -> Action:
     return max(legal, key=spread)
 
 
-def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
-    """Play the card least likely to take a row (closest fit on ties); take the cheapest row;
+def easy(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
+    """Easy does not search, so it spends no budget. Play the card least likely to take a row (closest fit on ties); take the cheapest row;
     draft a hand spread over the range."""
     kind = legal[0]["type"]
     if kind == "take_row":
@@ -70,5 +71,3 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
     best = _safest_card(view)
     return next(action for action in legal if action["card"] == best)
 
-
-BOTS = {"easy": easy}

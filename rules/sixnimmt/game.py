@@ -35,9 +35,8 @@ view()["table"] keys:
 """
 from __future__ import annotations
 
-import random
 
-from rules.base import (Action, BotLevel, Game, IllegalAction, Option, State, action_type,
+from rules.base import (Action, Game, IllegalAction, State, action_type,
                         deal_rng, winners_of)
 
 HAND_SIZE = 10
@@ -304,29 +303,3 @@ class SixNimmt(Game):
                 copied["hands"] = [list(hand) for hand in copied["hands"]]
             deals.append(copied)
         return {"seed": state["seed"], "deals": deals}
-
-    def bot_action(self, view: dict, legal: list[Action], level: str,
-                   rng: random.Random) -> Action:
-        # Imported here because the bots build on this module's card helpers.
-        from rules.sixnimmt.bots import BOTS
-        return BOTS[level](view, legal, rng)
-
-
-GAME = SixNimmt(
-    name="sixnimmt",
-    title="6 nimmt!",
-    min_players=2,
-    max_players=10,
-    options=(
-        Option("tactical_deck", "bool", False,
-               "Use only the cards 1 to 10 x players + 4, so everyone knows the cards in play"),
-        Option("draft", "bool", False,
-               "Lay the round's cards face up; players take them one at a time instead of a deal"),
-        Option("threshold", "int", 66,
-               "The game ends after the round in which someone reaches this many bullheads",
-               minimum=1, maximum=1000),
-    ),
-    bot_levels=(BotLevel("easy", "Plays the card least likely to take a row; takes the cheapest row"),),
-    lower_score_wins=True,
-    rules_page="sixnimmt.md",
-)

@@ -1,4 +1,26 @@
 """Sixty-six (66): a Schnapsen-like trick game for 2-4 players."""
-from rules.sixtysix.game import GAME
+from rules.base import BotLevel, Option
+from rules.sixtysix.bots import easy_action
+from rules.sixtysix.game import SixtySix
+
+GAME = SixtySix(
+    name="sixtysix", title="Sixty-six", min_players=2, max_players=4,
+    options=(
+        Option("preset", "choice", "seed",
+               "seed: the rules as written; classic: adds marriages and the trump "
+               "exchange, and 2 players use the 24-card deck",
+               choices=("seed", "classic")),
+        Option("deck", "choice", 32,
+               "32 cards (7-A) or 24 cards (9-A); 24 only with 2 players. "
+               "4 players always use two 24-card decks",
+               choices=(32, 24)),
+        Option("match_points", "int", 7, "game points that win the match", minimum=1),
+    ),
+    bot_levels=(BotLevel("easy", "wins tricks with points cheaply, keeps its trumps "
+                                 "and declares as soon as it has enough",
+                        easy_action),),
+    lower_score_wins=False,
+    rules_page="sixtysix.md",
+)
 
 __all__ = ["GAME"]

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, beats, best_of
+from rules.search import Budget
 
 
-def easy_action(view: dict, legal: list, rng) -> dict:
+def easy_action(view: dict, legal: list, rng, budget: Budget) -> dict:
+    # Easy does not search, so it leaves the budget unspent.
     table = view["table"]
     trump = table["trump"]
     by_type = {}

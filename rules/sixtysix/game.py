@@ -51,9 +51,7 @@ view()["scores"] is the match's game points of each seat's side; view()["phase"]
 """
 from __future__ import annotations
 
-from rules.base import (Action, BotLevel, Game, IllegalAction, InvalidOptions, Option,
-                        State, action_type, deal_rng, winners_of)
-from rules.sixtysix.bots import easy_action
+from rules.base import (Action, Game, IllegalAction, InvalidOptions, State, action_type, deal_rng, winners_of)
 from rules.sixtysix.cards import (DECK_24, DECK_32, POINTS, SORT_KEY, SUIT, SUITS,
                                   best_of, side_count, strict_cards)
 
@@ -401,26 +399,3 @@ class SixtySix(Game):
 
     def record(self, state: State) -> dict:
         return {"seed": state["seed"], "deals": [dict(r) for r in state["records"]]}
-
-    def bot_action(self, view: dict, legal: list[Action], level: str, rng) -> Action:
-        return easy_action(view, legal, rng)
-
-
-GAME = SixtySix(
-    name="sixtysix", title="Sixty-six", min_players=2, max_players=4,
-    options=(
-        Option("preset", "choice", "seed",
-               "seed: the rules as written; classic: adds marriages and the trump "
-               "exchange, and 2 players use the 24-card deck",
-               choices=("seed", "classic")),
-        Option("deck", "choice", 32,
-               "32 cards (7-A) or 24 cards (9-A); 24 only with 2 players. "
-               "4 players always use two 24-card decks",
-               choices=(32, 24)),
-        Option("match_points", "int", 7, "game points that win the match", minimum=1),
-    ),
-    bot_levels=(BotLevel("easy", "wins tricks with points cheaply, keeps its trumps "
-                                 "and declares as soon as it has enough"),),
-    lower_score_wins=False,
-    rules_page="sixtysix.md",
-)

@@ -1,5 +1,6 @@
 """Sticheln: tricks where every other colour is trump and your own pain colour hurts."""
 from rules.base import BotLevel, Option
+from rules.sticheln.bots import easy_action
 from rules.sticheln.game import Sticheln
 
 GAME = Sticheln(
@@ -19,7 +20,8 @@ GAME = Sticheln(
                "(not with 'dark')"),
     ),
     bot_levels=(BotLevel("easy", "picks a sensible pain colour, dumps its pain cards "
-                                 "on others and wins the tricks that pay"),),
+                                 "on others and wins the tricks that pay",
+                        easy_action),),
     lower_score_wins=False,
     rules_page="sticheln.md",
 )

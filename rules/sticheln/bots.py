@@ -10,6 +10,7 @@ import random
 from itertools import combinations
 
 from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deck_for, deal_score
+from rules.search import Budget
 
 # How far the guesses below are trusted; tuned by the tournament, not derived.
 EXPOSURE = 1.0        # share of the others' pain-colour cards expected to land on this bot
@@ -20,7 +21,8 @@ HARM = 0.3            # value of feeding a rival his own pain colour
 WILLING = 0.6         # chance an opponent who can beat the trick does so
 
 
-def easy_action(view: dict, legal: list[dict], rng: random.Random) -> dict:
+def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+    # Easy does not search, so it leaves the budget unspent.
     bot = _Reader(view)
     kind = legal[0]["type"]
     if kind == "choose_pain":

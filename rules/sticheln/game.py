@@ -48,11 +48,9 @@ view()["table"] keys
 """
 from __future__ import annotations
 
-import random
 
 from rules.base import (Action, Game, IllegalAction, InvalidOptions, State, action_type,
                         deal_rng, winners_of)
-from rules.sticheln.bots import easy_action
 from rules.sticheln.cards import (CARD_NAMES, COLORS, SETUP, SPAN, VARIANTS, colors_in_play,
                                   deal_cards, deal_score, names, parse_card, parse_colour,
                                   trick_winner)
@@ -304,9 +302,3 @@ class Sticheln(Game):
                            "leftover": list(d["leftover"]),
                            "scores": None if d["scores"] is None else list(d["scores"])}
                           for d in state["deals"]]}
-
-    def bot_action(self, view: dict, legal: list[Action], level: str,
-                   rng: random.Random) -> Action:
-        if level != "easy":
-            raise ValueError(f"{self.title} has no bot level {level!r}")
-        return easy_action(view, legal, rng)

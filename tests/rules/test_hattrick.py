@@ -457,5 +457,5 @@ def test_bot_ducks_another_colour_with_its_highest_losing_card():
 
 def test_bot_rejects_unknown_level():
     state = new()
-    with pytest.raises(ValueError, match="unknown bot level"):
-        GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "hard", random.Random(1))
+    with pytest.raises(ValueError, match="no bot level"):
+        GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "grandmaster", random.Random(1))

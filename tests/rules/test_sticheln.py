@@ -561,4 +561,4 @@ def test_record_holds_every_deal_as_dealt_with_its_scores():
 def test_unknown_bot_level_is_refused():
     state = new(3)
     with pytest.raises(ValueError, match="no bot level"):
-        GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "hard", random.Random(1))
+        GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "grandmaster", random.Random(1))
