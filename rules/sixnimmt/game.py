@@ -1,13 +1,25 @@
 """6 nimmt! (Wolfgang Kramer): play cards onto four rows; the sixth card of a row takes the row.
 
 Actions (JSON objects):
-    {"type": "play", "card": 37}      phase "choose": secretly choose a card from your hand
+    {"type": "play", "card": 37}      phase "choose": secretly choose a card from your hand;
+                                      until the last player has chosen, choosing again
+                                      replaces your choice (the first card returns to hand)
     {"type": "take_row", "row": 0}    phase "take_row": your card is too low for every row;
                                       take row 0-3 and your card starts it again
     {"type": "draft", "card": 12}     phase "draft" (option draft): take a face-up card
 
 Phases: "draft" -> "choose" (10 turns, with a "take_row" pause when needed) -> next round,
 or "over" after the round in which someone reached the threshold.
+
+Events (apply_action's result; all public, none names a card still secret):
+    {"type": "drafted", "seat", "card"}        a card taken from the face-up display
+    {"type": "chose", "seat", "changed"}       a seat chose (or changed) its card: never which
+    {"type": "revealed", "cards": [{"seat", "card"}]}   every choice, ascending, once all chose
+    {"type": "row_choice", "seat"}             the lowest card fits no row: that seat picks one
+    {"type": "placed", "seat", "card", "row", "took": [cards]}   one card placed (rules 1-4)
+    {"type": "round_over", "round", "penalties": [per seat], "scores": [per seat]}
+    {"type": "dealt", "round"}                 a new round began (hands are in each view)
+    {"type": "game_over", "scores": [per seat], "winners": [seats]}
 
 view(state, seat) = {"phase", "deal" (= round, 1-based), "scores" (bullheads per seat so far,
 including the current round), "hand" (own cards ascending; None for a spectator), "table"}.
@@ -151,6 +163,8 @@ class SixNimmt(Game):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if self._may_change_choice(state, seat):
+            return [{"type": "play", "card": card} for card in state["hands"][seat]]
         if seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -160,8 +174,15 @@ class SixNimmt(Game):
             return [{"type": "take_row", "row": row} for row in range(ROW_COUNT)]
         return [{"type": "draft", "card": card} for card in state["draft_display"]]
 
-    def apply_action(self, state: State, seat: int, action: Action) -> None:
-        self.check_seat_may_act(state, seat)
+    @staticmethod
+    def _may_change_choice(state: State, seat: int) -> bool:
+        """A chosen card may be replaced while others still choose."""
+        return (state["phase"] == CHOOSE and 0 <= seat < state["players"]
+                and state["chosen"][seat] is not None)
+
+    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
+        if not self._may_change_choice(state, seat):
+            self.check_seat_may_act(state, seat)
         kind = action_type(action, {"play": ("card",), "take_row": ("row",), "draft": ("card",)})
         expected = ACTION_OF_PHASE[state["phase"]]
         if kind != expected:
@@ -170,51 +191,60 @@ class SixNimmt(Game):
             card = _int_field(action, "card")
             if card not in state["hands"][seat]:
                 raise IllegalAction(f"card {card} is not in your hand")
-            self._choose(state, seat, card)
-        elif kind == "take_row":
+            return self._choose(state, seat, card)
+        if kind == "take_row":
             row = _int_field(action, "row")
             if not 0 <= row < ROW_COUNT:
                 raise IllegalAction(f"there is no row {row}; rows are 0 to {ROW_COUNT - 1}")
-            self._place_turn(state, row)
-        else:
-            card = _int_field(action, "card")
-            if card not in state["draft_display"]:
-                raise IllegalAction(f"card {card} is not in the display")
-            self._draft(state, seat, card)
+            return self._place_turn(state, row)
+        card = _int_field(action, "card")
+        if card not in state["draft_display"]:
+            raise IllegalAction(f"card {card} is not in the display")
+        return self._draft(state, seat, card)
 
     # --- the rules --------------------------------------------------------------
-    def _draft(self, state: State, seat: int, card: int) -> None:
+    def _draft(self, state: State, seat: int, card: int) -> list[dict]:
         state["draft_display"].remove(card)
         hand = state["hands"][seat]
         hand.append(card)
         hand.sort()
         display = state["draft_display"]
+        events = [{"type": "drafted", "seat": seat, "card": card}]
         if len(display) > ROW_COUNT:
             state["draft_turn"] = (seat + 1) % state["players"]
-            return
+            return events
         state.update({"phase": CHOOSE, "rows": [[card] for card in display],
                       "draft_display": None, "draft_turn": None})
         record = state["deals"][-1]
         record["hands"] = [list(hand) for hand in state["hands"]]
         record["rows"] = list(display)
+        return events
 
-    def _choose(self, state: State, seat: int, card: int) -> None:
-        state["hands"][seat].remove(card)
+    def _choose(self, state: State, seat: int, card: int) -> list[dict]:
+        hand = state["hands"][seat]
         chosen = state["chosen"]
+        changed = chosen[seat] is not None
+        if changed:
+            hand.append(chosen[seat])
+            hand.sort()
+        hand.remove(card)
         chosen[seat] = card
+        events = [{"type": "chose", "seat": seat, "changed": changed}]
         if None in chosen:
-            return
+            return events
         revealed = sorted(({"seat": s, "card": c} for s, c in enumerate(chosen)),
                           key=lambda entry: entry["card"])
         state["chosen"] = [None] * state["players"]
         state["revealed"] = revealed
+        events.append({"type": "revealed", "cards": [dict(entry) for entry in revealed]})
         if target_row(state["rows"], revealed[0]["card"]) is None:
             state["phase"] = TAKE_ROW
             state["row_chooser"] = revealed[0]["seat"]
-        else:
-            self._place_turn(state, None)
+            events.append({"type": "row_choice", "seat": revealed[0]["seat"]})
+            return events
+        return events + self._place_turn(state, None)
 
-    def _place_turn(self, state: State, chosen_row: int | None) -> None:
+    def _place_turn(self, state: State, chosen_row: int | None) -> list[dict]:
         """Rules 1-4 for every revealed card in ascending order.
 
         Only the first (lowest) card can be too low for every row; it takes `chosen_row`.
@@ -241,19 +271,25 @@ class SixNimmt(Game):
             placements.append({"seat": seat, "card": card, "row": row, "took": took})
         state.update({"last_turn": placements, "revealed": None, "row_chooser": None,
                       "phase": CHOOSE})
+        events = [{"type": "placed", **placement, "took": list(placement["took"])}
+                  for placement in placements]
         if state["turn"] < HAND_SIZE:
             state["turn"] += 1
-        else:
-            self._end_round(state)
+            return events
+        return events + self._end_round(state)
 
-    def _end_round(self, state: State) -> None:
+    def _end_round(self, state: State) -> list[dict]:
         penalties = list(state["round_penalties"])
         state["round_scores"].append(penalties)
         state["deals"][-1]["scores"] = list(penalties)
+        events = [{"type": "round_over", "round": state["deal"], "penalties": list(penalties),
+                   "scores": list(state["scores"])}]
         if max(state["scores"]) >= state["threshold"]:
             state["phase"] = OVER
-        else:
-            self._start_round(state)
+            return events + [{"type": "game_over", "scores": list(state["scores"]),
+                              "winners": winners_of(state["scores"], True)}]
+        self._start_round(state)
+        return events + [{"type": "dealt", "round": state["deal"]}]
 
     # --- what players see ---------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict:

@@ -184,7 +184,7 @@ def test_rule_4_every_later_card_fits_after_the_new_row():
     assert state["taken"] == [[80], [], []]
 
 
-def test_choices_are_secret_until_everyone_has_chosen():
+def test_choices_are_secret_and_changeable_until_everyone_has_chosen():
     state = position(rows=[[10], [20], [30], [40]], hands=[[11, 12], [21, 22], [31, 32]])
     assert GAME.to_act(state) == [0, 1, 2]
     GAME.apply_action(state, 1, {"type": "play", "card": 22})
@@ -200,10 +200,15 @@ def test_choices_are_secret_until_everyone_has_chosen():
     assert GAME.view(state, 1)["table"]["my_choice"] == 22
     assert GAME.view(state, 1)["hand"] == [21]
     assert GAME.view(state, 1)["table"]["hand_sizes"] == [2, 1, 2]
-    rejected(state, 1, {"type": "play", "card": 21}, "seat 1 is not to act now")
+    assert GAME.legal_actions(state, 1) == [{"type": "play", "card": 21}]
+    rejected(state, 1, {"type": "play", "card": 22}, "not in your hand")
+    assert GAME.apply_action(state, 1, {"type": "play", "card": 21}) == [
+        {"type": "chose", "seat": 1, "changed": True}]
+    assert state["hands"][1] == [22] and GAME.view(state, 1)["table"]["my_choice"] == 21
+    assert GAME.to_act(state) == [0, 2]
     GAME.apply_action(state, 0, {"type": "play", "card": 11})
     GAME.apply_action(state, 2, {"type": "play", "card": 31})
-    assert state["rows"] == [[10, 11], [20, 22], [30, 31], [40]]
+    assert state["rows"] == [[10, 11], [20, 21], [30, 31], [40]]
     assert GAME.view(state, 0)["table"]["chosen"] == [False, False, False]
     assert GAME.to_act(state) == [0, 1, 2]
 
