@@ -611,6 +611,31 @@ class Service:
                 visible.append({"number": number, **event})
         return visible
 
+    def replay(self, game_id: str, step: int) -> dict:
+        """A finished game after its first `step` actions, every hand shown."""
+        stored = self.load(game_id)
+        if stored.status() != FINISHED:
+            raise Forbidden("a game can be replayed when it is over")
+        actions = [json.loads(entry) for entry in
+                   self.redis.lrange(f"{game_key(game_id)}:actions", 0, -1)]
+        if not 0 <= step <= len(actions):
+            raise NotFound(f"this game has steps 0 to {len(actions)}")
+        game, meta = stored.game, stored.meta
+        state = game.new_game(meta["players"], meta["options"], stored.state["seed"])
+        for entry in actions[:step]:
+            game.apply_action(state, entry["seat"], entry["action"])
+        seen = game.view(state, None)
+        last = actions[step - 1] if step else None
+        return {
+            "step": step, "steps": len(actions),
+            "seat": last and last["seat"], "action": last and last["action"],
+            "hands": [game.view(state, seat)["hand"] for seat in range(meta["players"])],
+            "view": {"type": game.name, "title": game.title, "phase": seen["phase"],
+                     "deal": seen["deal"], "scores": seen["scores"], "table": seen["table"],
+                     "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]}
+                               for i, s in enumerate(stored.seats)]},
+        }
+
     def event_count(self, game_id: str) -> int:
         return self.redis.llen(f"{game_key(game_id)}:events")
 

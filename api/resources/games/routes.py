@@ -8,7 +8,8 @@ from flask_smorest import Blueprint
 from api.auth import current_player, service
 from api.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
-    GameTypeSchema, GameViewSchema, JoinSchema, RecordSchema, RulesPageSchema, WaitSchema,
+    GameTypeSchema, GameViewSchema, JoinSchema, RecordSchema, ReplayStepSchema, RulesPageSchema,
+    WaitSchema,
 )
 from api.service import game_key
 
@@ -170,3 +171,11 @@ class Record(MethodView):
     def get(self, game_id):
         """Everything needed to replay a finished game: deals as dealt, actions, scores"""
         return service().record(game_id)
+
+
+@blp.route("/<string:game_id>/replay/<int:step>")
+class ReplayStep(MethodView):
+    @blp.response(200, ReplayStepSchema)
+    def get(self, game_id, step):
+        """A finished game after its first `step` actions, with every hand visible"""
+        return service().replay(game_id, step)

@@ -154,3 +154,12 @@ class RecordSchema(Schema):
     deals = fields.List(fields.Dict())
     actions = fields.List(fields.Dict())
     outcome = fields.Nested(OutcomeSchema)
+
+
+class ReplayStepSchema(Schema):
+    step = fields.Integer(metadata={"description": "Actions applied so far"})
+    steps = fields.Integer(metadata={"description": "Actions in the whole game"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "Who made the last action"})
+    action = fields.Dict(allow_none=True)
+    hands = fields.List(fields.Raw(), metadata={"description": "Every seat's hand at this step"})
+    view = fields.Dict(metadata={"description": "The table as a spectator saw it at this step"})
