@@ -23,6 +23,7 @@ from rq import Queue, Retry
 
 from rules import GAMES, IllegalAction, InvalidOptions
 from rules.base import Game
+from rules.search import Budget
 
 BOT_QUEUE = "bots"
 HUMAN = "human"
@@ -134,17 +135,21 @@ class StoredGame:
 
 
 class Service:
-    def __init__(self, redis: Redis, paces: dict[str, int | None] | None = None):
+    def __init__(self, redis: Redis, paces: dict[str, int | None] | None = None,
+                 budgets: dict[str, Budget] | None = None):
         self.redis = redis
         self.paces = {**PACES, **(paces or {})}
+        self.budgets = budgets or {}
         self.queue = Queue(BOT_QUEUE, connection=redis)
         self._commit = redis.register_script(_COMMIT_SCRIPT)
 
     # --- players -----------------------------------------------------------------
-    def create_player(self, name: str) -> dict:
+    def create_player(self, name: str, bot: bool = False) -> dict:
         player_id = secrets.token_hex(8)
-        self.redis.hset(f"player:{player_id}", mapping={"name": name, "created": time.time()})
-        return {"id": player_id, "name": name, "token": self._new_token(player_id, "first device")}
+        self.redis.hset(f"player:{player_id}",
+                        mapping={"name": name, "bot": int(bot), "created": time.time()})
+        return {"id": player_id, "name": name, "bot": bot,
+                "token": self._new_token(player_id, "first device")}
 
     def _new_token(self, player_id: str, label: str) -> str:
         token = secrets.token_urlsafe(32)
@@ -161,16 +166,17 @@ class Service:
         if player_id is None:
             return None
         player_id = player_id.decode()
-        name = self.redis.hget(f"player:{player_id}", "name")
+        name, bot = self.redis.hmget(f"player:{player_id}", "name", "bot")
         if name is None:
             return None
-        return {"id": player_id, "name": name.decode(), "device": _hash(token)[:16]}
+        return {"id": player_id, "name": name.decode(), "bot": bot == b"1",
+                "device": _hash(token)[:16]}
 
     def rename(self, player: dict, name: str) -> dict:
         self.redis.hset(f"player:{player['id']}", "name", name)
         for game_id in self._game_ids(player["id"]):
             self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
-        return {"id": player["id"], "name": name}
+        return {"id": player["id"], "name": name, "bot": player["bot"]}
 
     @staticmethod
     def _rename_seat(stored: StoredGame, player_id: str, name: str) -> None:
@@ -187,8 +193,9 @@ class Service:
         if player_id is None:
             raise Unprocessable("this sign-in code is unknown, used or expired; make a new one")
         player_id = player_id.decode()
-        name = self.redis.hget(f"player:{player_id}", "name").decode()
-        return {"id": player_id, "name": name, "token": self._new_token(player_id, label)}
+        name, bot = self.redis.hmget(f"player:{player_id}", "name", "bot")
+        return {"id": player_id, "name": name.decode(), "bot": bot == b"1",
+                "token": self._new_token(player_id, label)}
 
     def devices(self, player: dict) -> list[dict]:
         entries = self.redis.hgetall(f"player:{player['id']}:devices")
@@ -232,7 +239,8 @@ class Service:
             raise Unprocessable(str(error)) from None
         seat_list = self._parse_seats(game, players, seats)
         self._check_pace(pace, seat_list)
-        seat_list[0].update(player_id=player["id"], name=player["name"], invite=None)
+        seat_list[0].update(player_id=player["id"], name=player["name"], invite=None,
+                            automated=player["bot"])
         meta = {"type": game.name, "players": players, "options": options, "seats": seat_list,
                 "pace": pace, "pace_seconds": self.paces[pace], "public": public, "webhook": webhook, "created": time.time(),
                 "updated": time.time(), "rematch_of": None, "rematch": None}
@@ -266,7 +274,7 @@ class Service:
         for index, spec in enumerate(seats):
             seat = {"name": None, "bot": None, "player_id": None, "standin": False,
                     "timeouts": 0, "turn_since": None, "deadline": None, "reserved_for": None,
-                    "invite": None}
+                    "invite": None, "automated": False}
             if spec == HUMAN:
                 seat["invite"] = secrets.token_urlsafe(12)
             elif isinstance(spec, dict) and set(spec) == {"bot"} and spec["bot"] in levels:
@@ -323,7 +331,7 @@ class Service:
             invite = stored.seats[seat]["invite"]
             before = stored.to_act()
             stored.seats[seat].update(player_id=player["id"], name=player["name"], invite=None,
-                                      reserved_for=None)
+                                      reserved_for=None, automated=player["bot"])
             self._track_turns(stored, before)
             if self._try_commit(stored, None, [], {f"seat:{player['id']}": seat}):
                 pipe = self.redis.pipeline()
@@ -401,6 +409,7 @@ class Service:
     def _seat_view(seat: dict, index: int, score: Any, to_act: bool) -> dict:
         return {"seat": index, "name": seat["name"], "bot": seat["bot"],
                 "joined": seat["bot"] is not None or seat["player_id"] is not None,
+                "automated": seat["automated"],
                 "score": score, "to_act": to_act, "standin": seat["standin"],
                 "timeouts": seat["timeouts"],
                 "deadline": _iso(seat["deadline"]) if seat["deadline"] else None}
@@ -575,8 +584,9 @@ class Service:
     def _bot_move(self, stored: StoredGame, seat: int, note: dict | None, seat_changes: dict) -> bool:
         game, state = stored.game, stored.state
         rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
+        level = stored.bot_level(seat)
         action = game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
-                                 stored.bot_level(seat), rng)
+                                 level, rng, self.budgets.get(level))
         try:
             self.apply(stored.id, seat, action, stored.version, note=note, seat_changes=seat_changes)
         except Conflict:

@@ -1,12 +1,28 @@
-"""Jobs take ids, never objects, and are idempotent: a job whose game moved on does nothing."""
+"""Jobs take ids, never objects, and are idempotent: a job whose game moved on does nothing.
+
+POYTA_MEDIUM_SECONDS and POYTA_HARD_SECONDS set the CPU seconds a search bot
+may think per move (defaults in rules.search.DEFAULT_BUDGETS).
+"""
+import os
+
 from rq import get_current_job
 
 from api.service import Service
+from rules.search import Budget
 from worker import notify
 
 
+def _budgets() -> dict[str, Budget]:
+    budgets = {}
+    for level in ("medium", "hard"):
+        seconds = os.environ.get(f"POYTA_{level.upper()}_SECONDS")
+        if seconds:
+            budgets[level] = Budget(seconds=float(seconds))
+    return budgets
+
+
 def _service() -> Service:
-    return Service(get_current_job().connection)
+    return Service(get_current_job().connection, budgets=_budgets())
 
 
 def play_bot_turn(game_id: str, seat: int, version: int) -> bool:

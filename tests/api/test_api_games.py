@@ -25,7 +25,7 @@ def test_game_types_list_every_game_with_its_options(client):
     options = {o["name"]: o for o in six["options"]}
     assert options["tactical_deck"]["type"] == "bool" and options["tactical_deck"]["default"] is False
     assert options["threshold"]["default"] == 66
-    assert [level["name"] for level in six["bot_levels"]] == ["easy"]
+    assert [level["name"] for level in six["bot_levels"]] == ["easy", "medium", "hard"]
 
 
 def test_every_game_has_a_rules_page(client):

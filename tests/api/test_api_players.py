@@ -9,7 +9,16 @@ def test_a_new_player_gets_a_token_that_authenticates(client):
 
     me = client.get("/api/v1/players/me", headers={"Authorization": f"Bearer {body['token']}"})
     assert me.status_code == 200
-    assert me.get_json() == {"id": body["id"], "name": "Anna"}
+    assert me.get_json() == {"id": body["id"], "name": "Anna", "bot": False}
+
+
+def test_a_program_registers_as_a_bot_and_its_seat_says_so(client):
+    bot = client.post("/api/v1/players", json={"name": "Deep Row", "bot": True}).get_json()
+    assert bot["bot"] is True
+    headers = {"Authorization": f"Bearer {bot['token']}"}
+    game = client.post("/api/v1/games", headers=headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}]}).get_json()
+    assert [seat["automated"] for seat in game["seats"]] == [True, False]
 
 
 def test_only_the_hash_of_a_token_is_stored(client, redis):

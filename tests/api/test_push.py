@@ -217,7 +217,7 @@ def test_stale_or_bot_turns_are_not_notified(client, service, new_player, push_s
     assert notify.notify_turn(service, stored.id, 1, turn_since) == 0         # no longer to act
 
     anna, _ = new_player("Carl")
-    with_bot = service.create_game({"id": anna["id"], "name": "Carl"}, "sixnimmt", 2, {},
+    with_bot = service.create_game({"id": anna["id"], "name": "Carl", "bot": False}, "sixnimmt", 2, {},
                                    ["human", {"bot": "easy"}], webhook=webhook.url)
     assert 1 in with_bot.to_act()
     assert notify.notify_turn(service, with_bot.id, 1, with_bot.version) == 0  # a bot's seat
@@ -289,7 +289,7 @@ def test_the_real_worker_notifies_both_players_once(client, service, new_player,
     anna_phone, bert_phone = push_service.browser("anna"), push_service.browser("bert")
     anna, anna_headers = new_player("Anna")
     subscribe(client, anna_headers, push_service.subscription(anna_phone))
-    stored = service.create_game({"id": anna["id"], "name": "Anna"}, "sixnimmt", 2, {},
+    stored = service.create_game({"id": anna["id"], "name": "Anna", "bot": False}, "sixnimmt", 2, {},
                                  ["human", "human"], webhook=webhook.url)
     bert, bert_headers = new_player("Bert")
     subscribe(client, bert_headers, push_service.subscription(bert_phone))

@@ -44,6 +44,7 @@ class SeatSchema(Schema):
     seat = fields.Integer()
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True, metadata={"description": "Bot level, or null for a human"})
+    automated = fields.Boolean(metadata={"description": "Taken by a player registered as a bot"})
     joined = fields.Boolean()
     score = fields.Raw()
     to_act = fields.Boolean()

@@ -20,7 +20,7 @@ class Players(MethodView):
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Register a player; the answer holds its bearer token"""
-        return service().create_player(body["name"].strip())
+        return service().create_player(body["name"].strip(), body["bot"])
 
 
 @blp.route("/me")

@@ -9,6 +9,8 @@ def name_field(**extra):
 
 class PlayerCreateSchema(Schema):
     name = name_field(required=True)
+    bot = fields.Boolean(load_default=False, metadata={
+        "description": "This player is a program; its seats are shown as automated"})
 
 
 class RenameSchema(Schema):
@@ -18,6 +20,7 @@ class RenameSchema(Schema):
 class PlayerSchema(Schema):
     id = fields.String(dump_only=True)
     name = fields.String(dump_only=True)
+    bot = fields.Boolean(dump_only=True)
 
 
 class NewPlayerSchema(PlayerSchema):
