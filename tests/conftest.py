@@ -68,7 +68,7 @@ def live_server(app, redis_url):
     thread.start()
     worker = subprocess.Popen(
         [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
-         "--worker-class", "rq.SimpleWorker", "--quiet"],
+         "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"],
         cwd=ROOT)
     yield f"http://127.0.0.1:{server.port}"
     worker.terminate()
