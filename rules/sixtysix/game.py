@@ -48,6 +48,37 @@ view(state, seat)["table"] keys:
                   "game_points": awarded per seat (carry included), "reason": str}
 view()["scores"] is the match's game points of each seat's side; view()["phase"] is
 "play" while the match runs and "over" afterwards.
+
+apply_action returns these events, in the order things happened. Seats are numbers,
+cards are card strings; "to" marks an event only those seats receive. Running card
+points stay hidden until a hand ends, so no event carries them before "hand_over".
+    {"type": "closed", "seat"}                        the leader closed the stock
+    {"type": "exchanged", "seat", "gave", "took"}     classic: the lowest trump ("gave") now
+                                                      lies face up; "took" was face up
+    {"type": "married", "seat", "suit", "cards": [K, Q], "points", "counted"}
+                                                      classic: a marriage shown ("counted"
+                                                      False: waits for the side's first trick)
+    {"type": "played", "seat", "card"}                a card put into the trick
+    {"type": "trick", "winner", "cards": [{"seat", "card"}], "points"}
+                                                      the trick is taken; "points" is the card
+                                                      value of its cards (public: all were seen)
+    {"type": "drew", "seat", "card", "to": [seat]}    the card that seat drew from the stock
+    {"type": "drawn", "order": [seats], "trump_card_to", "stock_size", "set_aside"}
+                                                      everyone drew, winner first; the seat that
+                                                      drew the face-up trump card or None; what
+                                                      remains to draw, and cards set aside once
+                                                      the stock is exhausted (3 players)
+    {"type": "declared", "seat", "suit"}              "I have enough"; "suit" names the marriage
+                                                      shown with it (classic), else None
+    {"type": "hand_over", "deal", "ended_by", "declarer", "correct", "closed_by", "points",
+     "tricks", "game_points", "reason", "scores", "carry"}
+                                                      the hand's result: view's last_hand, plus
+                                                      the match score per seat and the carry
+    {"type": "match_over", "scores", "winners"}       the match has ended (as outcome())
+    {"type": "dealt", "deal", "dealer", "leader", "trump", "trump_card", "stock_size"}
+                                                      a new hand is dealt (not the first one:
+                                                      new_game returns no events)
+    {"type": "dealt_hand", "seat", "cards", "to": [seat]}  that seat's new hand, sorted
 """
 from __future__ import annotations
 
@@ -89,7 +120,7 @@ class SixtySix(Game):
         self._start_hand(state)
         return state
 
-    def _start_hand(self, state: State) -> None:
+    def _start_hand(self, state: State) -> list:
         n = state["players"]
         state["deal"] += 1
         dealer = (n - 1 + state["deal"] - 1) % n
@@ -111,6 +142,12 @@ class SixtySix(Game):
         })
         state["records"].append({"dealer": dealer, "hands": [list(x) for x in hands],
                                  "stock": list(stock), "scores": None})
+        dealt = {"type": "dealt", "deal": state["deal"], "dealer": dealer,
+                 "leader": state["leader"], "trump": state["trump"], "trump_card": face_up,
+                 "stock_size": len(stock)}
+        return [dealt] + [{"type": "dealt_hand", "seat": seat, "to": [seat],
+                           "cards": sorted(hand, key=SORT_KEY.get)}
+                          for seat, hand in enumerate(hands)]
 
     # --- small queries -----------------------------------------------------------
     @staticmethod
@@ -170,15 +207,14 @@ class SixtySix(Game):
         return actions
 
     # --- acting ------------------------------------------------------------------
-    def apply_action(self, state: State, seat: int, action: Action) -> None:
+    def apply_action(self, state: State, seat: int, action: Action) -> list:
         kind = action_type(action, ACTIONS)
         self.check_seat_may_act(state, seat)
         if kind in ("marry", "exchange") and not state["classic"]:
             raise IllegalAction(f"'{kind}' is only part of the classic preset")
         if kind == "play":
             self._check_play(state, seat, action)
-            self._play(state, seat, action["card"])
-            return
+            return self._play(state, seat, action["card"])
         if not self._leading(state, seat):
             raise IllegalAction(f"'{kind}' is only possible before leading to a trick")
         if kind == "close":
@@ -186,28 +222,33 @@ class SixtySix(Game):
                 raise IllegalAction("the stock is already closed or exhausted")
             state["closed_by"] = seat
             state["closed_tricks"] = list(state["tricks"])
-        elif kind == "exchange":
+            return [{"type": "closed", "seat": seat}]
+        if kind == "exchange":
             if not self._may_exchange(state, seat):
                 raise IllegalAction(
                     f"exchanging needs the {self.lowest_trump(state)} in hand, a trick taken "
                     "by your side, a face-up trump card that differs from it, and an open "
                     "stock of more than 2 cards")
             hand = state["hands"][seat]
-            hand.remove(self.lowest_trump(state))
-            hand.append(state["stock"][-1])
-            state["stock"][-1] = self.lowest_trump(state)
-        elif kind == "marry":
+            low, face_up = self.lowest_trump(state), state["stock"][-1]
+            hand.remove(low)
+            hand.append(face_up)
+            state["stock"][-1] = low
+            return [{"type": "exchanged", "seat": seat, "gave": low, "took": face_up}]
+        if kind == "marry":
             suit = self._check_marriage(state, seat, action)
-            self._meld(state, seat, suit)
-            self._play(state, seat, action["card"])
-        else:
-            if state["just_won"] != seat:
-                raise IllegalAction("only the player who has just won a trick may declare")
-            if "card" in action:
-                if not state["classic"]:
-                    raise IllegalAction("declaring with a marriage is only part of the classic preset")
-                self._meld(state, seat, self._check_marriage(state, seat, action))
-            self._end_by_declaration(state, seat)
+            return self._meld(state, seat, suit) + self._play(state, seat, action["card"])
+        if state["just_won"] != seat:
+            raise IllegalAction("only the player who has just won a trick may declare")
+        events = []
+        suit = None
+        if "card" in action:
+            if not state["classic"]:
+                raise IllegalAction("declaring with a marriage is only part of the classic preset")
+            suit = self._check_marriage(state, seat, action)
+            events = self._meld(state, seat, suit)
+        events.append({"type": "declared", "seat": seat, "suit": suit})
+        return events + self._end_by_declaration(state, seat)
 
     def _check_play(self, state: State, seat: int, action: Action) -> None:
         card = action.get("card")
@@ -231,7 +272,7 @@ class SixtySix(Game):
                 "in hand and may show each suit once per hand")
         return SUIT[card]
 
-    def _meld(self, state: State, seat: int, suit: str) -> None:
+    def _meld(self, state: State, seat: int, suit: str) -> list:
         points = 40 if suit == state["trump"] else 20
         side = self.side(state, seat)
         counted = state["tricks"][side] > 0
@@ -240,19 +281,25 @@ class SixtySix(Game):
         else:
             state["pending"][side] += points
         state["marriages"].append([seat, suit, points, counted])
+        return [{"type": "married", "seat": seat, "suit": suit, "cards": ["K" + suit, "Q" + suit],
+                 "points": points, "counted": counted}]
 
-    def _play(self, state: State, seat: int, card: str) -> None:
+    def _play(self, state: State, seat: int, card: str) -> list:
         n = state["players"]
         state["hands"][seat].remove(card)
         state["trick"].append([seat, card])
         state["just_won"] = None
+        events = [{"type": "played", "seat": seat, "card": card}]
         if len(state["trick"]) < n:
             state["turn"] = (seat + 1) % n
-            return
+            return events
         trick = state["trick"]
         winner = best_of(trick, state["trump"])[0]
         side = self.side(state, winner)
-        state["points"][side] += sum(POINTS[c] for _, c in trick)
+        value = sum(POINTS[c] for _, c in trick)
+        events.append({"type": "trick", "winner": winner, "points": value,
+                       "cards": [{"seat": s, "card": c} for s, c in trick]})
+        state["points"][side] += value
         if state["tricks"][side] == 0 and state["pending"][side]:
             state["points"][side] += state["pending"][side]
             state["pending"][side] = 0
@@ -264,12 +311,28 @@ class SixtySix(Game):
         state["last_trick"] = [winner, trick]
         state["trick"] = []
         if self.stock_open(state):
-            for i in range(n):
-                state["hands"][(winner + i) % n].append(state["stock"].pop(0))
+            events += self._draw(state, winner)
         if not state["hands"][winner]:
-            self._end_by_running_out(state, winner)
-            return
+            return events + self._end_by_running_out(state, winner)
         state["leader"] = state["turn"] = state["just_won"] = winner
+        return events
+
+    def _draw(self, state: State, winner: int) -> list:
+        n = state["players"]
+        order = [(winner + i) % n for i in range(n)]
+        events = []
+        trump_card_to = None
+        for drawer in order:
+            if len(state["stock"]) == 1:
+                trump_card_to = drawer  # the face-up card is the stock's last
+            card = state["stock"].pop(0)
+            state["hands"][drawer].append(card)
+            events.append({"type": "drew", "seat": drawer, "card": card, "to": [drawer]})
+        open_now = self.stock_open(state)
+        events.append({"type": "drawn", "order": order, "trump_card_to": trump_card_to,
+                       "stock_size": len(state["stock"]) if open_now else 0,
+                       "set_aside": 0 if open_now else len(state["stock"])})
+        return events
 
     # --- ending a hand -----------------------------------------------------------
     def _value(self, state: State, side: int) -> int:
@@ -286,7 +349,7 @@ class SixtySix(Game):
         return [0 if s == closer else (3 if state["closed_tricks"][s] == 0 else 2)
                 for s in range(len(state["points"]))]
 
-    def _end_by_declaration(self, state: State, seat: int) -> None:
+    def _end_by_declaration(self, state: State, seat: int) -> list:
         side = self.side(state, seat)
         sides = len(state["points"])
         correct = state["points"][side] >= state["target"]
@@ -301,9 +364,9 @@ class SixtySix(Game):
         else:
             gains = self._closer_failed(state)
             reason = "correct declaration against the closer: the closer's opponents score"
-        self._finish_hand(state, gains, "declare", seat, correct, reason)
+        return self._finish_hand(state, gains, "declare", seat, correct, reason)
 
-    def _end_by_running_out(self, state: State, last_winner: int) -> None:
+    def _end_by_running_out(self, state: State, last_winner: int) -> list:
         sides = len(state["points"])
         last_side = self.side(state, last_winner)
         target = state["target"]
@@ -312,12 +375,12 @@ class SixtySix(Game):
             if last_side == closer and state["points"][closer] >= target:
                 gains = [0] * sides
                 gains[closer] = self._value(state, closer)
-                self._finish_hand(state, gains, "declare", last_winner, True,
-                                  "the closer's side reached the target with the last trick")
-            else:
-                self._finish_hand(state, self._closer_failed(state), "cards_out", None, None,
-                                  "the cards ran out after closing: the closer's opponents score")
-            return
+                return self._finish_hand(
+                    state, gains, "declare", last_winner, True,
+                    "the closer's side reached the target with the last trick")
+            return self._finish_hand(
+                state, self._closer_failed(state), "cards_out", None, None,
+                "the cards ran out after closing: the closer's opponents score")
         state["points"][last_side] += 10
         best = max(state["points"])
         leaders = [s for s in range(sides) if state["points"][s] == best]
@@ -328,10 +391,10 @@ class SixtySix(Game):
             reason = "the cards ran out: the side with the most card points scores"
         else:
             reason = "the cards ran out and no side reached the target: 1 point carries over"
-        self._finish_hand(state, gains, "cards_out", None, None, reason)
+        return self._finish_hand(state, gains, "cards_out", None, None, reason)
 
     def _finish_hand(self, state: State, gains: list, ended_by: str, declarer, correct,
-                     reason: str) -> None:
+                     reason: str) -> list:
         if any(gains):
             gains = [g + state["carry"] if g else 0 for g in gains]
             state["carry"] = 0
@@ -349,12 +412,15 @@ class SixtySix(Game):
             "tricks": [state["tricks"][self.side(state, s)] for s in range(n)],
             "game_points": per_seat, "reason": reason,
         }
+        events = [{"type": "hand_over", **state["last_hand"],
+                   "scores": [state["scores"][self.side(state, s)] for s in range(n)],
+                   "carry": state["carry"]}]
         if max(state["scores"]) >= state["options"]["match_points"]:
             state["over"] = True
             state["turn"] = None
             state["trick"] = []
-        else:
-            self._start_hand(state)
+            return events + [{"type": "match_over", **self.outcome(state)}]
+        return events + self._start_hand(state)
 
     # --- what players see ----------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict:

@@ -1,0 +1,493 @@
+// Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
+// Contract: see games/README.md. view.table is documented in rules/sixtysix/game.py.
+import { t, addStrings } from "../i18n.js";
+import { h } from "../ui.js";
+
+addStrings("en", {
+  "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
+  "sixtysix.rank.J": "jack", "sixtysix.rank.9": "nine", "sixtysix.rank.8": "eight", "sixtysix.rank.7": "seven",
+  "sixtysix.suit.S": "spades", "sixtysix.suit.H": "hearts", "sixtysix.suit.D": "diamonds", "sixtysix.suit.C": "clubs",
+  "sixtysix.card": "{rank} of {suit}",
+  "sixtysix.play": "Play {card}",
+  "sixtysix.notPlayable": "{card}, not playable now",
+  "sixtysix.hand": "Your hand",
+  "sixtysix.handEmpty": "No cards in hand.",
+  "sixtysix.deal": "Hand {n}",
+  "sixtysix.trump": "Trump {symbol} {suit}",
+  "sixtysix.target": "{target} card points to declare · match to {points}",
+  "sixtysix.match": "Match",
+  "sixtysix.carry": "+{n} carried over",
+  "sixtysix.partners": "Partners: {sides}",
+  "sixtysix.versus": " vs ",
+  "sixtysix.pair": "{a} & {b}",
+  "sixtysix.stock": "Stock: {n}",
+  "sixtysix.trumpCard": "Face-up trump: {card}",
+  "sixtysix.closedBy": "Closed by {name}",
+  "sixtysix.exhausted": "Stock exhausted",
+  "sixtysix.setAside": "{n} set aside",
+  "sixtysix.trick": "Trick",
+  "sixtysix.leads": "To lead: {name}",
+  "sixtysix.toPlay": "To play: {name}",
+  "sixtysix.played": "{name}: {card}",
+  "sixtysix.showLast": "Show last trick",
+  "sixtysix.hideLast": "Hide last trick",
+  "sixtysix.lastWonBy": "Won by {name}",
+  "sixtysix.tookLast": "{name} took the last trick",
+  "sixtysix.declare": "I have enough: declare",
+  "sixtysix.declareMarriage": "Declare with the {suit} marriage (+{points})",
+  "sixtysix.marry": "Show the {suit} marriage (+{points}), lead the {rank}",
+  "sixtysix.close": "Close the stock",
+  "sixtysix.exchange": "Exchange {low} for {card}",
+  "sixtysix.sides": "Tricks and card points",
+  "sixtysix.points": "{points} card points",
+  "sixtysix.tricks": "{n} tricks",
+  "sixtysix.tricksOne": "1 trick",
+  "sixtysix.marriages": "Marriages",
+  "sixtysix.marriage": "{name}: {symbol} {suit}, {points}",
+  "sixtysix.pending": "counts after a trick",
+  "sixtysix.lastHand": "Result of hand {deal}",
+  "sixtysix.declaredOk": "{name} declared correctly.",
+  "sixtysix.declaredFalse": "{name} declared falsely.",
+  "sixtysix.cardsOut": "The cards ran out.",
+  "sixtysix.closedNote": "{name} had closed the stock.",
+  "sixtysix.side": "Side",
+  "sixtysix.cardPoints": "Card points",
+  "sixtysix.trickCount": "Tricks",
+  "sixtysix.gamePoints": "Game points",
+  "sixtysix.reason.correct": "A correct declaration scores 1 to 3 game points.",
+  "sixtysix.reason.false": "False declaration: each opposing side scores what it would have won.",
+  "sixtysix.reason.againstCloser": "Correct declaration against the closer: the closer's opponents score.",
+  "sixtysix.reason.closerLast": "The closer's side reached the target with the last trick.",
+  "sixtysix.reason.closedOut": "The cards ran out after closing: the closer's opponents score.",
+  "sixtysix.reason.mostPoints": "The cards ran out: the side with the most card points scores.",
+  "sixtysix.reason.carry": "No side reached the target: 1 point carries over.",
+  "sixtysix.statusLead": "Your turn: lead a card",
+  "sixtysix.statusFollow": "Your turn: play a card to the trick",
+  "sixtysix.statusStrict": "Your turn: beat the trick in suit if you can, else follow suit, else trump",
+  "sixtysix.statusDeclare": "You won the trick: declare if you have {target}, or lead",
+  "sixtysix.dealer": "dealer",
+  "sixtysix.log.closed": "{name} closed the stock",
+  "sixtysix.log.exchanged": "{name} exchanged the {gave} for the face-up {took}",
+  "sixtysix.log.married": "{name} showed the {suit} marriage (+{points})",
+  "sixtysix.log.marriedPending": "{name} showed the {suit} marriage (+{points}, counts after a trick)",
+  "sixtysix.log.played": "{name} played the {card}",
+  "sixtysix.log.trick": "{name} won the trick ({cards}): {points} card points",
+  "sixtysix.log.drew": "{name} drew the {card}",
+  "sixtysix.log.drawn": "Cards drawn: {n} left in the stock",
+  "sixtysix.log.drawnTrump": "Cards drawn: {name} took the face-up trump card",
+  "sixtysix.log.exhausted": "The stock is exhausted",
+  "sixtysix.log.exhaustedAside": "The stock is exhausted: {n} cards set aside",
+  "sixtysix.log.declared": "{name} declared: “I have enough”",
+  "sixtysix.log.declaredMarriage": "{name} declared with the {suit} marriage",
+  "sixtysix.log.handOver": "Hand {deal} over. {reason}",
+  "sixtysix.log.gain": "{names} +{n}",
+  "sixtysix.log.matchOver": "Match over. Winner: {names}",
+  "sixtysix.log.dealt": "Hand {deal} dealt by {name}: trump {symbol} {suit}, {card} face up",
+  "sixtysix.log.hand": "Your cards: {cards}",
+});
+
+addStrings("fi", {
+  "sixtysix.rank.A": "ässä", "sixtysix.rank.10": "kymppi", "sixtysix.rank.K": "kuningas", "sixtysix.rank.Q": "rouva",
+  "sixtysix.rank.J": "jätkä", "sixtysix.rank.9": "ysi", "sixtysix.rank.8": "kasi", "sixtysix.rank.7": "seiska",
+  "sixtysix.suit.S": "pata", "sixtysix.suit.H": "hertta", "sixtysix.suit.D": "ruutu", "sixtysix.suit.C": "risti",
+  "sixtysix.card": "{suit}{rank}",
+  "sixtysix.play": "Pelaa {card}",
+  "sixtysix.notPlayable": "{card}, ei pelattavissa nyt",
+  "sixtysix.hand": "Kätesi",
+  "sixtysix.handEmpty": "Ei kortteja kädessä.",
+  "sixtysix.deal": "Jako {n}",
+  "sixtysix.trump": "Valtti {symbol} {suit}",
+  "sixtysix.target": "Ilmoitukseen {target} korttipistettä · ottelu {points} voittopisteeseen",
+  "sixtysix.match": "Ottelu",
+  "sixtysix.carry": "+{n} siirtyy eteenpäin",
+  "sixtysix.partners": "Parit: {sides}",
+  "sixtysix.versus": " vastaan ",
+  "sixtysix.pair": "{a} & {b}",
+  "sixtysix.stock": "Pakka: {n}",
+  "sixtysix.trumpCard": "Valttikortti: {card}",
+  "sixtysix.closedBy": "Pakan sulki: {name}",
+  "sixtysix.exhausted": "Pakka on loppunut",
+  "sixtysix.setAside": "{n} sivussa",
+  "sixtysix.trick": "Tikki",
+  "sixtysix.leads": "Aloittaa: {name}",
+  "sixtysix.toPlay": "Vuorossa: {name}",
+  "sixtysix.played": "{name}: {card}",
+  "sixtysix.showLast": "Näytä edellinen tikki",
+  "sixtysix.hideLast": "Piilota edellinen tikki",
+  "sixtysix.lastWonBy": "Voittaja: {name}",
+  "sixtysix.tookLast": "Edellisen tikin voitti: {name}",
+  "sixtysix.declare": "Minulla on tarpeeksi: ilmoita",
+  "sixtysix.declareMarriage": "Ilmoita ja näytä {suit}mariaasi (+{points})",
+  "sixtysix.marry": "Näytä {suit}mariaasi (+{points}), pelaa {rank}",
+  "sixtysix.close": "Sulje pakka",
+  "sixtysix.exchange": "Vaihda {low} valttikorttiin {card}",
+  "sixtysix.sides": "Tikit ja korttipisteet",
+  "sixtysix.points": "{points} korttipistettä",
+  "sixtysix.tricks": "{n} tikkiä",
+  "sixtysix.tricksOne": "1 tikki",
+  "sixtysix.marriages": "Mariaasit",
+  "sixtysix.marriage": "{name}: {symbol} {suit}, {points}",
+  "sixtysix.pending": "lasketaan tikin jälkeen",
+  "sixtysix.lastHand": "Jaon {deal} tulos",
+  "sixtysix.declaredOk": "Oikea ilmoitus: {name}.",
+  "sixtysix.declaredFalse": "Väärä ilmoitus: {name}.",
+  "sixtysix.cardsOut": "Kortit loppuivat.",
+  "sixtysix.closedNote": "Pakan sulki: {name}.",
+  "sixtysix.side": "Puoli",
+  "sixtysix.cardPoints": "Kortti\u00adpisteet",
+  "sixtysix.trickCount": "Tikit",
+  "sixtysix.gamePoints": "Voitto\u00adpisteet",
+  "sixtysix.reason.correct": "Oikea ilmoitus antaa 1–3 voittopistettä.",
+  "sixtysix.reason.false": "Väärä ilmoitus: jokainen vastapuoli saa sen, minkä ilmoittaja olisi voittanut.",
+  "sixtysix.reason.againstCloser": "Oikea ilmoitus sulkijaa vastaan: sulkijan vastustajat saavat pisteet.",
+  "sixtysix.reason.closerLast": "Sulkijan puoli saavutti tavoitteen viimeisellä tikillä.",
+  "sixtysix.reason.closedOut": "Kortit loppuivat sulkemisen jälkeen: sulkijan vastustajat saavat pisteet.",
+  "sixtysix.reason.mostPoints": "Kortit loppuivat: eniten korttipisteitä saanut puoli voittaa pisteet.",
+  "sixtysix.reason.carry": "Kukaan ei saavuttanut tavoitetta: 1 piste siirtyy eteenpäin.",
+  "sixtysix.statusLead": "Vuorosi: aloita tikki",
+  "sixtysix.statusFollow": "Vuorosi: pelaa kortti tikkiin",
+  "sixtysix.statusStrict": "Vuorosi: voita maassa jos voit, muuten tunnusta maa, muuten valttaa",
+  "sixtysix.statusDeclare": "Voitit tikin: ilmoita, jos sinulla on {target}, tai aloita",
+  "sixtysix.dealer": "jakaja",
+  "sixtysix.log.closed": "Pakan sulki: {name}",
+  "sixtysix.log.exchanged": "Valttikortin vaihto: {name} antoi kortin {gave} ja otti kortin {took}",
+  "sixtysix.log.married": "Mariaasi: {name}, {suit} (+{points})",
+  "sixtysix.log.marriedPending": "Mariaasi: {name}, {suit} (+{points}, lasketaan tikin jälkeen)",
+  "sixtysix.log.played": "{name}: {card}",
+  "sixtysix.log.trick": "Tikin voitti: {name} ({cards}): {points} korttipistettä",
+  "sixtysix.log.drew": "Nostettu kortti: {card}",
+  "sixtysix.log.drawn": "Kortit nostettu: pakassa {n}",
+  "sixtysix.log.drawnTrump": "Kortit nostettu: valttikortin sai {name}",
+  "sixtysix.log.exhausted": "Pakka on loppunut",
+  "sixtysix.log.exhaustedAside": "Pakka on loppunut: {n} korttia sivussa",
+  "sixtysix.log.declared": "Ilmoitus «tarpeeksi»: {name}",
+  "sixtysix.log.declaredMarriage": "Ilmoitus «tarpeeksi»: {name}, {suit}mariaasilla",
+  "sixtysix.log.handOver": "Jako {deal} päättyi. {reason}",
+  "sixtysix.log.gain": "{names} +{n}",
+  "sixtysix.log.matchOver": "Ottelu päättyi. Voittaja: {names}",
+  "sixtysix.log.dealt": "Jako {deal}, jakaja {name}: valtti {symbol} {suit}, esillä {card}",
+  "sixtysix.log.hand": "Korttisi: {cards}",
+});
+
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+// The server's reasons (rules/sixtysix/game.py) are English sentences: translate the known ones.
+const REASONS = {
+  "correct declaration": "correct",
+  "false declaration: each opposing side scores what it would have won": "false",
+  "correct declaration against the closer: the closer's opponents score": "againstCloser",
+  "the closer's side reached the target with the last trick": "closerLast",
+  "the cards ran out after closing: the closer's opponents score": "closedOut",
+  "the cards ran out: the side with the most card points scores": "mostPoints",
+  "the cards ran out and no side reached the target: 1 point carries over": "carry",
+};
+
+const rankOf = (card) => card.slice(0, -1);
+const suitOf = (card) => card.slice(-1);
+const suitName = (suit) => t(`sixtysix.suit.${suit}`);
+export const cardName = (card) => t("sixtysix.card", { rank: t(`sixtysix.rank.${rankOf(card)}`), suit: suitName(suitOf(card)) });
+
+// The last-trick disclosure survives the re-render that each new view brings.
+let lastTrickOpen = false;
+
+const STYLE = `
+.sixtysix .sx-info { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .1rem .75rem; margin: .25rem 0; }
+.sixtysix .sx-info small { color: var(--muted); font-size: .85rem; width: 100%; }
+.sixtysix .sx-trump { font-weight: 700; }
+.sixtysix h2 { margin: .8rem 0 .35rem; font-size: 1.05rem; }
+.sx-felt { display: flex; gap: .6rem; align-items: stretch; background: var(--felt); color: #fff; border-radius: var(--radius);
+  padding: .5rem; min-height: 7.5rem; }
+.sx-stock { flex: 0 0 4.6rem; display: flex; flex-direction: column; align-items: center; gap: .2rem; font-size: .8rem;
+  text-align: center; border-right: 1px solid var(--felt-line); padding-right: .5rem; }
+.sx-stock .sx-card { width: 3rem; }
+.sx-trick { flex: 1; min-width: 0; display: flex; flex-direction: column; gap: .3rem; }
+.sx-trick-cards { list-style: none; margin: 0; padding: 0; display: flex; gap: .4rem; flex-wrap: wrap; }
+.sx-trick-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center;
+  overflow-wrap: anywhere; line-height: 1.15; }
+.sx-trick-cards li.sx-best .sx-card { outline: 3px solid #ffd54a; outline-offset: 1px; }
+.sx-trick-cards .sx-card { width: 3.1rem; margin-bottom: .15rem; }
+.sx-note { font-size: .85rem; margin: 0; }
+.sx-card { display: flex; flex-direction: column; align-items: center; justify-content: center; aspect-ratio: 5 / 7;
+  border-radius: 6px; background: var(--c1); color: var(--card-text); border: 1px solid var(--card-edge);
+  box-shadow: 0 1px 2px rgba(0,0,0,.25); font-weight: 800; line-height: 1; }
+.sx-card .sx-rank { font-size: clamp(1rem, 4.6vw, 1.3rem); }
+.sx-card .sx-suit { font-size: clamp(1.1rem, 5.4vw, 1.5rem); margin-top: .1rem; }
+.sx-card.sx-red { color: #b0141c; }
+.sx-actions { display: flex; flex-wrap: wrap; gap: .4rem; margin: .5rem 0 0; }
+.sx-actions button { flex: 1 1 9rem; min-height: 48px; }
+.sx-actions button.primary { flex-basis: 100%; }
+.sx-hand { display: grid; gap: .3rem; }
+.sx-hand.sx-cols6 { grid-template-columns: repeat(6, minmax(0, 1fr)); }
+.sx-hand.sx-cols7 { grid-template-columns: repeat(7, minmax(0, 1fr)); }
+.sx-play { padding: 0; border: none; background: none; min-height: 48px; min-width: 0; border-radius: 8px; }
+.sx-play .sx-card { width: 100%; border: 3px solid var(--accent); box-shadow: 0 3px 0 var(--accent); }
+.sx-play:not(:disabled):active .sx-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
+.sx-play:disabled .sx-card { opacity: .55; margin-top: 3px; }
+.sx-sides { list-style: none; margin: 0; padding: 0; display: grid; gap: .25rem; }
+.sx-sides li { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 .6rem; padding: .3rem .5rem;
+  border: 1px solid var(--line); border-radius: 8px; background: var(--surface); }
+.sx-sides li.sx-mine { border-color: var(--accent); }
+.sx-sides .sx-who { font-weight: 600; }
+.sx-last { margin-top: .6rem; }
+.sx-last-cards { list-style: none; margin: .4rem 0 0; padding: .4rem; display: flex; flex-wrap: wrap; gap: .4rem;
+  background: var(--felt); color: #fff; border-radius: 8px; }
+.sx-last-cards[hidden] { display: none; }
+.sx-last-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center; overflow-wrap: anywhere; }
+.sx-last-cards .sx-card { width: 2.6rem; }
+.sx-result p { margin: .25rem 0; }
+.sx-result table { font-size: .9rem; }
+`;
+
+function injectStyle() {
+  if (document.getElementById("sixtysix-style")) return;
+  document.head.append(h("style", { id: "sixtysix-style", text: STYLE }));
+}
+
+// A card's face: rank letter and suit symbol (shape, not only colour); the name is said elsewhere.
+function face(card) {
+  const suit = suitOf(card);
+  return h("span", { class: `sx-card${suit === "H" || suit === "D" ? " sx-red" : ""}`, "aria-hidden": "true" },
+    h("span", { class: "sx-rank", text: rankOf(card) }), h("span", { class: "sx-suit", text: SYMBOL[suit] }));
+}
+
+function sides(table) {
+  const members = [];
+  (table.side_of || []).forEach((side, seat) => { (members[side] = members[side] || []).push(seat); });
+  return members;
+}
+
+function sideName(seats, ctx) {
+  const names = seats.map((seat) => ctx.seatName(seat));
+  return names.length === 2 ? t("sixtysix.pair", { a: names[0], b: names[1] }) : names.join(", ");
+}
+
+const tricksText = (n) => (n === 1 ? t("sixtysix.tricksOne") : t("sixtysix.tricks", { n }));
+
+function send(act, action) {
+  return () => { act(action).catch(() => {}); };
+}
+
+export function render(view, act, ctx) {
+  injectStyle();
+  const table = view.table || {};
+  const legal = view.legal_actions || [];
+  const mine = view.your_seat;
+  const root = h("div", { class: "sixtysix" });
+  const trump = table.trump;
+
+  // Hand number, trump, target and match score.
+  // Partners share one score, so each side shows its first seat's.
+  const score = sides(table).map((seats) => `${sideName(seats, ctx)} ${(view.seats[seats[0]] || {}).score ?? 0}`).join(" · ");
+  root.append(h("div", { class: "sx-info" },
+    h("span", {}, `${t("sixtysix.deal", { n: view.deal })} · `,
+      h("span", { class: "sx-trump", text: t("sixtysix.trump", { symbol: SYMBOL[trump], suit: suitName(trump) }) })),
+    h("span", { class: "sx-match" }, `${t("sixtysix.match")}: ${score}`,
+      table.carry ? ` (${t("sixtysix.carry", { n: table.carry })})` : ""),
+    h("small", { text: t("sixtysix.target", { target: table.target, points: table.match_points }) }),
+    table.players === 4 ? h("small", { text: t("sixtysix.partners", {
+      sides: sides(table).map((seats) => sideName(seats, ctx)).join(t("sixtysix.versus")) }) }) : null));
+
+  if (view.status !== "finished") root.append(felt(view, table, ctx));
+  root.append(actions(legal, table, act));
+
+  // The hand: every card is a button; those not playable now are disabled.
+  if (mine !== null && mine !== undefined && view.status !== "finished") {
+    const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
+    const hand = view.hand || [];
+    const columns = table.players === 2 ? 6 : 7;
+    root.append(h("section", { "aria-labelledby": "sx-hand" },
+      h("h2", { id: "sx-hand", text: t("sixtysix.hand") }),
+      hand.length ? h("div", { class: `sx-hand sx-cols${columns}` },
+        hand.map((card, i) => {
+          const can = playable.has(card);
+          return h("button", { type: "button", class: "sx-play", disabled: !can, "data-focus-key": `play-${card}-${i}`,
+            onclick: can ? send(act, { type: "play", card }) : null },
+          h("span", { class: "visually-hidden", text: t(can ? "sixtysix.play" : "sixtysix.notPlayable", { card: cardName(card) }) }),
+          face(card));
+        }))
+        : h("p", { class: "muted", text: t("sixtysix.handEmpty") })));
+  }
+
+  // Once the match is over the running counts are stale: the hand's result below has them.
+  if (view.status !== "finished") root.append(sidesBlock(view, table, ctx));
+  if (table.last_trick && view.status !== "finished") root.append(lastTrick(table.last_trick, ctx));
+  if (table.last_hand) root.append(lastHand(table.last_hand, table, ctx));
+  return root;
+}
+
+function felt(view, table, ctx) {
+  let stock;
+  if (table.trump_card) {
+    stock = [face(table.trump_card), h("span", { text: t("sixtysix.stock", { n: table.stock_size }) }),
+      h("span", { class: "visually-hidden", text: t("sixtysix.trumpCard", { card: cardName(table.trump_card) }) })];
+  } else if (table.closed_by !== null && table.closed_by !== undefined) {
+    stock = [h("span", { text: t("sixtysix.closedBy", { name: ctx.seatName(table.closed_by) }) })];
+  } else {
+    stock = [h("span", { text: t("sixtysix.exhausted") }),
+      table.set_aside ? h("span", { text: t("sixtysix.setAside", { n: table.set_aside }) }) : null];
+  }
+  const trick = table.trick || [];
+  const best = bestIndex(trick, table.trump);
+  const waiting = table.turn === null || table.turn === undefined ? null
+    : h("p", { class: "sx-note", text: t(trick.length ? "sixtysix.toPlay" : "sixtysix.leads", { name: ctx.seatName(table.turn) }) });
+  // A trick completes the moment its last card is played: say who took it until the next lead.
+  const taken = !trick.length && table.last_trick
+    ? h("p", { class: "sx-note", text: t("sixtysix.tookLast", { name: ctx.seatName(table.last_trick.winner) }) }) : null;
+  return h("section", { class: "sx-felt", "aria-labelledby": "sx-trick" },
+    h("div", { class: "sx-stock" }, stock),
+    h("div", { class: "sx-trick" },
+      h("h2", { id: "sx-trick", class: "visually-hidden", text: t("sixtysix.trick") }),
+      trick.length ? h("ul", { class: "sx-trick-cards" }, trick.map((p, i) => h("li", { class: i === best ? "sx-best" : "" },
+        face(p.card), h("span", { "aria-hidden": "true", text: ctx.seatName(p.seat) }),
+        h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))))
+        : null,
+      taken, waiting));
+}
+
+// Which card holds the trick so far, marked for the eye (the order of play is in the list).
+const STRENGTH = ["7", "8", "9", "J", "Q", "K", "10", "A"];
+function bestIndex(trick, trump) {
+  let best = -1;
+  trick.forEach((p, i) => {
+    if (best < 0) { best = i; return; }
+    const held = trick[best].card;
+    const sameSuit = suitOf(p.card) === suitOf(held);
+    if ((sameSuit && STRENGTH.indexOf(rankOf(p.card)) > STRENGTH.indexOf(rankOf(held)))
+        || (!sameSuit && suitOf(p.card) === trump)) best = i;
+  });
+  return best;
+}
+
+function actions(legal, table, act) {
+  const buttons = [];
+  const declaredSuits = new Set();
+  for (const action of legal) {
+    if (action.type === "declare" && !action.card) {
+      buttons.unshift(h("button", { type: "button", class: "primary", "data-focus-key": "declare",
+        onclick: send(act, action) }, t("sixtysix.declare")));
+    } else if (action.type === "declare" && !declaredSuits.has(suitOf(action.card))) {
+      // The K and the Q name the same marriage: one button per suit.
+      const suit = suitOf(action.card);
+      declaredSuits.add(suit);
+      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action) },
+        t("sixtysix.declareMarriage", { suit: suitName(suit), points: suit === table.trump ? 40 : 20 })));
+    } else if (action.type === "marry") {
+      const suit = suitOf(action.card);
+      buttons.push(h("button", { type: "button", "data-focus-key": `marry-${action.card}`, onclick: send(act, action) },
+        t("sixtysix.marry", { suit: suitName(suit), points: suit === table.trump ? 40 : 20, rank: t(`sixtysix.rank.${rankOf(action.card)}`) })));
+    } else if (action.type === "close") {
+      buttons.push(h("button", { type: "button", "data-focus-key": "close", onclick: send(act, action) }, t("sixtysix.close")));
+    } else if (action.type === "exchange") {
+      const low = (table.deck_size === 32 ? "7" : "9") + table.trump;
+      buttons.push(h("button", { type: "button", "data-focus-key": "exchange", onclick: send(act, action) },
+        t("sixtysix.exchange", { low: cardName(low), card: cardName(table.trump_card) })));
+    }
+  }
+  return buttons.length ? h("div", { class: "sx-actions" }, buttons) : h("div");
+}
+
+function sidesBlock(view, table, ctx) {
+  const mySide = view.your_seat === null || view.your_seat === undefined ? null : table.side_of[view.your_seat];
+  const items = sides(table).map((seats, side) => h("li", { class: side === mySide ? "sx-mine" : "" },
+    h("span", { class: "sx-who", text: sideName(seats, ctx) }),
+    h("span", {}, side === mySide && table.my_points !== null ? `${t("sixtysix.points", { points: table.my_points })} · ` : "",
+      tricksText((table.tricks || [])[seats[0]] ?? 0))));
+  const marriages = table.marriages || [];
+  return h("section", { "aria-labelledby": "sx-sides" },
+    h("h2", { id: "sx-sides", text: t("sixtysix.sides") }),
+    h("ul", { class: "sx-sides" }, items),
+    marriages.length ? h("div", {}, h("h2", { id: "sx-marriages", text: t("sixtysix.marriages") }),
+      h("ul", { class: "plain-list", "aria-labelledby": "sx-marriages" }, marriages.map((m) => h("li", {},
+        t("sixtysix.marriage", { name: ctx.seatName(m.seat), symbol: SYMBOL[m.suit], suit: suitName(m.suit), points: m.points }),
+        m.counted ? "" : ` (${t("sixtysix.pending")})`)))) : null);
+}
+
+function lastTrick(last, ctx) {
+  const panel = h("ul", { class: "sx-last-cards", id: "sx-last-cards", hidden: !lastTrickOpen },
+    last.cards.map((p) => h("li", {}, face(p.card), h("span", { "aria-hidden": "true", text: ctx.seatName(p.seat) }),
+      h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))),
+    h("li", { class: "sx-note", text: t("sixtysix.lastWonBy", { name: ctx.seatName(last.winner) }) }));
+  const toggle = h("button", { type: "button", "aria-expanded": String(lastTrickOpen), "aria-controls": "sx-last-cards",
+    "data-focus-key": "last-trick", text: t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast") });
+  toggle.addEventListener("click", () => {
+    lastTrickOpen = !lastTrickOpen;
+    panel.hidden = !lastTrickOpen;
+    toggle.setAttribute("aria-expanded", String(lastTrickOpen));
+    toggle.textContent = t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast");
+  });
+  return h("div", { class: "sx-last" }, toggle, panel);
+}
+
+function lastHand(result, table, ctx) {
+  const lines = [];
+  if (result.declarer !== null && result.declarer !== undefined) {
+    lines.push(t(result.correct ? "sixtysix.declaredOk" : "sixtysix.declaredFalse", { name: ctx.seatName(result.declarer) }));
+  } else {
+    lines.push(t("sixtysix.cardsOut"));
+  }
+  if (result.closed_by !== null && result.closed_by !== undefined) {
+    lines.push(t("sixtysix.closedNote", { name: ctx.seatName(result.closed_by) }));
+  }
+  const reason = REASONS[result.reason];
+  lines.push(reason ? t(`sixtysix.reason.${reason}`) : result.reason);
+  const rows = sides(table).map((seats) => h("tr", {},
+    h("th", { scope: "row", text: sideName(seats, ctx) }),
+    h("td", { text: String(result.points[seats[0]]) }),
+    h("td", { text: String(result.tricks[seats[0]]) }),
+    h("td", { text: String(result.game_points[seats[0]]) })));
+  return h("section", { class: "sx-result", "aria-labelledby": "sx-result" },
+    h("h2", { id: "sx-result", text: t("sixtysix.lastHand", { deal: result.deal }) }),
+    lines.map((line) => h("p", { text: line })),
+    h("div", { class: "table-wrap" }, h("table", {},
+      h("thead", {}, h("tr", {}, ["side", "cardPoints", "trickCount", "gamePoints"].map((key) =>
+        h("th", { scope: "col", text: t(`sixtysix.${key}`) })))),
+      h("tbody", {}, rows))));
+}
+
+export function status(view) {
+  const table = view.table || {};
+  const legal = view.legal_actions || [];
+  if ((table.trick || []).length) {
+    return t(table.stock_size ? "sixtysix.statusFollow" : "sixtysix.statusStrict");
+  }
+  if (legal.some((a) => a.type === "declare")) return t("sixtysix.statusDeclare", { target: table.target });
+  return t("sixtysix.statusLead");
+}
+
+export function seatNote(view, seat) {
+  const table = view.table || {};
+  return view.status === "active" && table.dealer === seat ? t("sixtysix.dealer") : "";
+}
+
+// One game-log line per event of rules/sixtysix/game.py (the shell shows and announces them).
+export function describeEvent(event, ctx) {
+  const name = event.seat === undefined ? "" : ctx.seatName(event.seat);
+  const names = (seats) => seats.map((seat) => ctx.seatName(seat)).join(", ");
+  switch (event.type) {
+    case "closed": return t("sixtysix.log.closed", { name });
+    case "exchanged": return t("sixtysix.log.exchanged", { name, gave: cardName(event.gave), took: cardName(event.took) });
+    case "married": return t(event.counted ? "sixtysix.log.married" : "sixtysix.log.marriedPending",
+      { name, suit: suitName(event.suit), points: event.points });
+    case "played": return t("sixtysix.log.played", { name, card: cardName(event.card) });
+    case "trick": return t("sixtysix.log.trick", { name: ctx.seatName(event.winner), points: event.points,
+      cards: event.cards.map((p) => cardName(p.card)).join(", ") });
+    case "drew": return t("sixtysix.log.drew", { name, card: cardName(event.card) });
+    case "drawn":
+      if (event.trump_card_to !== null) return t("sixtysix.log.drawnTrump", { name: ctx.seatName(event.trump_card_to) });
+      if (event.stock_size) return t("sixtysix.log.drawn", { n: event.stock_size });
+      return event.set_aside ? t("sixtysix.log.exhaustedAside", { n: event.set_aside }) : t("sixtysix.log.exhausted");
+    case "declared": return event.suit
+      ? t("sixtysix.log.declaredMarriage", { name, suit: suitName(event.suit) }) : t("sixtysix.log.declared", { name });
+    case "hand_over": {
+      const key = REASONS[event.reason];
+      const gains = [...new Set(event.game_points.filter((n) => n > 0))].map((n) => t("sixtysix.log.gain",
+        { n, names: names(event.game_points.map((g, seat) => (g === n ? seat : -1)).filter((seat) => seat >= 0)) }));
+      return [t("sixtysix.log.handOver", { deal: event.deal, reason: key ? t(`sixtysix.reason.${key}`) : event.reason }),
+        ...gains].join(" ");
+    }
+    case "match_over": return t("sixtysix.log.matchOver", { names: names(event.winners) });
+    case "dealt": return t("sixtysix.log.dealt", { deal: event.deal, name: ctx.seatName(event.dealer),
+      symbol: SYMBOL[event.trump], suit: suitName(event.trump), card: cardName(event.trump_card) });
+    case "dealt_hand": return t("sixtysix.log.hand", { cards: event.cards.map(cardName).join(", ") });
+    default: return null;
+  }
+}
