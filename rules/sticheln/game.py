@@ -14,9 +14,34 @@ Actions
                                                           you won cards of one colour only
 
 Phases: "choose" (simultaneous, secret), "play", "name" ("late" only; simultaneous, secret),
-"over". A deal is scored as soon as its last action is applied and the next deal starts at once,
+"over". A secret choice may be changed until the last seat has chosen: to_act lists only the
+seats that have not chosen, legal_actions of a seat that has chosen offers the other choices
+(its put-down cards count as back in hand), and applying one replaces its choice. A deal is scored as soon as its last action is applied and the next deal starts at once,
 so the finished deal is shown under table["previous_deal"]. In phase "over" the last deal stays
 on the table with everything revealed.
+
+Events (apply_action returns them in this order; "to" marks the only seats that may see one)
+    {"type": "chose", "seat", "phase": "choose"|"name", "changed": bool}
+                    seat has made (or, with "changed", replaced) its secret choice; never what
+    {"type": "choice", "seat", "cards": [names]} or {"type": "choice", "seat", "colors": [..]},
+                    "to": [seat]
+                    what that seat chose, told to that seat only (follows its "chose")
+    {"type": "all_chosen", "phase": "choose"|"name"}
+                    the last seat has chosen: the choices are final
+    {"type": "revealed", "pain": [[names] per seat], "pain_colors": [[colours] or None per seat]}
+                    every seat's choice turned up: when all have chosen, but under "dark" only at
+                    the end of the deal (just before "deal_end"); under "late" after the naming
+    {"type": "played", "seat", "card", "led_color", "trick"}
+                    a card played to the trick numbered `trick` (1-based within the deal)
+    {"type": "trick_won", "winner", "cards": [{"seat", "card"}], "trick", "tricks_per_deal"}
+                    the trick's winner takes these cards and leads next
+    {"type": "deal_end", "deal", "scores": [per seat], "totals": [per seat]}
+                    the deal is scored; totals are the match scores after it
+    {"type": "dealt", "deal", "dealer", "leader", "leftover": [names], "hand_size"}
+                    a new deal (from deal 2 on; new_game returns no events): no hand is told,
+                    each seat reads its new hand from its view
+    {"type": "game_over", "scores", "winners"}
+                    the last deal is scored and the match is over
 
 view()["table"] keys
     seat            the viewer's seat, None for a spectator
@@ -51,7 +76,7 @@ from __future__ import annotations
 
 from rules.base import (Action, Game, IllegalAction, InvalidOptions, State, action_type,
                         deal_rng, winners_of)
-from rules.sticheln.cards import (CARD_NAMES, COLORS, SETUP, SPAN, VARIANTS, colors_in_play,
+from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, COLOR_IDS, COLORS, SETUP, SPAN, VARIANTS, colors_in_play,
                                   deal_cards, deal_score, names, parse_card, parse_colour,
                                   trick_winner)
 
@@ -98,18 +123,34 @@ class Sticheln(Game):
             return [s for s, done in enumerate(state["chosen"]) if not done and state["won"][s]]
         return []
 
+    def _may_change_choice(self, state: State, seat: int) -> bool:
+        """A seat that has made this phase's secret choice may still replace it."""
+        return (state["phase"] in ("choose", "name") and seat in range(state["players"])
+                and state["chosen"][seat])
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if seat not in self.to_act(state) and not self._may_change_choice(state, seat):
             return []
         phase = state["phase"]
         if phase == "play":
             return [{"type": "play", "card": CARD_NAMES[c]} for c in state["hands"][seat]]
         if phase == "choose":
-            hand = state["hands"][seat]
-            if not state["options"]["tough"]:
-                return [{"type": "choose_pain", "card": CARD_NAMES[c]} for c in hand]
-            return [{"type": "choose_pain", "cards": [CARD_NAMES[a], CARD_NAMES[b]]}
-                    for i, a in enumerate(hand) for b in hand[i + 1:] if a // SPAN != b // SPAN]
+            return [action for action in self._pain_card_choices(state, seat)
+                    if self._chosen_cards(action) != state["pain"][seat]]
+        current = state["named"][seat]
+        return [action for action in self._naming_choices(state, seat)
+                if self._named_colours(action) != current]
+
+    def _pain_card_choices(self, state: State, seat: int) -> list[Action]:
+        # Cards already put down are back in play while the choice may change.
+        pool = sorted(state["hands"][seat] + state["pain"][seat])
+        if not state["options"]["tough"]:
+            return [{"type": "choose_pain", "card": CARD_NAMES[c]} for c in pool]
+        return [{"type": "choose_pain", "cards": [CARD_NAMES[a], CARD_NAMES[b]]}
+                for i, a in enumerate(pool) for b in pool[i + 1:] if a // SPAN != b // SPAN]
+
+    @staticmethod
+    def _naming_choices(state: State, seat: int) -> list[Action]:
         won = sorted({c // SPAN for c in state["won"][seat]})
         if not state["options"]["tough"]:
             return [{"type": "name_pain", "color": COLORS[c]} for c in won]
@@ -118,23 +159,31 @@ class Sticheln(Game):
         return [{"type": "name_pain", "colors": [COLORS[a], COLORS[b]]}
                 for i, a in enumerate(won) for b in won[i + 1:]]
 
+    @staticmethod
+    def _chosen_cards(action: Action) -> list[int]:
+        return sorted(CARD_IDS[name] for name in action.get("cards", [action.get("card")]))
+
+    @staticmethod
+    def _named_colours(action: Action) -> list[int]:
+        return sorted(COLOR_IDS[name] for name in action.get("colors", [action.get("color")]))
+
     # --- acting -------------------------------------------------------------------------------
-    def apply_action(self, state: State, seat: int, action: Action) -> None:
+    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
         kind = action_type(action, {"choose_pain": ("card", "cards"), "play": ("card",),
                                      "name_pain": ("color", "colors")})
-        self.check_seat_may_act(state, seat)
+        if not self._may_change_choice(state, seat):
+            self.check_seat_may_act(state, seat)
         expected = {"choose": "choose_pain", "play": "play", "name": "name_pain"}[state["phase"]]
         if kind != expected:
             raise IllegalAction(f"now is the time for '{expected}', not '{kind}'")
         if kind == "choose_pain":
-            self._choose_pain(state, seat, action)
-        elif kind == "play":
-            self._play(state, seat, action)
-        else:
-            self._name_pain(state, seat, action)
+            return self._choose_pain(state, seat, action)
+        if kind == "play":
+            return self._play(state, seat, action)
+        return self._name_pain(state, seat, action)
 
-    def _choose_pain(self, state: State, seat: int, action: Action) -> None:
-        hand = state["hands"][seat]
+    def _choose_pain(self, state: State, seat: int, action: Action) -> list[dict]:
+        hand, previous = state["hands"][seat], state["pain"][seat]
         if state["options"]["tough"]:
             given = action.get("cards")
             if not isinstance(given, list) or len(given) != 2:
@@ -147,16 +196,33 @@ class Sticheln(Game):
                 raise IllegalAction("put down one card: {'card': name}")
             cards = [parse_card(action["card"])]
         for card in cards:
-            if card not in hand:
+            if card not in hand and card not in previous:
                 raise IllegalAction(f"you do not hold {CARD_NAMES[card]}")
-        for card in cards:
-            hand.remove(card)
+        if cards == previous:
+            raise IllegalAction("that is already your choice")
+        changed = state["chosen"][seat]
+        state["hands"][seat] = sorted(card for card in hand + previous if card not in cards)
         state["pain"][seat] = cards
         state["chosen"][seat] = True
+        events = self._choice_events(seat, "choose", changed, {"cards": names(cards)})
         if all(state["chosen"]):
             state["phase"] = "play"
+            events.append({"type": "all_chosen", "phase": "choose"})
+            if not state["options"]["dark"]:
+                events.append(self._revealed_event(state))
+        return events
 
-    def _play(self, state: State, seat: int, action: Action) -> None:
+    @staticmethod
+    def _choice_events(seat: int, phase: str, changed: bool, choice: dict) -> list[dict]:
+        return [{"type": "chose", "seat": seat, "phase": phase, "changed": changed},
+                {"type": "choice", "seat": seat, **choice, "to": [seat]}]
+
+    def _revealed_event(self, state: State) -> dict:
+        colours = [self._pain_colours(state, s) for s in range(state["players"])]
+        return {"type": "revealed", "pain": [names(pain) for pain in state["pain"]],
+                "pain_colors": [None if c is None else [COLORS[x] for x in c] for c in colours]}
+
+    def _play(self, state: State, seat: int, action: Action) -> list[dict]:
         card = parse_card(action.get("card"))
         hand = state["hands"][seat]
         if card not in hand:
@@ -164,24 +230,30 @@ class Sticheln(Game):
         hand.remove(card)
         trick = state["trick"]
         trick.append([seat, card])
+        number = state["tricks_played"] + 1
+        events = [{"type": "played", "seat": seat, "card": CARD_NAMES[card],
+                   "led_color": COLORS[trick[0][1] // SPAN], "trick": number}]
         n = state["players"]
         if len(trick) < n:
             state["turn"] = (seat + 1) % n
-            return
+            return events
         winner = trick[trick_winner([c for _, c in trick], state["options"]["reverse"])][0]
         state["won"][winner].extend(c for _, c in trick)
         state["last_trick"] = {"cards": trick, "winner": winner}
         state["trick"] = []
         state["leader"] = state["turn"] = winner
         state["tricks_played"] += 1
+        events.append({"type": "trick_won", "winner": winner, "trick": number,
+                       "cards": [{"seat": s, "card": CARD_NAMES[c]} for s, c in trick],
+                       "tricks_per_deal": state["tricks_per_deal"]})
         if state["hands"][winner]:
-            return
+            return events
         if state["options"]["late"]:
             state["phase"] = "name"
-        else:
-            self._finish_deal(state)
+            return events
+        return events + self._finish_deal(state)
 
-    def _name_pain(self, state: State, seat: int, action: Action) -> None:
+    def _name_pain(self, state: State, seat: int, action: Action) -> list[dict]:
         won = {c // SPAN for c in state["won"][seat]}
         if state["options"]["tough"]:
             given = action.get("colors")
@@ -198,13 +270,22 @@ class Sticheln(Game):
         for colour in colours:
             if colour not in won:
                 raise IllegalAction(f"you won no {COLORS[colour]} card, so you cannot name it")
+        if colours == state["named"][seat]:
+            raise IllegalAction("that is already your choice")
+        changed = state["chosen"][seat]
         state["named"][seat] = colours
         state["chosen"][seat] = True
+        events = self._choice_events(seat, "name", changed,
+                                     {"colors": [COLORS[c] for c in colours]})
         if not self.to_act(state):
-            self._finish_deal(state)
+            events.append({"type": "all_chosen", "phase": "name"})
+            events += self._finish_deal(state)
+        return events
 
-    def _finish_deal(self, state: State) -> None:
+    def _finish_deal(self, state: State) -> list[dict]:
         n, options = state["players"], state["options"]
+        # Under "late" the naming was just revealed; under "dark" the pain cards only now.
+        events = [self._revealed_event(state)] if options["dark"] or options["late"] else []
         scores = [deal_score(state["pain"][s] + state["won"][s], self._pain_colours(state, s),
                              options) for s in range(n)]
         state["deal_scores"].append(scores)
@@ -213,10 +294,18 @@ class Sticheln(Game):
         state["previous"] = {"deal": state["deal"], "pain": state["pain"],
                              "named": state["named"], "won": state["won"], "scores": scores,
                              "last_trick": state["last_trick"]}
+        events.append({"type": "deal_end", "deal": state["deal"], "scores": list(scores),
+                       "totals": list(state["scores"])})
         if state["deal"] < options["deals"]:
             self._start_deal(state, state["deal"] + 1)
+            events.append({"type": "dealt", "deal": state["deal"], "dealer": state["dealer"],
+                           "leader": state["leader"], "leftover": names(state["leftover"]),
+                           "hand_size": len(state["hands"][0])})
         else:
             state["phase"] = "over"
+            outcome = self.outcome(state)
+            events.append({"type": "game_over", **outcome})
+        return events
 
     @staticmethod
     def _pain_colours(state: State, seat: int) -> list[int] | None:

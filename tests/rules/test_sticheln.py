@@ -163,7 +163,8 @@ def test_pain_choice_is_simultaneous_and_secret_until_all_have_chosen():
     GAME.apply_action(state, 1, {"type": "choose_pain", "card": CARD_NAMES[card]})
     assert GAME.to_act(state) == [0, 2]
     assert card not in state["hands"][1]
-    assert GAME.legal_actions(state, 1) == []
+    # Still open to change until all have chosen: the other cards of the (whole) hand.
+    assert [a["card"] for a in GAME.legal_actions(state, 1)] == GAME.view(state, 1)["hand"]
     for seat in (0, 2, None):
         table = GAME.view(state, seat)["table"]
         assert table["chosen"] == [False, True, False]
@@ -517,7 +518,7 @@ def test_illegal_choices_are_rejected_and_change_nothing(action, words):
         GAME.apply_action(state, 0, action)
     assert snapshot(state) == before
     GAME.apply_action(state, 0, GAME.legal_actions(state, 0)[0])
-    with pytest.raises(IllegalAction, match="seat 0 is not to act"):
+    with pytest.raises(IllegalAction, match="do not hold"):
         GAME.apply_action(state, 0, GAME.legal_actions(state, 1)[0])
 
 

@@ -1,0 +1,493 @@
+// Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
+// Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
+import { t, addStrings, listNames } from "../i18n.js";
+
+addStrings("en", {
+  "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
+  "sticheln.color.yellow": "yellow", "sticheln.color.purple": "purple", "sticheln.color.brown": "brown",
+  "sticheln.card": "{color} {value}",
+  "sticheln.play": "Play {card}",
+  "sticheln.putDown": "Put down {card}",
+  "sticheln.select": "Pick {card}",
+  "sticheln.yourDown": "{card}, put down now",
+  "sticheln.name1": "Name {color}",
+  "sticheln.name2": "Name {a} and {b}",
+  "sticheln.dealInfo": "Deal {deal} of {deals} · trick {trick} of {tricks}",
+  "sticheln.variants": "Variants: {list}",
+  "sticheln.variant.reverse": "lucky colour", "sticheln.variant.mild": "mild",
+  "sticheln.variant.tough": "two colours", "sticheln.variant.dark": "dark", "sticheln.variant.late": "late",
+  "sticheln.chooseTitle": "Choose your pain card",
+  "sticheln.chooseTitleLucky": "Choose your lucky card",
+  "sticheln.chooseHelp": "Tap a card to put it down: its colour costs you its cards' values this deal.",
+  "sticheln.chooseHelpLucky": "Tap a card to put it down: its colour scores its cards' values this deal.",
+  "sticheln.chooseHelpTough": "Tap two cards of different colours to put them down.",
+  "sticheln.changeHelp": "You may change it until everybody has chosen.",
+  "sticheln.yourChoice": "You put down: {cards}",
+  "sticheln.picked": "Picked: {card}. Now pick a card of another colour.",
+  "sticheln.nameTitle": "Name your pain colour",
+  "sticheln.nameTitleLucky": "Name your lucky colour",
+  "sticheln.nameHelp": "Only colours among the cards you won. You may change it until everybody has named.",
+  "sticheln.yourNamed": "You named: {colors}",
+  "sticheln.nothingToName": "You won no cards: nothing to name.",
+  "sticheln.trick": "Trick",
+  "sticheln.led": "Led colour: {color}",
+  "sticheln.trickEmpty": "{name} leads.",
+  "sticheln.trickEntry": "{name}: {card}",
+  "sticheln.lastTrick": "Last trick, won by {name}",
+  "sticheln.hand": "Your hand",
+  "sticheln.handEmpty": "No cards in hand.",
+  "sticheln.leftover": "Set aside for this deal",
+  "sticheln.players": "Table",
+  "sticheln.pain": "Pain",
+  "sticheln.lucky": "Lucky",
+  "sticheln.painColors": "{kind}: {colors}",
+  "sticheln.secret": "{kind}: secret",
+  "sticheln.hidden": "{kind}: hidden until the deal ends",
+  "sticheln.notYet": "{kind}: not yet chosen",
+  "sticheln.none": "{kind}: none",
+  "sticheln.collected": "Won {n} cards",
+  "sticheln.dealScore": "this deal {score}",
+  "sticheln.nothingWon": "nothing won yet",
+  "sticheln.previous": "Deal {deal} result",
+  "sticheln.sheet": "Score sheet",
+  "sticheln.player": "Player",
+  "sticheln.dealN": "Deal {n}",
+  "sticheln.now": "Now",
+  "sticheln.total": "Total",
+  "sticheln.statusChoose": "Your turn: put down your pain card",
+  "sticheln.statusChooseLucky": "Your turn: put down your lucky card",
+  "sticheln.statusChooseTough": "Your turn: put down two cards of different colours",
+  "sticheln.statusPlay": "Your turn: play a card",
+  "sticheln.statusName": "Your turn: name a colour you won",
+  "sticheln.hasChosen": "has chosen",
+  "sticheln.leads": "leads",
+  "sticheln.scoreOf": "{name} {score}",
+  "sticheln.log.chose": "{name} has put down a card",
+  "sticheln.log.choseAgain": "{name} has changed the card put down",
+  "sticheln.log.named": "{name} has named a colour",
+  "sticheln.log.namedAgain": "{name} has changed the colour named",
+  "sticheln.log.yourCards": "You put down {cards}",
+  "sticheln.log.yourColors": "You named {colors}",
+  "sticheln.log.allChose": "Everybody has chosen",
+  "sticheln.log.allNamed": "Everybody has named",
+  "sticheln.log.revealed": "Revealed: {list}",
+  "sticheln.log.played": "{name} played {card}",
+  "sticheln.log.trick": "{name} won trick {trick}: {cards}",
+  "sticheln.log.dealEnd": "Deal {deal} over: {scores}",
+  "sticheln.log.dealt": "Deal {deal}: {dealer} deals, {leader} leads",
+  "sticheln.log.gameOver": "Game over: {names} won",
+});
+
+addStrings("fi", {
+  "sticheln.color.blue": "sininen", "sticheln.color.red": "punainen", "sticheln.color.green": "vihreä",
+  "sticheln.color.yellow": "keltainen", "sticheln.color.purple": "violetti", "sticheln.color.brown": "ruskea",
+  "sticheln.card": "{color} {value}",
+  "sticheln.play": "Pelaa {card}",
+  "sticheln.putDown": "Laita alas {card}",
+  "sticheln.select": "Valitse {card}",
+  "sticheln.yourDown": "{card}, nyt alas laitettu",
+  "sticheln.name1": "Nimeä {color}",
+  "sticheln.name2": "Nimeä {a} ja {b}",
+  "sticheln.dealInfo": "Jako {deal}/{deals} · tikki {trick}/{tricks}",
+  "sticheln.variants": "Muunnelmat: {list}",
+  "sticheln.variant.reverse": "onnenväri", "sticheln.variant.mild": "lievä",
+  "sticheln.variant.tough": "kaksi väriä", "sticheln.variant.dark": "pimeä", "sticheln.variant.late": "myöhäinen",
+  "sticheln.chooseTitle": "Valitse kipukorttisi",
+  "sticheln.chooseTitleLucky": "Valitse onnenkorttisi",
+  "sticheln.chooseHelp": "Napauta korttia laittaaksesi sen alas: sen värin kortit maksavat sinulle arvonsa tässä jaossa.",
+  "sticheln.chooseHelpLucky": "Napauta korttia laittaaksesi sen alas: sen värin kortit tuovat sinulle arvonsa tässä jaossa.",
+  "sticheln.chooseHelpTough": "Napauta kahta eriväristä korttia laittaaksesi ne alas.",
+  "sticheln.changeHelp": "Voit vaihtaa valintaa, kunnes kaikki ovat valinneet.",
+  "sticheln.yourChoice": "Laitoit alas: {cards}",
+  "sticheln.picked": "Valittu: {card}. Valitse nyt toisen värinen kortti.",
+  "sticheln.nameTitle": "Nimeä kipuvärisi",
+  "sticheln.nameTitleLucky": "Nimeä onnenvärisi",
+  "sticheln.nameHelp": "Vain voittamiesi korttien värejä. Voit vaihtaa, kunnes kaikki ovat nimenneet.",
+  "sticheln.yourNamed": "Nimesit: {colors}",
+  "sticheln.nothingToName": "Et voittanut kortteja: ei nimettävää.",
+  "sticheln.trick": "Tikki",
+  "sticheln.led": "Aloitusväri: {color}",
+  "sticheln.trickEmpty": "{name} aloittaa.",
+  "sticheln.trickEntry": "{name}: {card}",
+  "sticheln.lastTrick": "Edellinen tikki, voittaja {name}",
+  "sticheln.hand": "Kätesi",
+  "sticheln.handEmpty": "Ei kortteja kädessä.",
+  "sticheln.leftover": "Sivuun tässä jaossa",
+  "sticheln.players": "Pöytä",
+  "sticheln.pain": "Kipu",
+  "sticheln.lucky": "Onni",
+  "sticheln.painColors": "{kind}: {colors}",
+  "sticheln.secret": "{kind}: salainen",
+  "sticheln.hidden": "{kind}: piilossa jaon loppuun",
+  "sticheln.notYet": "{kind}: ei vielä valittu",
+  "sticheln.none": "{kind}: ei mitään",
+  "sticheln.collected": "Voitti {n} korttia",
+  "sticheln.dealScore": "tämä jako {score}",
+  "sticheln.nothingWon": "ei vielä voittoja",
+  "sticheln.previous": "Jaon {deal} tulos",
+  "sticheln.sheet": "Pistetaulukko",
+  "sticheln.player": "Pelaaja",
+  "sticheln.dealN": "Jako {n}",
+  "sticheln.now": "Nyt",
+  "sticheln.total": "Yhteensä",
+  "sticheln.statusChoose": "Sinun vuorosi: laita kipukortti alas",
+  "sticheln.statusChooseLucky": "Sinun vuorosi: laita onnenkortti alas",
+  "sticheln.statusChooseTough": "Sinun vuorosi: laita alas kaksi eriväristä korttia",
+  "sticheln.statusPlay": "Sinun vuorosi: pelaa kortti",
+  "sticheln.statusName": "Sinun vuorosi: nimeä voittamasi väri",
+  "sticheln.hasChosen": "on valinnut",
+  "sticheln.leads": "aloittaa",
+  "sticheln.scoreOf": "{name} {score}",
+  "sticheln.log.chose": "{name} laittoi kortin alas",
+  "sticheln.log.choseAgain": "{name} vaihtoi alas laitetun kortin",
+  "sticheln.log.named": "{name} nimesi värin",
+  "sticheln.log.namedAgain": "{name} vaihtoi nimeämänsä värin",
+  "sticheln.log.yourCards": "Laitoit alas: {cards}",
+  "sticheln.log.yourColors": "Nimesit: {colors}",
+  "sticheln.log.allChose": "Kaikki ovat valinneet",
+  "sticheln.log.allNamed": "Kaikki ovat nimenneet",
+  "sticheln.log.revealed": "Paljastettu: {list}",
+  "sticheln.log.played": "{name} pelasi {card}",
+  "sticheln.log.trick": "{name} voitti tikin {trick}: {cards}",
+  "sticheln.log.dealEnd": "Jako {deal} päättyi: {scores}",
+  "sticheln.log.dealt": "Jako {deal}: {dealer} jakaa, {leader} aloittaa",
+  "sticheln.log.gameOver": "Peli päättyi: voittaja {names}",
+});
+
+// Colour order of the rules; each colour also has a symbol, so colour is never the only cue.
+const COLORS = ["blue", "red", "green", "yellow", "purple", "brown"];
+const SYMBOL = { blue: "●", red: "♥", green: "♣", yellow: "★", purple: "◆", brown: "■" };
+
+const parse = (card) => { const [color, value] = card.split("-"); return { color, value: Number(value) }; };
+const order = (card) => { const { color, value } = parse(card); return COLORS.indexOf(color) * 100 + value; };
+const sorted = (cards) => [...cards].sort((a, b) => order(a) - order(b));
+const colorName = (color) => t(`sticheln.color.${color}`);
+const cardName = (card) => { const { color, value } = parse(card); return t("sticheln.card", { color: colorName(color), value }); };
+const colorList = (colors) => colors.map((c) => `${SYMBOL[c]} ${colorName(c)}`).join(", ");
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+// Module styles, injected once: the shell's styles.css stays untouched. Card inks keep 4.5:1
+// contrast on their pastel faces, which stay light in dark mode like real cards.
+const CSS = `
+.sticheln .st-info { margin: .25rem 0; color: var(--muted); font-size: .95rem; }
+.sticheln h2 { margin: .9rem 0 .4rem; }
+.st-card { --ink: #1c1c1a; --face: #fbfbf8; display: inline-flex; flex-direction: column; align-items: center;
+  justify-content: center; width: 3rem; height: 3.9rem; border-radius: 7px; background: var(--face); color: var(--ink);
+  border: 2px solid var(--ink); line-height: 1; flex: none; box-shadow: 0 1px 2px rgba(0,0,0,.25); }
+.st-card .st-sym { font-size: .95rem; }
+.st-card .st-num { font-size: 1.3rem; font-weight: 800; font-variant-numeric: tabular-nums; }
+.st-card.small { width: 2.3rem; height: 3rem; }
+.st-card.small .st-num { font-size: 1.05rem; }
+.st-blue { --ink: #1a4fa0; --face: #d6e5fb; } .st-red { --ink: #b3161b; --face: #fbd9d9; }
+.st-green { --ink: #17663a; --face: #d3efdc; } .st-yellow { --ink: #6e5200; --face: #fbeaa6; }
+.st-purple { --ink: #6b2fa0; --face: #e8d9f8; } .st-brown { --ink: #6b3f1d; --face: #eddccb; }
+.st-groups { display: grid; gap: .35rem; }
+.st-group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
+.st-group-label { width: 100%; font-size: .85rem; color: var(--muted); }
+button.st-btn { padding: 0; border: none; background: none; min-width: 48px; min-height: 62px; border-radius: 9px; }
+button.st-btn .st-card { width: 3.3rem; height: 4.3rem; border-width: 3px; box-shadow: 0 3px 0 var(--accent); }
+button.st-btn:disabled .st-card { opacity: .55; box-shadow: none; border-width: 2px; }
+button.st-btn[aria-pressed="true"] .st-card, button.st-btn.down .st-card { outline: 4px solid var(--accent); outline-offset: 1px; }
+button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
+.st-felt { background: var(--felt); color: #fff; border-radius: var(--radius); padding: .5rem; }
+.st-felt p { margin: 0 0 .4rem; }
+.st-trick { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; margin: 0; padding: 0; }
+.st-trick li { display: flex; flex-direction: column; align-items: center; gap: .15rem; max-width: 4.2rem; }
+.st-trick li span.st-who { font-size: .75rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 4.2rem; }
+.st-trick li.win span.st-who { font-weight: 700; text-decoration: underline; }
+.st-last { margin-top: .5rem; font-size: .9rem; }
+.st-seats { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem; }
+.st-seat { border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); padding: .4rem .6rem; }
+.st-seat.mine { border-color: var(--accent); }
+.st-seat-head { display: flex; flex-wrap: wrap; gap: .1rem .6rem; align-items: baseline; }
+.st-seat-head strong { margin-right: auto; }
+.st-pain { font-size: .9rem; }
+.st-won { display: flex; flex-wrap: wrap; gap: .15rem .7rem; font-size: .9rem; margin-top: .2rem; font-variant-numeric: tabular-nums; }
+.st-won .hurts { font-weight: 700; text-decoration: underline; }
+.st-chip { display: inline-block; padding: 0 .35rem; border-radius: 6px; background: var(--face); color: var(--ink); font-weight: 600; }
+.st-names { display: grid; grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); gap: .4rem; }
+.st-sheet td, .st-sheet th { text-align: right; white-space: nowrap; }
+.st-sheet th[scope=row], .st-sheet thead th:first-child { text-align: left; white-space: normal; }
+.st-sheet .total { font-weight: 700; }
+.st-sheet tr.mine th { text-decoration: underline; }
+`;
+
+function injectStyles() {
+  if (document.getElementById("sticheln-styles")) return;
+  document.head.append(h("style", { id: "sticheln-styles", text: CSS }));
+}
+
+// A card's face: symbol and number on the colour's face; its name is given by the caller.
+function face(card, small = false) {
+  const { color, value } = parse(card);
+  return h("span", { class: `st-card st-${color}${small ? " small" : ""}`, "aria-hidden": "true" },
+    h("span", { class: "st-sym", text: SYMBOL[color] }), h("span", { class: "st-num", text: String(value) }));
+}
+
+// A card shown but not actionable: a face with its name for screen readers.
+function shown(card, small = true) {
+  return h("span", { class: "st-shown" }, face(card, small), h("span", { class: "visually-hidden", text: cardName(card) }));
+}
+
+function cardButton(card, label, onClick, extra = {}) {
+  const button = h("button", { type: "button", class: `st-btn${extra.down ? " down" : ""}`, "data-focus-key": `card-${card}`,
+    disabled: !onClick, "aria-pressed": extra.pressed === undefined ? null : String(extra.pressed) },
+    face(card), h("span", { class: "visually-hidden", text: label }));
+  if (onClick) button.addEventListener("click", onClick);
+  return button;
+}
+
+// Cards in rows by colour, each row labelled by its symbol and colour name.
+function byColour(cards, make) {
+  const groups = new Map();
+  for (const card of sorted(cards)) {
+    const { color } = parse(card);
+    if (!groups.has(color)) groups.set(color, []);
+    groups.get(color).push(card);
+  }
+  return h("div", { class: "st-groups" }, [...groups].map(([color, list]) => h("div", { class: "st-group" },
+    h("span", { class: "st-group-label", "aria-hidden": "true", text: `${SYMBOL[color]} ${colorName(color)}` }),
+    list.map(make))));
+}
+
+// The two cards picked so far under "tough", kept across re-renders of the same choice.
+let picked = { key: "", cards: [] };
+
+export function render(view, act, ctx) {
+  injectStyles();
+  const table = view.table || {};
+  const me = view.your_seat;
+  const seated = me !== null && me !== undefined;
+  const legal = view.legal_actions || [];
+  const lucky = (table.variants || []).includes("reverse");
+  const root = h("div", { class: "sticheln" });
+  const send = (action) => act(action).catch(() => {});
+
+  const variants = (table.variants || []).map((v) => t(`sticheln.variant.${v}`));
+  root.append(h("p", { class: "st-info" },
+    h("span", { class: "st-deal", text: t("sticheln.dealInfo", { deal: view.deal, deals: table.deals,
+      trick: Math.min(table.tricks_played + 1, table.tricks_per_deal), tricks: table.tricks_per_deal }) }),
+    variants.length ? h("br") : null, variants.length ? t("sticheln.variants", { list: variants.join(", ") }) : null));
+
+  if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send));
+  if (view.status !== "finished" && view.phase === "name" && seated) root.append(namePanel(view, table, legal, lucky, send));
+  if (view.phase === "play" || view.phase === "over" || table.last_trick) root.append(trickPanel(view, table, ctx));
+  if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, send));
+  if ((table.leftover || []).length) {
+    root.append(h("section", { class: "block", "aria-labelledby": "st-left" },
+      h("h2", { id: "st-left", text: t("sticheln.leftover") }),
+      h("div", { class: "st-group" }, table.leftover.map((card) => shown(card)))));
+  }
+  root.append(seatsPanel(view, table, ctx, lucky));
+  if (table.previous_deal && view.status !== "finished") root.append(previousPanel(view, table.previous_deal, ctx, lucky));
+  root.append(scoreSheet(view, table, ctx));
+  return root;
+}
+
+function choosePanel(view, table, legal, lucky, send) {
+  const me = view.your_seat;
+  const tough = (table.variants || []).includes("tough");
+  const down = (table.pain || [])[me] || [];
+  const pool = sorted([...(view.hand || []), ...down]);
+  const section = h("section", { class: "block", "aria-labelledby": "st-choose" });
+  const help = tough ? "sticheln.chooseHelpTough" : (lucky ? "sticheln.chooseHelpLucky" : "sticheln.chooseHelp");
+  const fill = () => {
+    const key = `${view.id}:${view.deal}:${down.join(",")}`;
+    if (picked.key !== key) picked = { key, cards: [] };
+    let buttons;
+    if (!tough) {
+      const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
+      buttons = byColour(pool, (card) => down.includes(card)
+        ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
+        : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
+          allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
+    } else {
+      const pairs = legal.filter((a) => a.type === "choose_pain" && a.cards).map((a) => a.cards);
+      const usable = new Set(pairs.flat());
+      const pick = (card) => () => {
+        const first = picked.cards[0];
+        if (picked.cards.includes(card)) picked.cards = picked.cards.filter((c) => c !== card);
+        else if (first && parse(first).color !== parse(card).color) picked.cards = [first, card];
+        else picked.cards = [card];
+        const pair = picked.cards.length === 2 && pairs.find((p) => p.every((c) => picked.cards.includes(c)));
+        if (pair) { picked.cards = []; send({ type: "choose_pain", cards: pair }); return; }
+        fill();
+        const again = section.querySelector(`[data-focus-key="card-${card}"]`);
+        if (again) again.focus();
+      };
+      buttons = byColour(pool, (card) => cardButton(card,
+        down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
+        usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
+    }
+    // replaceChildren would print a null as text, unlike h().
+    section.replaceChildren(...[
+      h("h2", { id: "st-choose", text: t(lucky ? "sticheln.chooseTitleLucky" : "sticheln.chooseTitle") }),
+      h("p", { text: `${t(help)} ${t("sticheln.changeHelp")}` }),
+      down.length ? h("p", { class: "st-choice", text: t("sticheln.yourChoice", { cards: down.map(cardName).join(", ") }) }) : null,
+      picked.cards.length === 1 ? h("p", { role: "status", text: t("sticheln.picked", { card: cardName(picked.cards[0]) }) }) : null,
+      buttons].filter(Boolean));
+  };
+  fill();
+  return section;
+}
+
+function namePanel(view, table, legal, lucky, send) {
+  const me = view.your_seat;
+  const named = (table.pain_colors || [])[me];
+  const options = legal.filter((a) => a.type === "name_pain");
+  const won = Object.entries((table.collected || [])[me] || {}).filter(([, cards]) => cards.length);
+  const label = (a) => a.color ? t("sticheln.name1", { color: colorName(a.color) })
+    : a.colors.length === 1 ? t("sticheln.name1", { color: colorName(a.colors[0]) })
+      : t("sticheln.name2", { a: colorName(a.colors[0]), b: colorName(a.colors[1]) });
+  const marks = (a) => (a.colors || [a.color]).map((c) => SYMBOL[c]).join(" ");
+  return h("section", { class: "block", "aria-labelledby": "st-name" },
+    h("h2", { id: "st-name", text: t(lucky ? "sticheln.nameTitleLucky" : "sticheln.nameTitle") }),
+    won.length ? h("p", { text: t("sticheln.nameHelp") }) : h("p", { text: t("sticheln.nothingToName") }),
+    named ? h("p", { class: "st-choice", text: t("sticheln.yourNamed", { colors: colorList(named) }) }) : null,
+    h("div", { class: "st-names" }, options.map((a) => h("button", { type: "button",
+      "data-focus-key": `name-${(a.colors || [a.color]).join("-")}`, onclick: () => send(a) },
+    h("span", { "aria-hidden": "true", text: `${marks(a)} ` }), label(a)))));
+}
+
+function trickPanel(view, table, ctx) {
+  const trick = table.trick || [];
+  const led = table.led_color;
+  const entry = (e, win) => h("li", { class: win ? "win" : "" }, face(e.card, true),
+    h("span", { class: "st-who", "aria-hidden": "true", text: ctx.seatName(e.seat) }),
+    h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
+  const last = table.last_trick;
+  return h("section", { class: "block", "aria-labelledby": "st-trick" },
+    h("h2", { id: "st-trick", text: t("sticheln.trick") }),
+    h("div", { class: "st-felt" },
+      led ? h("p", { class: "st-led", text: t("sticheln.led", { color: `${SYMBOL[led]} ${colorName(led)}` }) })
+        : (view.phase === "play" ? h("p", { text: t("sticheln.trickEmpty", { name: ctx.seatName(table.leader) }) }) : null),
+      trick.length ? h("ul", { class: "st-trick" }, trick.map((e) => entry(e, false))) : null,
+      last ? h("div", { class: "st-last" },
+        h("p", { text: t("sticheln.lastTrick", { name: ctx.seatName(last.winner) }) }),
+        h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner)))) : null));
+}
+
+function handPanel(view, legal, send) {
+  const hand = view.hand || [];
+  const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
+  return h("section", { class: "block hand", "aria-labelledby": "st-hand" },
+    h("h2", { id: "st-hand", text: t("sticheln.hand") }),
+    hand.length ? byColour(hand, (card) => cardButton(card,
+      playable.has(card) ? t("sticheln.play", { card: cardName(card) }) : cardName(card),
+      playable.has(card) ? () => send({ type: "play", card }) : null))
+      : h("p", { class: "muted", text: t("sticheln.handEmpty") }));
+}
+
+// One line per colour a seat won: symbol and values; the seat's pain colours stand out.
+function wonLine(byColor, pain) {
+  const entries = Object.entries(byColor || {}).filter(([, cards]) => cards.length);
+  if (!entries.length) return h("div", { class: "st-won muted", text: t("sticheln.nothingWon") });
+  return h("div", { class: "st-won" }, entries.map(([color, cards]) => h("span", { class: `st-${color}${pain && pain.includes(color) ? " hurts" : ""}` },
+    h("span", { class: "st-chip", text: `${SYMBOL[color]} ${colorName(color)}` }), " ",
+    cards.map((c) => parse(c).value).join(" "))));
+}
+
+function painText(table, seat, lucky, view) {
+  const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
+  const colors = (table.pain_colors || [])[seat];
+  if (colors) return t("sticheln.painColors", { kind, colors: colorList(colors) });
+  if (view.phase === "over") return t("sticheln.none", { kind });
+  if (view.phase === "play" && (table.variants || []).includes("dark")) return t("sticheln.hidden", { kind });
+  if ((table.chosen || [])[seat]) return t("sticheln.secret", { kind });
+  return t("sticheln.notYet", { kind });
+}
+
+function seatsPanel(view, table, ctx, lucky) {
+  return h("section", { class: "block", "aria-labelledby": "st-seats" },
+    h("h2", { id: "st-seats", text: t("sticheln.players") }),
+    h("ul", { class: "st-seats" }, view.seats.map(({ seat }) => {
+      const score = (table.deal_score || [])[seat];
+      return h("li", { class: `st-seat${seat === view.your_seat ? " mine" : ""}` },
+        h("div", { class: "st-seat-head" }, h("strong", { text: ctx.seatName(seat) }),
+          h("span", { text: t("sticheln.collected", { n: (table.collected_count || [])[seat] ?? 0 }) }),
+          score === null || score === undefined ? null : h("span", { text: t("sticheln.dealScore", { score }) })),
+        h("div", { class: "st-pain", text: painText(table, seat, lucky, view) }),
+        wonLine((table.collected || [])[seat], (table.pain_colors || [])[seat]));
+    })));
+}
+
+function previousPanel(view, previous, ctx, lucky) {
+  const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
+  // Open while the new deal has not got going, so the result is seen first.
+  const fresh = (view.table.tricks_played || 0) === 0 && !(view.table.trick || []).length;
+  return h("details", { class: "block st-previous", open: fresh },
+    h("summary", { text: t("sticheln.previous", { deal: previous.deal }) }),
+    h("ul", { class: "st-seats" }, view.seats.map(({ seat }) => h("li", { class: "st-seat" },
+      h("div", { class: "st-seat-head" }, h("strong", { text: ctx.seatName(seat) }),
+        h("span", { text: String(previous.scores[seat]) })),
+      h("div", { class: "st-pain", text: previous.pain_colors[seat]
+        ? t("sticheln.painColors", { kind, colors: colorList(previous.pain_colors[seat]) }) : t("sticheln.none", { kind }) }),
+      wonLine(previous.collected[seat], previous.pain_colors[seat])))));
+}
+
+function scoreSheet(view, table, ctx) {
+  const rows = table.deal_scores || [];
+  const running = view.status !== "finished" && (table.deal_score || []).some((s) => s !== null);
+  const head = h("tr", {}, h("th", { scope: "col", text: t("sticheln.player") }),
+    rows.map((_, i) => h("th", { scope: "col", text: t("sticheln.dealN", { n: i + 1 }) })),
+    running ? h("th", { scope: "col", text: t("sticheln.now") }) : null,
+    h("th", { scope: "col", text: t("sticheln.total") }));
+  const body = view.seats.map(({ seat }) => h("tr", { class: seat === view.your_seat ? "mine" : "" },
+    h("th", { scope: "row", text: ctx.seatName(seat) }),
+    rows.map((scores) => h("td", { text: String(scores[seat]) })),
+    running ? h("td", { text: table.deal_score[seat] === null ? "?" : String(table.deal_score[seat]) }) : null,
+    h("td", { class: "total", text: String(view.seats[seat].score ?? 0) })));
+  return h("section", { class: "block" },
+    h("h2", { id: "st-sheet", text: t("sticheln.sheet") }),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "st-sheet" },
+      h("table", { class: "st-sheet" }, h("thead", {}, head), h("tbody", {}, body))));
+}
+
+export function status(view) {
+  const variants = (view.table || {}).variants || [];
+  if (view.phase === "choose") {
+    if (variants.includes("tough")) return t("sticheln.statusChooseTough");
+    return t(variants.includes("reverse") ? "sticheln.statusChooseLucky" : "sticheln.statusChoose");
+  }
+  if (view.phase === "name") return t("sticheln.statusName");
+  return t("sticheln.statusPlay");
+}
+
+export function seatNote(view, seat) {
+  const table = view.table || {};
+  if ((view.phase === "choose" || view.phase === "name") && (table.chosen || [])[seat]) return t("sticheln.hasChosen");
+  if (view.phase === "play" && table.turn === seat && !(table.trick || []).length) return t("sticheln.leads");
+  return "";
+}
+
+export function describeEvent(event, ctx) {
+  const name = (seat) => ctx.seatName(seat);
+  const scores = (list) => list.map((score, seat) => t("sticheln.scoreOf", { name: name(seat), score })).join(", ");
+  switch (event.type) {
+    case "chose": return t(`sticheln.log.${event.phase === "name" ? "named" : "chose"}${event.changed ? "Again" : ""}`, { name: name(event.seat) });
+    case "choice": return event.cards ? t("sticheln.log.yourCards", { cards: event.cards.map(cardName).join(", ") })
+      : t("sticheln.log.yourColors", { colors: colorList(event.colors) });
+    case "all_chosen": return t(event.phase === "name" ? "sticheln.log.allNamed" : "sticheln.log.allChose");
+    case "revealed": return t("sticheln.log.revealed", { list: event.pain_colors.map((colors, seat) =>
+      `${name(seat)} ${colors ? colorList(colors) : "–"}`).join("; ") });
+    case "played": return t("sticheln.log.played", { name: name(event.seat), card: cardName(event.card) });
+    case "trick_won": return t("sticheln.log.trick", { name: name(event.winner), trick: event.trick,
+      cards: event.cards.map((e) => cardName(e.card)).join(", ") });
+    case "deal_end": return t("sticheln.log.dealEnd", { deal: event.deal, scores: scores(event.scores) });
+    case "dealt": return t("sticheln.log.dealt", { deal: event.deal, dealer: name(event.dealer), leader: name(event.leader) });
+    case "game_over": return t("sticheln.log.gameOver", { names: listNames(event.winners.map(name)) });
+    default: return null;
+  }
+}

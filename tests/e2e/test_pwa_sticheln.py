@@ -1,0 +1,151 @@
+"""Sticheln in the PWA, in Debian's headless Chromium against the real app, Redis and RQ worker:
+a whole deal against three easy bots by tapping cards, and a changeable two-card pain choice."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT = 30_000  # ms: bots move through the RQ worker a moment after us
+
+
+@pytest.fixture
+def new_page(live_server):
+    """Opens phones: each call is a fresh browser context (its own player) at 390x844."""
+    if not shutil.which(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (make chromium)")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+        def open_page(color_scheme: str = "light"):
+            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                          has_touch=True, color_scheme=color_scheme)
+            context.set_default_timeout(TIMEOUT)
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            return page
+
+        sync_api.expect.set_options(timeout=TIMEOUT)
+        yield open_page
+        browser.close()
+    assert not errors, errors
+
+
+def api_view(page, base: str, game_id: str) -> dict:
+    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
+    response = page.request.get(f"{base}/api/v1/games/{game_id}",
+                                headers={"Authorization": f"Bearer {token}"})
+    assert response.ok, response.text()
+    return response.json()
+
+
+def create_game(page, base: str, seats: list[str], **switches) -> str:
+    page.goto(base + "/")
+    page.get_by_label("Game", exact=True).select_option(label="Sticheln")
+    page.get_by_label("Number of players").fill(str(len(seats) + 1))
+    for number, seat in enumerate(seats, start=2):
+        page.get_by_label(f"Seat {number}", exact=True).select_option(label=seat)
+    page.get_by_label("number of deals in the match").fill("1")
+    for name in switches:
+        page.locator(f"#opt-{name}").check()
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url(re.compile(r"#/game/"))
+    return page.url.split("#/game/")[1]
+
+
+def spoken(card: str) -> str:
+    colour, value = card.split("-")
+    return f"{colour} {value}"
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_play_a_whole_deal_of_sticheln_against_bots(new_page, live_server):
+    expect = sync_api.expect
+    page = new_page("dark")
+    game_id = create_game(page, live_server, ["Bot (easy)"] * 3)
+    status = page.locator("#status-line")
+    expect(status).to_have_text("Your turn: put down your pain card")
+    put_down = page.get_by_role("button", name=re.compile(r"^Put down (blue|red|green|yellow|brown) \d+$"))
+    expect(put_down).to_have_count(15)
+    hand = api_view(page, live_server, game_id)["hand"]
+    page.get_by_role("button", name=f"Put down {spoken(hand[0])}", exact=True).click()
+    expect(page.locator(".st-deal")).to_have_text("Deal 1 of 1 · trick 1 of 14")
+    expect(page.locator(".st-seat.mine .st-pain")).to_contain_text(hand[0].split("-")[0])
+    assert no_horizontal_scroll(page)
+
+    play = page.get_by_role("button", name=re.compile(r"^Play [a-z]+ \d+$"), disabled=False)
+    for trick in range(1, 15):
+        expect(play).to_have_count(15 - trick)
+        card = play.first
+        name = card.locator(".visually-hidden").text_content()
+        card.click()
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
+    expect(status).to_have_text("Game over")
+
+    view = api_view(page, live_server, game_id)
+    scores = view["table"]["deal_scores"][0]
+    assert sum(view["table"]["collected_count"]) == 4 * 14
+    sheet = page.get_by_role("table").filter(has=page.get_by_role("columnheader", name="Deal 1"))
+    for seat in view["seats"]:
+        name = "You" if seat["seat"] == view["your_seat"] else seat["name"]
+        row = sheet.get_by_role("row").filter(has=page.get_by_role("rowheader", name=name, exact=True))
+        expect(row.get_by_role("cell").first).to_have_text(str(scores[seat["seat"]]))
+        expect(row.get_by_role("cell").last).to_have_text(str(seat["score"]))
+        assert seat["score"] == scores[seat["seat"]]
+    expect(page.get_by_text(re.compile(r"^Deal 1 over: You -?\d+"))).to_be_visible()  # game log
+
+
+def test_tough_pain_cards_can_be_changed_until_everybody_has_chosen(new_page, live_server):
+    expect = sync_api.expect
+    anna = new_page()
+    game_id = create_game(anna, live_server, ["Friend (human)", "Bot (easy)"], tough=True)
+    bo = new_page()
+    bo.goto(anna.get_by_role("textbox", name="Invite link for seat 2").input_value())
+    bo.wait_for_url(re.compile(rf"#/game/{re.escape(game_id)}$"))
+    expect(anna.locator("#status-line")).to_have_text(
+        "Your turn: put down two cards of different colours")
+
+    def pick_two(hand: list[str], avoid: list[str]) -> list[str]:
+        first = next(card for card in hand if card not in avoid)
+        second = next(card for card in hand if card.split("-")[0] != first.split("-")[0]
+                      and card not in avoid)
+        for card in (first, second):
+            anna.get_by_role("button", name=f"Pick {spoken(card)}", exact=True).click()
+        return [first, second]
+
+    hand = api_view(anna, live_server, game_id)["hand"]
+    chosen = pick_two(hand, [])
+    expect(anna.get_by_text(re.compile("^You put down: "))).to_contain_text(spoken(chosen[0]))
+    expect(bo.locator(".seat-list li").first).to_contain_text("has chosen")
+    assert api_view(bo, live_server, game_id)["table"]["pain"][0] == []  # never what
+
+    # Still changeable: Bo has not chosen. The two put-down cards are back in the pool.
+    changed = pick_two(hand, chosen)
+    expect(anna.get_by_text(re.compile("^You put down: "))).to_contain_text(spoken(changed[0]))
+    mine = api_view(anna, live_server, game_id)
+    assert sorted(mine["table"]["pain"][0]) == sorted(changed)
+    assert set(chosen) <= set(mine["hand"])
+
+    bo_hand = api_view(bo, live_server, game_id)["hand"]
+    first = bo_hand[0]
+    second = next(card for card in bo_hand if card.split("-")[0] != first.split("-")[0])
+    for card in (first, second):
+        bo.get_by_role("button", name=f"Pick {spoken(card)}", exact=True).click()
+    # Everybody has chosen: the pain colours are shown to all, and play begins.
+    colours = sorted({card.split("-")[0] for card in changed})
+    seat = bo.locator(".st-seat").first
+    for colour in colours:
+        expect(seat).to_contain_text(colour)
+    expect(anna.get_by_role("button", name=re.compile(r"^Play "), disabled=False).first).to_be_visible()
+    assert no_horizontal_scroll(anna)
