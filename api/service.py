@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import secrets
 import time
@@ -553,7 +554,8 @@ class Service:
             elif stored.seats[seat]["turn_since"] == stored.version:
                 deadline = stored.seats[seat]["deadline"]
                 if deadline is not None:
-                    self.queue.enqueue_at(datetime.fromtimestamp(deadline, timezone.utc),
+                    # RQ schedules in whole seconds: round up, never run before the deadline.
+                    self.queue.enqueue_at(datetime.fromtimestamp(math.ceil(deadline), timezone.utc),
                                           "worker.jobs.deadline_passed", stored.id, seat,
                                           stored.version, retry=RETRY,
                                           job_id=f"deadline-{stored.id}-{seat}-{stored.version}")

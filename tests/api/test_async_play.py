@@ -207,7 +207,7 @@ def test_a_passed_deadline_lets_a_bot_move_and_repeated_ones_hand_it_the_seat(fa
     assert game["seats"][0]["deadline"] is not None
     run_due_jobs(redis)  # the bot's choice
     for timeout in (1, 2, 3):
-        time.sleep(1.1)
+        time.sleep(2.1)  # the 1 s pace, rounded up to the scheduler's whole second
         run_due_jobs(redis)
         view = client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()
         assert view["seats"][0]["timeouts"] == timeout
@@ -230,7 +230,7 @@ def test_moving_in_time_resets_the_count_of_timeouts(fast_client, redis):
     client = fast_client
     anna = {"Authorization": "Bearer " + client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
     game = create(client, anna, seats=["human", {"bot": "easy"}], pace="1s")
-    time.sleep(1.1)
+    time.sleep(2.1)  # the 1 s pace, rounded up to the scheduler's whole second
     run_due_jobs(redis)
     view = client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()
     assert view["seats"][0]["timeouts"] == 1
