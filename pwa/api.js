@@ -22,7 +22,10 @@ try { player = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null"); } catch {
 
 export function me() { return player; }
 
-async function call(method, path, { body, etag, auth = true } = {}) {
+// A fetch aborted on purpose (a long-poll cut short by pollNow) is neither an error nor offline.
+export const isAbort = (error) => error && error.name === "AbortError";
+
+async function call(method, path, { body, etag, auth = true, signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (auth && player) headers.Authorization = `Bearer ${player.token}`;
@@ -30,10 +33,11 @@ async function call(method, path, { body, etag, auth = true } = {}) {
   let response;
   try {
     response = await fetch(BASE + path, {
-      method, headers, cache: "no-store",
+      method, headers, cache: "no-store", signal,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  } catch {
+  } catch (error) {
+    if (isAbort(error)) throw error;
     throw new OfflineError();
   }
   if (response.status === 304) return { notModified: true, etag };
@@ -43,14 +47,18 @@ async function call(method, path, { body, etag, auth = true } = {}) {
   return { data, etag: response.headers.get("ETag") };
 }
 
+export function setPlayer(identity) {
+  player = { id: identity.id, name: identity.name, token: identity.token };
+  localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  return player;
+}
+
 // Make sure we have an identity: register once with a default name.
 export async function ensurePlayer() {
   if (player && player.token) return player;
   const name = `Player ${1000 + Math.floor(Math.random() * 9000)}`;
   const { data } = await call("POST", "/players", { body: { name }, auth: false });
-  player = { id: data.id, name: data.name, token: data.token };
-  localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
-  return player;
+  return setPlayer(data);
 }
 
 export function forgetPlayer() {
@@ -58,39 +66,38 @@ export function forgetPlayer() {
   localStorage.removeItem(PLAYER_KEY);
 }
 
-export const api = {
-  me: () => call("GET", "/players/me").then((r) => r.data),
-  types: () => call("GET", "/games/types").then((r) => r.data),
-  rules: (type) => call("GET", `/games/types/${encodeURIComponent(type)}/rules`).then((r) => r.data),
-  create: (spec) => call("POST", "/games", { body: spec }).then((r) => r.data),
-  // -> {data, etag} or {notModified: true}
-  game: (id, etag) => call("GET", `/games/${encodeURIComponent(id)}`, { etag }),
-  join: (id, seat) => call("POST", `/games/${encodeURIComponent(id)}/join`,
-    { body: seat === undefined ? {} : { seat } }).then((r) => r.data),
-  act: (id, action, version) => call("POST", `/games/${encodeURIComponent(id)}/actions`,
-    { body: version === undefined ? { action } : { action, version } }).then((r) => r.data),
-};
+const id = encodeURIComponent;
+const data = (promise) => promise.then((r) => r.data);
+// Long-pollable resources answer {data, etag} or {notModified: true}; `wait` seconds only with an ETag.
+const pollable = (path, etag, wait, signal) =>
+  call("GET", etag && wait ? `${path}?wait=${wait}` : path, { etag, signal });
 
-// "My games": ids (with type and title) kept in localStorage, newest first.
-const GAMES_KEY = "poyta.games";
-export function myGames() {
-  try { return JSON.parse(localStorage.getItem(GAMES_KEY) || "[]"); } catch { return []; }
-}
-export function rememberGame(view) {
-  const games = myGames();
-  const known = games.find((g) => g.id === view.id);
-  if (known) Object.assign(known, { type: view.type, title: view.title, status: view.status });
-  else games.unshift({ id: view.id, type: view.type, title: view.title, status: view.status });
-  localStorage.setItem(GAMES_KEY, JSON.stringify(games.slice(0, 50)));
-}
-export function updateGame(view) {
-  const games = myGames();
-  const g = games.find((x) => x.id === view.id);
-  if (g && g.status !== view.status) {
-    g.status = view.status;
-    localStorage.setItem(GAMES_KEY, JSON.stringify(games));
-  }
-}
-export function forgetGame(id) {
-  localStorage.setItem(GAMES_KEY, JSON.stringify(myGames().filter((g) => g.id !== id)));
-}
+export const api = {
+  me: () => data(call("GET", "/players/me")),
+  rename: async (name) => {
+    const renamed = await data(call("PATCH", "/players/me", { body: { name } }));
+    setPlayer({ ...player, name: renamed.name });
+    return renamed;
+  },
+  inbox: (etag, wait, signal) => pollable("/players/me/games", etag, wait, signal),
+  signinCode: () => data(call("POST", "/players/me/signin-codes")),
+  signIn: (code, device) => data(call("POST", "/players/signin", { body: { code, device }, auth: false })),
+  devices: () => data(call("GET", "/players/me/devices")),
+  revokeDevice: (deviceId) => call("DELETE", `/players/me/devices/${id(deviceId)}`),
+  types: () => data(call("GET", "/games/types")),
+  rules: (type) => data(call("GET", `/games/types/${id(type)}/rules`)),
+  lobby: () => data(call("GET", "/games/lobby")),
+  create: (spec) => data(call("POST", "/games", { body: spec })),
+  game: (gameId, etag, wait, signal) => pollable(`/games/${id(gameId)}`, etag, wait, signal),
+  join: (gameId, seat) => data(call("POST", `/games/${id(gameId)}/join`,
+    { body: seat === undefined ? {} : { seat } })),
+  acceptInvite: (code) => data(call("POST", `/games/invites/${id(code)}`)),
+  act: (gameId, action) => data(call("POST", `/games/${id(gameId)}/actions`, { body: { action } })),
+  takeBack: (gameId) => data(call("POST", `/games/${id(gameId)}/takeback`)),
+  rematch: (gameId) => data(call("POST", `/games/${id(gameId)}/rematch`)),
+  events: (gameId, after) => data(call("GET", `/games/${id(gameId)}/events?after=${after}`)),
+  replay: (gameId, step) => data(call("GET", `/games/${id(gameId)}/replay/${step}`)),
+  pushKey: () => data(call("GET", "/push/key", { auth: false })),
+  subscribe: (subscription) => data(call("POST", "/push/subscriptions", { body: { subscription } })),
+  unsubscribe: (subscriptionId) => call("DELETE", `/push/subscriptions/${id(subscriptionId)}`),
+};

@@ -1,27 +1,13 @@
-// Pöytä PWA shell: router, identity, home screen, game page with polling, rules pages.
-//
-// GAME RENDERER CONTRACT (see also games/README.md)
-// Each game type has one ES module at games/<type>.js, loaded with import(`./games/${type}.js`).
-//   export function render(view, act, ctx) -> HTMLElement        (required)
-//       view: the GameView from GET /api/v1/games/<id> (view.table is game-specific,
-//             view.hand the caller's hand, view.legal_actions what the caller may do now).
-//       act(action) -> Promise: posts {"action": action}; resolves with the new view (the shell
-//             re-renders), rejects after the shell has shown the API's message.
-//       ctx: { seatName(seat) -> "Anna" / "you", yourSeat, t, busy }.
-//       Returns the whole game area (table + hand). Every playable thing must be a real <button>
-//       whose accessible name says what it does ("Play 37, 1 bullhead"); give buttons a stable
-//       data-focus-key so focus survives re-renders.
-//   export function status(view, ctx) -> string | null      (optional) status line when it is the
-//       caller's turn, e.g. "Your turn: choose a card". Default: "Your turn".
-//   export function events(prev, view, ctx) -> string[]     (optional) short sentences for the screen
-//       reader live region about what changed between two views ("Bot 2 took row 1").
-//   export function seatNote(view, seat, ctx) -> string      (optional) extra mark shown by a seat
-//       ("has chosen").
+// Pöytä PWA shell: start-up, identity and the router. The renderer contract for the games
+// is in games/README.md.
 import { t, language } from "./i18n.js";
 import { api, ensurePlayer, me, forgetPlayer, ApiError } from "./api.js";
-import { $, clearError, setOffline, handleError, setPage, h } from "./ui.js";
-import { homePage, rulesPage, joinPage } from "./home.js";
+import { $, clearError, setOffline, handleError, setPage, showWho, h } from "./ui.js";
+import { homePage, rulesPage, joinPage, invitePage } from "./home.js";
 import { gamePage } from "./game.js";
+import { replayPage } from "./replay.js";
+import { settingsPage, signinPage } from "./settings.js";
+import { startInbox } from "./inbox.js";
 
 window.addEventListener("offline", () => setOffline(true));
 window.addEventListener("online", () => { setOffline(false); if (page && page.pollNow) page.pollNow(); });
@@ -29,19 +15,23 @@ window.addEventListener("online", () => { setOffline(false); if (page && page.po
 // ---------------------------------------------------------------- router
 let page = null; // the current page's {stop(), pollNow()}, filled in by the page
 
+const routeOf = () => location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
 
 async function route() {
   if (page && page.stop) page.stop();
   page = {};
   const current = page;
   clearError();
-  const hash = location.hash.replace(/^#\/?/, "");
-  const [name, arg] = hash.split("/").map(decodeURIComponent);
+  const [name, arg] = routeOf();
   try {
     if (!name) await homePage(current, route);
     else if (name === "game" && arg) await gamePage(arg, current);
     else if (name === "join" && arg) await joinPage(arg);
+    else if (name === "invite" && arg) await invitePage(arg);
+    else if (name === "replay" && arg) await replayPage(arg, current);
     else if (name === "rules" && arg) await rulesPage(arg);
+    else if (name === "settings") await settingsPage();
+    else if (name === "signin" && arg) await signinPage(arg);
     else setPage(t("notfound"), h("h1", { text: t("notfound") }), h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
   } catch (error) {
     handleError(error);
@@ -52,22 +42,27 @@ async function route() {
 async function start() {
   document.documentElement.lang = language();
   document.querySelector(".skip").textContent = t("nav.skip");
+  $("nav-settings").textContent = t("nav.settings");
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
   }
   window.addEventListener("hashchange", route);
-  const showName = () => { $("who").textContent = t("me.you", { name: me().name }); };
+  const [name] = routeOf();
+  if (name === "signin" && !me()) {
+    // A new device opening a sign-in link: no throw-away identity first.
+    await route();
+    return;
+  }
   if (me()) {
     // Known player: show the app at once (it may be offline); check the token meanwhile.
-    showName();
+    showWho();
+    startInbox();
     route();
     api.me().catch(async (error) => {
       if (error instanceof ApiError && error.status === 401) {
-        // Our token is unknown to the server (e.g. a reset database): register again.
+        // Our token is unknown to the server (e.g. a reset database or a revoked device).
         forgetPlayer();
-        await ensurePlayer();
-        showName();
-        route();
+        location.reload();
       }
     }).catch(handleError);
     return;
@@ -82,9 +77,9 @@ async function start() {
       await new Promise((resolve) => setTimeout(resolve, 3000));
     }
   }
-  showName();
+  showWho();
+  startInbox();
   await route();
 }
 
 start();
-

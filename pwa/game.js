@@ -1,50 +1,32 @@
-// The game page: polling with ETags, status line, seats, invite, outcome and the game's renderer.
+// The game page: long-polled view, status line, stand-in notices, seats with deadlines,
+// invite links, the game's renderer (behind the confirm-before-play wrapper), result with
+// rematch and replay links, and the game log.
 import { t, listNames } from "./i18n.js";
-import { api, rememberGame, updateGame, ApiError } from "./api.js";
-import { h, showError, clearError, setOffline, announce, handleError, typeInfo, setPage } from "./ui.js";
+import { api } from "./api.js";
+import { h, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
+  timeLeftNode, shareBox } from "./ui.js";
+import { startPolling } from "./poll.js";
+import { refreshInbox } from "./inbox.js";
+import { confirmBeforePlay } from "./settings.js";
+import { describeEvent, loadModule } from "./renderers.js";
 
-// ---------------------------------------------------------------- game page
-const POLL_VISIBLE = 2000;
-const POLL_HIDDEN = 15000;
+const LOG_LINES = 12;
+const seenKey = (id) => `poyta.seen.${id}`;
 
 export async function gamePage(id, page) {
-  const state = { id, etag: null, view: null, module: null, moduleType: null, timer: null, stopped: false, busy: false };
+  const state = { view: null, module: null, busy: false, lastEvent: null, log: [], pending: null };
   const heading = h("h1", { text: t("loading") });
   const statusLine = h("p", { class: "status-line", id: "status-line", tabindex: "-1" });
+  const notices = h("div", { class: "notices" });
   const invite = h("div");
-  const seats = h("section", { "aria-labelledby": "seats-title", class: "seats" });
-  const area = h("section", { class: "game-area", "aria-label": "" });
   const outcome = h("div");
+  const area = h("section", { class: "game-area", "aria-label": "" });
+  const seats = h("section", { "aria-labelledby": "seats-title", class: "seats" });
+  const log = h("section", { "aria-labelledby": "log-title", class: "log" });
   const rulesLink = h("p", { class: "rules-link" });
-  setPage("", heading, statusLine, invite, outcome, area, seats, rulesLink);
-
-  const schedule = (delay) => {
-    clearTimeout(state.timer);
-    if (state.stopped) return;
-    if (delay === undefined) delay = document.visibilityState === "hidden" ? POLL_HIDDEN : POLL_VISIBLE;
-    state.timer = setTimeout(poll, delay);
-  };
-  async function poll() {
-    if (state.stopped) return;
-    // While our own action is posted, its answer brings the new view.
-    if (state.busy) { schedule(); return; }
-    try {
-      const result = await api.game(id, state.etag);
-      setOffline(false);
-      if (!result.notModified) {
-        state.etag = result.etag;
-        await show(result.data);
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) { showError(error.message); state.stopped = true; return; }
-      handleError(error);
-    }
-    schedule();
-  }
-  const onVisibility = () => { if (document.visibilityState === "visible") schedule(0); };
-  document.addEventListener("visibilitychange", onVisibility);
-  page.stop = () => { state.stopped = true; clearTimeout(state.timer); document.removeEventListener("visibilitychange", onVisibility); };
-  page.pollNow = () => schedule(0);
+  const confirmBar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("confirm.title"), hidden: true });
+  const missedBox = h("div", { class: "notice", role: "note", hidden: true });
+  setPage("", heading, statusLine, notices, missedBox, invite, outcome, area, seats, log, rulesLink, confirmBar);
 
   const ctx = {
     t,
@@ -58,68 +40,130 @@ export async function gamePage(id, page) {
     },
   };
 
-  async function act(action) {
-    if (state.busy) return Promise.reject(new Error("busy"));
+  const poller = startPolling({
+    load: (etag, wait, signal) => api.game(id, etag, wait, signal),
+    show: (view) => show(view),
+    every: 40000,
+    onGone: (error) => showError(error.message),
+  });
+  page.stop = () => { poller.stop(); cancelPending(); };
+  page.pollNow = poller.now;
+
+  // ------------------------------------------------------------ acting
+  async function send(action) {
+    if (state.busy) throw new Error("busy");
     state.busy = true;
     area.setAttribute("aria-busy", "true");
     area.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     clearError();
     try {
       const view = await api.act(id, action);
-      setOffline(false);
       state.busy = false;
       await show(view);
-      state.etag = null;
-      schedule(0);
       return view;
     } catch (error) {
       state.busy = false;
       handleError(error);
       if (state.view) await show(state.view, true);
-      schedule(0);
       throw error;
     } finally {
       state.busy = false;
       area.removeAttribute("aria-busy");
+      // Whatever happened, the others may have moved too; the inbox count changed.
+      poller.now();
+      refreshInbox();
     }
   }
 
+  // With confirm-before-play on, the first tap only selects: a second tap on the same
+  // control, or Confirm, sends it. The tapped control is remembered from the click itself.
+  let tapped = null;
+  area.addEventListener("click", (event) => { tapped = event.target.closest("button"); }, true);
+  function act(action) {
+    if (!confirmBeforePlay()) return send(action);
+    const key = JSON.stringify(action);
+    if (state.pending && state.pending.key === key) return confirmPending();
+    cancelPending();
+    const label = tapped ? (tapped.getAttribute("aria-label") || tapped.textContent.trim()) : "";
+    const focusKey = tapped ? tapped.dataset.focusKey : null;
+    tapped = null;
+    return new Promise((resolve, reject) => {
+      state.pending = { key, action, focusKey, resolve, reject };
+      markPending();
+      confirmBar.replaceChildren(
+        h("p", { id: "confirm-text", text: t("confirm.ask", { what: label }) }),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "primary", onclick: confirmPending }, t("confirm.yes")),
+          h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))));
+      confirmBar.hidden = false;
+      announce(t("confirm.ask", { what: label }));
+    });
+  }
+  function markPending() {
+    area.querySelectorAll(".pending").forEach((b) => b.classList.remove("pending"));
+    const key = state.pending && state.pending.focusKey;
+    const button = key && area.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+    if (button) button.classList.add("pending");
+  }
+  function confirmPending() {
+    const pending = state.pending;
+    if (!pending) return Promise.resolve();
+    state.pending = null;
+    confirmBar.hidden = true;
+    const sent = send(pending.action);
+    sent.then(pending.resolve, pending.reject);
+    return sent;
+  }
+  function cancelPending() {
+    const pending = state.pending;
+    if (!pending) return;
+    state.pending = null;
+    confirmBar.hidden = true;
+    confirmBar.replaceChildren();
+    markPending();
+    pending.reject(new Error("cancelled"));
+  }
+
+  // ------------------------------------------------------------ showing a view
   async function show(view, force = false) {
     const prev = state.view;
     if (!force && prev && view.version < prev.version) return; // a slow, older answer
-    if (!force && prev && prev.version === view.version && prev.status === view.status &&
-        JSON.stringify(prev) === JSON.stringify(view)) return;
+    if (!force && prev && JSON.stringify(prev) === JSON.stringify(view)) return;
     state.view = view;
-    updateGame(view);
-    if (state.moduleType !== view.type) {
-      try { state.module = await import(`./games/${view.type}.js`); } catch { state.module = null; }
-      state.moduleType = view.type;
-    }
-    const mod = state.module;
+    if (prev && prev.version !== view.version) cancelPending();
+    const mod = await loadModule(view.type);
+    state.module = mod;
     const info = await typeInfo(view.type);
-    document.title = `${view.title} · ${t("app.name")}`;
+    setTitle(view.title);
     heading.textContent = view.title;
 
-    // Status line (+ live region).
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
     statusLine.classList.toggle("yours", isYourTurn(view));
-    const events = prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : [];
-    announce([...events, status].join(". "));
 
-    renderInvite(invite, view);
+    renderNotices(notices, view, ctx, show);
+    renderInvites(invite, view);
     renderSeats(seats, view, mod, ctx);
     renderOutcome(outcome, view, info);
     rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}` }, t("game.rules", { title: view.title })));
+    renderArea(view, mod);
 
-    // The game area, keeping focus on the same control where possible.
+    // Announce what happened: the game log's new lines when the game describes its events,
+    // else the renderer's own diff of the two views; then the status.
+    const lines = await (logQueue = logQueue.then(() => updateLog(prev === null)));
+    const said = mod && mod.describeEvent ? lines : (prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : []);
+    if (prev === null) announce(status);
+    else announce([...said, status].join(". "));
+  }
+
+  function renderArea(view, mod) {
     const focusKey = area.contains(document.activeElement) && document.activeElement.dataset
       ? document.activeElement.dataset.focusKey : null;
     const hadFocus = area.contains(document.activeElement);
     let content;
     if (view.status === "waiting" && view.your_seat === null) {
       content = h("p", {}, h("button", { type: "button", class: "primary big", onclick: async () => {
-        try { const v = await api.join(view.id); rememberGame(v); await show(v); } catch (e) { handleError(e); }
+        try { await show(await api.join(view.id)); refreshInbox(); } catch (e) { handleError(e); }
       } }, t("game.join")));
     } else if (mod && mod.render) {
       content = mod.render(view, act, ctx);
@@ -128,6 +172,7 @@ export async function gamePage(id, page) {
     }
     area.setAttribute("aria-label", view.title);
     area.replaceChildren(content);
+    markPending();
     if (hadFocus) {
       const again = focusKey && area.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]:not([disabled])`);
       const fallback = area.querySelector("button:not([disabled])") || area.querySelector("[tabindex='-1']");
@@ -135,41 +180,84 @@ export async function gamePage(id, page) {
     }
   }
 
-  await poll();
+  // ------------------------------------------------------------ game log
+  let logQueue = Promise.resolve(); // one events request at a time, so each event is added once
+  // Fetches the events after the last one known; returns the new lines (none on first load).
+  async function updateLog(first) {
+    let answer;
+    try {
+      answer = await api.events(id, first ? 0 : state.lastEvent || 0);
+    } catch {
+      return []; // the log is a nicety: the view itself is already shown
+    }
+    if (!answer.events.length && state.lastEvent !== null) return [];
+    const seen = parseInt(localStorage.getItem(seenKey(id)) || "0", 10);
+    // Two views shown in quick succession may fetch the same events: keep each once.
+    const fresh = answer.events.filter((event) => state.lastEvent === null || event.number > state.lastEvent)
+      .map((event) => ({ event, text: describeEvent(state.module, event, ctx) }));
+    state.log = [...state.log, ...fresh].slice(-LOG_LINES);
+    state.lastEvent = Math.max(state.lastEvent || 0, answer.last);
+    localStorage.setItem(seenKey(id), String(answer.last));
+    // Time-outs while the player was away become notices until dismissed.
+    const missed = fresh.slice(-LOG_LINES).filter(({ event }) => event.number > seen && event.type === "timeout");
+    if (missed.length) addTimeoutNotices(missed.map((line) => line.text));
+    renderLog();
+    return first ? [] : fresh.map((line) => line.text);
+  }
+  // One notice box, with the latest few time-outs, until dismissed.
+  let missedLines = [];
+  function addTimeoutNotices(texts) {
+    missedLines = [...missedLines, ...texts].slice(-3);
+    missedBox.replaceChildren(h("ul", {}, missedLines.map((text) => h("li", { text }))),
+      h("button", { type: "button", class: "link", onclick: () => { missedLines = []; missedBox.hidden = true; } }, t("dismiss")));
+    missedBox.hidden = false;
+  }
+  function renderLog() {
+    const items = state.log.slice().reverse().map(({ text }) => h("li", { text }));
+    log.replaceChildren(h("h2", { id: "log-title", text: t("log.title") }),
+      items.length ? h("ol", { class: "log-lines", reversed: true }, items) : h("p", { class: "muted", text: t("log.empty") }));
+  }
 }
 
 function isYourTurn(view) {
-  return view.status === "active" && view.your_seat !== null && (view.to_act || []).includes(view.your_seat);
+  return view.status === "active" && view.your_seat !== null && (view.to_act || []).includes(view.your_seat)
+    && !view.seats[view.your_seat].standin;
 }
 
 function statusText(view, mod, ctx) {
   if (view.status === "waiting") return t("game.waitingPlayers");
   if (view.status === "finished") return t("game.finished");
   if (isYourTurn(view)) return (mod && mod.status && mod.status(view, ctx)) || t("game.yourTurn");
-  const names = (view.to_act || []).map((s) => view.seats[s] ? view.seats[s].name : `#${s + 1}`);
+  const names = (view.to_act || []).map((s) => ctx.seatName(s));
   const waiting = names.length ? t("game.waitingFor", { names: listNames(names) }) : "";
   return view.your_seat === null ? `${t("game.spectator")} ${waiting}` : waiting;
 }
 
-function renderInvite(box, view) {
-  if (view.status !== "waiting") { box.replaceChildren(); return; }
-  if (box.dataset.id === view.id && box.firstChild) return;
-  box.dataset.id = view.id;
-  const link = `${location.origin}/#/join/${encodeURIComponent(view.id)}`;
-  const input = h("input", { id: "invite-link", type: "text", readonly: true, value: link, onfocus: (e) => e.target.select() });
-  const note = h("p", { class: "muted", role: "status" });
-  const buttons = h("div", { class: "button-row" });
-  if (navigator.share) {
-    buttons.append(h("button", { type: "button", class: "primary", onclick: () =>
-      navigator.share({ title: t("game.shareTitle", { title: view.title }), url: link }).catch(() => {}) }, t("game.share")));
-  }
-  buttons.append(h("button", { type: "button", onclick: async () => {
-    try { await navigator.clipboard.writeText(link); } catch { input.select(); document.execCommand && document.execCommand("copy"); }
-    note.textContent = t("game.copied");
-  } }, t("game.copy")));
+// Your seat played by a stand-in bot: say so, and offer it back.
+function renderNotices(box, view, ctx, show) {
+  const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
+  if (!mine || !mine.standin || view.status === "finished") { box.replaceChildren(); return; }
+  const button = h("button", { type: "button", class: "primary big", onclick: async () => {
+    button.disabled = true;
+    try { await show(await api.takeBack(view.id)); refreshInbox(); } catch (e) { handleError(e); button.disabled = false; }
+  } }, t("game.takeBack"));
+  box.replaceChildren(h("div", { class: "notice warn", role: "note" }, h("p", { text: t("game.standinYou") }), button));
+}
+
+function renderInvites(box, view) {
+  const invites = view.invites || [];
+  const key = invites.map((i) => i.code).join(",");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  if (!invites.length) { box.replaceChildren(); return; }
   box.replaceChildren(h("section", { class: "card-panel invite", "aria-labelledby": "invite-title" },
     h("h2", { id: "invite-title", text: t("game.invite") }), h("p", { text: t("game.inviteText") }),
-    h("label", { for: "invite-link", text: t("game.inviteLink") }), input, buttons, note));
+    invites.map((invite) => shareBox({
+      id: `invite-${invite.seat}`,
+      label: t("game.inviteLink", { n: invite.seat + 1 }),
+      link: `${location.origin}/#/invite/${encodeURIComponent(invite.code)}`,
+      title: t("game.shareTitle", { title: view.title }),
+    }))));
 }
 
 function renderSeats(section, view, mod, ctx) {
@@ -184,9 +272,12 @@ function renderSeats(section, view, mod, ctx) {
       h("span", { class: "seat-kind", text: kind }),
       h("span", { class: "seat-score", text: t("game.score", { score: seat.score ?? 0 }) }),
       acting ? h("span", { class: "badge", text: t("game.toAct") }) : null,
+      acting && seat.deadline ? h("span", { class: "deadline" }, timeLeftNode(seat.deadline)) : null,
+      seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null,
       note ? h("span", { class: "badge ok", text: note }) : null));
   }
   section.replaceChildren(h("h2", { id: "seats-title", text: t("game.seats") }), list);
+  if (view.pace && view.pace !== "none") section.append(h("p", { class: "muted", text: t("game.pace", { pace: t(`pace.${view.pace}`) }) }));
 }
 
 function renderOutcome(box, view, info) {
@@ -210,6 +301,27 @@ function renderOutcome(box, view, info) {
     h("p", { class: "winners", text: winners.includes(view.your_seat) ? `${t("game.youWon")} ${t("game.winners", { names: listNames(names) })}` : t("game.winners", { names: listNames(names) }) }),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("game.rank") }),
       h("th", { scope: "col", text: t("game.player") }), h("th", { scope: "col", text: t("game.points") }))),
-    h("tbody", {}, rows))));
+    h("tbody", {}, rows)),
+    afterGame(view)));
 }
 
+// Rematch (or the link to it once someone asked) and the replay.
+function afterGame(view) {
+  const links = h("div", { class: "button-row after-game" });
+  if (view.rematch) {
+    // Joining takes the seat the rematch keeps for this player; already seated players just open it.
+    links.append(h("a", { class: "button primary", href: `#/join/${encodeURIComponent(view.rematch)}` }, t("game.openRematch")));
+  } else if (view.your_seat !== null) {
+    const button = h("button", { type: "button", class: "primary", onclick: async () => {
+      button.disabled = true;
+      try {
+        const next = await api.rematch(view.id);
+        refreshInbox();
+        location.hash = `#/game/${encodeURIComponent(next.id)}`;
+      } catch (e) { handleError(e); button.disabled = false; }
+    } }, t("game.rematch"));
+    links.append(button);
+  }
+  links.append(h("a", { class: "button", href: `#/replay/${encodeURIComponent(view.id)}` }, t("game.replay")));
+  return links;
+}

@@ -1,35 +1,84 @@
-// Home (create a game, my games, rules list), rules pages and invite links.
+// Home (inbox, create a game, lobby, rules list), rules pages, join and invite links.
 import { t, listNames } from "./i18n.js";
-import { api, myGames, rememberGame, updateGame, forgetGame } from "./api.js";
+import { api } from "./api.js";
+import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
-import { h, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage } from "./ui.js";
+import { h, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
+
+const PACES = ["none", "5m", "1h", "1d", "3d"];
+const DEFAULT_PACE = "1d";
 
 // ---------------------------------------------------------------- home
 export async function homePage(page, retry) {
   const form = h("form", { class: "card-panel", "aria-labelledby": "new-game" });
-  const mine = h("section", { "aria-labelledby": "my-games" });
+  const mine = h("section", { "aria-labelledby": "my-games" }, h("h2", { id: "my-games", text: t("home.mine") }),
+    h("p", { class: "muted", text: t("loading") }));
+  const lobby = h("section", { "aria-labelledby": "lobby-title" });
   const rules = h("section", { "aria-labelledby": "rules-list" });
   const create = h("section", { "aria-labelledby": "new-game" }, h("h2", { id: "new-game", text: t("home.new") }), form);
-  // Returning players see their games first.
-  const first = myGames().length ? [mine, create] : [create, mine];
-  setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), ...first, rules);
-  renderMyGames(mine);
+  setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), mine, create, lobby, rules);
+  page.stop = watchInbox((lines) => renderInbox(mine, lines));
+  page.pollNow = refreshInbox;
   let types;
   try {
     types = await gameTypes();
   } catch (error) {
     // Offline (or the server is down): say so and try again in a moment.
     handleError(error);
+    const stopInbox = page.stop;
     const timer = setTimeout(retry, 5000);
-    page.stop = () => clearTimeout(timer);
+    page.stop = () => { stopInbox(); clearTimeout(timer); };
     page.pollNow = retry;
     return;
   }
   setOffline(false);
   buildCreateForm(form, types);
+  renderLobby(lobby);
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
     h("ul", { class: "plain-list" }, types.map((ty) =>
       h("li", {}, h("a", { href: `#/rules/${encodeURIComponent(ty.type)}` }, t("home.rules", { title: ty.title }))))));
+}
+
+// One line of the inbox or the lobby: "Anna, Bo and 2 bots".
+function players(line) {
+  const others = line.players.filter((p) => p.seat !== line.your_seat);
+  const humans = others.filter((p) => !p.bot && p.name).map((p) => p.name);
+  const bots = others.filter((p) => p.bot).length;
+  if (bots) humans.push(t(bots === 1 ? "home.oneBot" : "home.bots", { n: bots }));
+  if (line.open_seats) humans.push(t("home.openSeats", { n: line.open_seats }));
+  return listNames(humans);
+}
+
+function lineStatus(line) {
+  if (line.your_turn) return t("status.yourTurn");
+  return t(`status.${line.status}`);
+}
+
+// The API orders the inbox: the player's turn first, then by deadline, then by last activity.
+function renderInbox(section, lines) {
+  const waiting = lines.filter((line) => line.your_turn).length;
+  section.replaceChildren(h("h2", { id: "my-games" }, t("home.mine"),
+    waiting ? h("span", { class: "badge count", text: t("home.yourTurnCount", { n: waiting }) }) : null));
+  if (!lines.length) { section.append(h("p", { class: "muted", text: t("home.none") })); return; }
+  section.append(h("ul", { class: "game-list" }, lines.map((line) => h("li", { class: line.your_turn ? "your-turn" : "" },
+    h("a", { href: `#/game/${encodeURIComponent(line.id)}`, class: "game-link" },
+      h("span", {}, t("home.open", { title: line.title, status: lineStatus(line) })),
+      h("small", {}, t("home.with", { names: players(line) }),
+        line.your_turn && line.deadline ? [" · ", timeLeftNode(line.deadline)] : null))))));
+}
+
+async function renderLobby(section) {
+  let games;
+  // Joining a game one already plays in just opens it, so the lobby needs no filtering.
+  try { games = await api.lobby(); } catch { return; }
+  section.replaceChildren(h("h2", { id: "lobby-title", text: t("lobby.title") }));
+  if (!games.length) { section.append(h("p", { class: "muted", text: t("lobby.none") })); return; }
+  section.append(h("ul", { class: "game-list" }, games.map((line) => h("li", {},
+    h("span", { class: "game-link" }, line.title, h("small", { text: t("home.with", { names: players(line) }) })),
+    h("a", { class: "button primary", href: `#/join/${encodeURIComponent(line.id)}`,
+      "aria-label": t("lobby.joinLabel", { title: line.title, names: players(line) }) }, t("lobby.join")),
+    h("a", { class: "button", href: `#/game/${encodeURIComponent(line.id)}`,
+      "aria-label": t("lobby.watchLabel", { title: line.title, names: players(line) }) }, t("lobby.watch"))))));
 }
 
 function optionField(option) {
@@ -63,6 +112,9 @@ function buildCreateForm(form, types) {
   const playersInput = h("input", { id: "players", name: "players", type: "number", inputmode: "numeric", step: 1, required: true });
   const seatsBox = h("div", { class: "seats-box" });
   const optionsBox = h("div");
+  const paceSelect = h("select", { id: "pace", name: "pace" },
+    PACES.map((pace) => h("option", { value: pace, selected: pace === DEFAULT_PACE }, t(`pace.${pace}`))));
+  const publicBox = h("input", { type: "checkbox", id: "public", name: "public" });
   const submit = h("button", { type: "submit", class: "primary big" }, t("home.create"));
   const current = () => types.find((x) => x.type === typeSelect.value);
 
@@ -77,8 +129,17 @@ function buildCreateForm(form, types) {
         (ty.bot_levels || []).map((b) => h("option", { value: `bot:${b.name}`, title: b.description }, t("home.seat.bot", { level: b.name }))),
         h("option", { value: "human" }, t("home.seat.friend")));
       if (previous[i - 1]) select.value = previous[i - 1];
+      select.addEventListener("change", limitPace);
       seatsBox.append(h("div", { class: "field inline" }, h("label", { for: id, text: t("home.seat", { n: i + 1 }) }), select));
     }
+    limitPace();
+  }
+  // "No time limit" only when every other seat is a bot: a friend must never wait forever.
+  function limitPace() {
+    const friends = [...seatsBox.querySelectorAll("select")].some((s) => s.value === "human");
+    const none = paceSelect.querySelector('option[value="none"]');
+    none.disabled = friends;
+    if (friends && paceSelect.value === "none") paceSelect.value = DEFAULT_PACE;
   }
   function buildType() {
     const ty = current();
@@ -97,6 +158,8 @@ function buildCreateForm(form, types) {
     h("div", { class: "field" }, h("label", { for: "game-type", text: t("home.game") }), typeSelect),
     h("div", { class: "field" }, h("label", { for: "players", text: t("home.players") }), playersInput),
     h("fieldset", {}, h("legend", { text: t("home.seats") }), seatsBox),
+    h("div", { class: "field" }, h("label", { for: "pace", text: t("home.pace") }), paceSelect),
+    h("div", { class: "field check" }, publicBox, h("label", { for: "public", text: t("home.public") })),
     optionsBox, submit);
   buildType();
 
@@ -111,8 +174,9 @@ function buildCreateForm(form, types) {
     submit.disabled = true;
     submit.textContent = t("home.creating");
     try {
-      const view = await api.create({ type: ty.type, players: seats.length, options, seats });
-      rememberGame(view);
+      const view = await api.create({ type: ty.type, players: seats.length, options, seats,
+        pace: paceSelect.value, public: publicBox.checked });
+      refreshInbox();
       location.hash = `#/game/${encodeURIComponent(view.id)}`;
     } catch (error) {
       handleError(error);
@@ -120,33 +184,6 @@ function buildCreateForm(form, types) {
       submit.textContent = t("home.create");
     }
   });
-}
-
-function renderMyGames(section) {
-  const games = myGames();
-  section.replaceChildren(h("h2", { id: "my-games", text: t("home.mine") }));
-  if (!games.length) { section.append(h("p", { class: "muted", text: t("home.none") })); return; }
-  const list = h("ul", { class: "game-list" });
-  section.append(list);
-  for (const game of games) {
-    const label = h("span", {}, t("home.open", { title: game.title || game.type, status: t(`status.${game.status || "unknown"}`) }));
-    const item = h("li", {},
-      h("a", { href: `#/game/${encodeURIComponent(game.id)}`, class: "game-link" }, label),
-      h("button", { type: "button", class: "link", "aria-label": t("home.forgetLabel", { title: game.title || game.type, id: game.id.slice(0, 6) }),
-        onclick: () => { forgetGame(game.id); renderMyGames(section); } }, t("home.forget")));
-    list.append(item);
-    if (game.status !== "finished") {
-      api.game(game.id).then(({ data }) => {
-        if (!data) return;
-        updateGame(data);
-        const yours = data.your_seat !== null && (data.to_act || []).includes(data.your_seat) && data.status === "active";
-        label.textContent = t("home.open", { title: data.title, status: t(yours ? "status.yourTurn" : `status.${data.status}`) });
-        const others = data.seats.filter((s) => s.seat !== data.your_seat).map((s) => s.name || t("game.open"));
-        label.append(h("small", { text: t("home.with", { names: listNames(others) }) }));
-        if (yours) item.classList.add("your-turn");
-      }).catch(() => {});
-    }
-  }
 }
 
 // ---------------------------------------------------------------- rules
@@ -163,13 +200,14 @@ export async function rulesPage(type) {
   main().lastChild.replaceWith(doc);
 }
 
-// ---------------------------------------------------------------- join
+// ---------------------------------------------------------------- join, invite
+// #/join/<id>: take the first open seat (the one a rematch keeps for this player first).
 export async function joinPage(id) {
   setPage("", h("p", { class: "muted", text: t("join.joining") }));
   const { data } = await api.game(id);
   if (data.your_seat === null && data.status === "waiting") {
     try {
-      rememberGame(await api.join(id));
+      await api.join(id);
     } catch (error) {
       // E.g. the last seat was just taken: say why, and offer to watch the game.
       handleError(error);
@@ -178,9 +216,20 @@ export async function joinPage(id) {
         h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
       return;
     }
-  } else if (data.your_seat !== null) {
-    rememberGame(data);
   }
+  refreshInbox();
   location.replace(`#/game/${encodeURIComponent(id)}`);
 }
 
+// #/invite/<code>: take the seat a friend's invite link was made for.
+export async function invitePage(code) {
+  setPage("", h("p", { class: "muted", text: t("join.joining") }));
+  try {
+    const view = await api.acceptInvite(code);
+    refreshInbox();
+    location.replace(`#/game/${encodeURIComponent(view.id)}`);
+  } catch (error) {
+    handleError(error);
+    setPage(t("join.failed"), h("h1", { text: t("join.failed") }), h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
+  }
+}

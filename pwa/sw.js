@@ -1,6 +1,6 @@
 // Pöytä service worker: precaches the app shell; the API is never cached (always network).
 // Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
-const CACHE_VERSION = "poyta-shell-v1";
+const CACHE_VERSION = "poyta-shell-v2";
 const SHELL = [
   "/",
   "/index.html",
@@ -11,9 +11,18 @@ const SHELL = [
   "/api.js",
   "/i18n.js",
   "/markdown.js",
+  "/poll.js",
+  "/inbox.js",
+  "/renderers.js",
+  "/settings.js",
+  "/replay.js",
+  "/vendor/qrcode-generator.js",
   "/styles.css",
   "/manifest.webmanifest",
   "/games/sixnimmt.js",
+  "/games/sixtysix.js",
+  "/games/sticheln.js",
+  "/games/hattrick.js",
   "/icons/icon-192.png",
   "/icons/icon-512.png",
   "/icons/maskable-192.png",
@@ -51,4 +60,29 @@ self.addEventListener("fetch", (event) => {
     }
     return response;
   })));
+});
+
+// "Your turn" notices (payload {title, body, url, game}); one per game, the newest replaces it.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch { data = { body: event.data && event.data.text() }; }
+  event.waitUntil(self.registration.showNotification(data.title || "Pöytä", {
+    body: data.body || "",
+    icon: "/icons/icon-192.png",
+    badge: "/icons/maskable-192.png",
+    tag: data.game ? `game-${data.game}` : undefined,
+    data: { url: data.url || "/" },
+  }));
+});
+
+// Tapping the notice focuses an open app window on that game, else opens one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+    // navigate() fails on a window the worker does not control yet: open a new one then.
+    if (open) return open.focus().then((client) => client.navigate(url)).catch(() => self.clients.openWindow(url));
+    return self.clients.openWindow(url);
+  }));
 });

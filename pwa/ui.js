@@ -1,6 +1,6 @@
 // Shared pieces of the shell: DOM helper, alert/offline/live regions, cached game types.
 import { t } from "./i18n.js";
-import { api, OfflineError } from "./api.js";
+import { api, me, forgetPlayer, ApiError, OfflineError } from "./api.js";
 
 // ---------------------------------------------------------------- small DOM helpers
 export function h(tag, attrs = {}, ...children) {
@@ -21,6 +21,11 @@ export function h(tag, attrs = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 export const main = () => $("main");
+
+export function showWho() {
+  const player = me();
+  $("who").textContent = player ? t("me.you", { name: player.name }) : "";
+}
 
 export function showError(message) {
   const box = $("messages");
@@ -48,6 +53,13 @@ export function announce(text) {
 
 export function handleError(error) {
   if (error instanceof OfflineError) { setOffline(true); return; }
+  if (error instanceof ApiError && error.status === 401 && me()) {
+    // This device was signed out (or the server forgot us): start afresh as a new player.
+    forgetPlayer();
+    location.replace("/#/");
+    location.reload();
+    return;
+  }
   setOffline(false);
   showError(error.message || String(error));
 }
@@ -63,7 +75,69 @@ export async function typeInfo(type) {
 }
 
 
+// ---------------------------------------------------------------- page title and app badge
+let pageTitle = "";
+let turnCount = 0;
+
+function showTitle() {
+  const base = pageTitle ? `${pageTitle} · ${t("app.name")}` : t("app.name");
+  document.title = turnCount ? `(${turnCount}) ${base}` : base;
+}
+
+export function setTitle(title) {
+  pageTitle = title;
+  showTitle();
+}
+
+// How many games wait for the player: "(2) Pöytä" and the installed app's badge.
+export function setTurnCount(count) {
+  turnCount = count;
+  showTitle();
+  if (count && navigator.setAppBadge) navigator.setAppBadge(count).catch(() => {});
+  else if (!count && navigator.clearAppBadge) navigator.clearAppBadge().catch(() => {});
+}
+
 export function setPage(title, ...children) {
-  document.title = title ? `${title} · ${t("app.name")}` : t("app.name");
+  setTitle(title);
   main().replaceChildren(...children);
+}
+
+// ---------------------------------------------------------------- time left
+// "12 h left": coarse on purpose, a turn lasts minutes to days.
+export function timeLeft(iso, now = Date.now()) {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (seconds <= 0) return t("time.up");
+  if (seconds < 90) return t("time.seconds", { n: seconds });
+  if (seconds < 90 * 60) return t("time.minutes", { n: Math.round(seconds / 60) });
+  if (seconds < 48 * 3600) return t("time.hours", { n: Math.round(seconds / 3600) });
+  return t("time.days", { n: Math.round(seconds / 86400) });
+}
+
+// A <span> that keeps its "… left" text current (see refreshTimes).
+export function timeLeftNode(iso) {
+  return h("span", { class: "time-left", "data-deadline": iso, text: timeLeft(iso) });
+}
+
+export function refreshTimes(root = document) {
+  for (const node of root.querySelectorAll("[data-deadline]")) node.textContent = timeLeft(node.dataset.deadline);
+}
+setInterval(() => refreshTimes(), 10000);
+
+// ---------------------------------------------------------------- share or copy a link
+// Phones share through the system sheet (Web Share API); elsewhere the link is copied.
+export function shareBox({ id, label, link, title }) {
+  const input = h("input", { id, type: "text", readonly: true, value: link, onfocus: (e) => e.target.select() });
+  const note = h("span", { class: "muted", role: "status" });
+  const buttons = h("div", { class: "button-row" });
+  if (navigator.share) {
+    buttons.append(h("button", { type: "button", class: "primary", onclick: () =>
+      navigator.share({ title, url: link }).catch(() => {}) }, t("share.share")));
+  }
+  buttons.append(h("button", { type: "button", onclick: async () => {
+    try { await navigator.clipboard.writeText(link); } catch { input.select(); document.execCommand("copy"); }
+    note.textContent = t("share.copied");
+  } }, t("share.copy")));
+  // A group named by the label, so "Copy" is unambiguous when several links are shown.
+  return h("div", { class: "share", role: "group", "aria-labelledby": `${id}-label` },
+    h("label", { for: id, id: `${id}-label`, text: label }), input, buttons, note);
 }

@@ -18,6 +18,8 @@ addStrings("en", {
   "sixnimmt.hand": "Your hand",
   "sixnimmt.handEmpty": "No cards in hand.",
   "sixnimmt.youChose": "You chose {card}. Waiting for the others.",
+  "sixnimmt.youChoseChange": "You chose {card}. Until everyone has chosen, tap another card to play it instead.",
+  "sixnimmt.change": "Play {card} instead, {heads}",
   "sixnimmt.revealed": "Cards of this turn",
   "sixnimmt.lastTurn": "Last turn",
   "sixnimmt.placed": "{name}: {card} to row {row}",
@@ -41,6 +43,67 @@ addStrings("en", {
   "sixnimmt.took": "{name} took row {row}, {heads}",
   "sixnimmt.mustTake": "{name} must choose a row to take",
   "sixnimmt.chooser": "{name} played {card}, lower than every row, and is choosing the row to take.",
+  "sixnimmt.ev.drafted": "{name} took {card} from the display",
+  "sixnimmt.ev.chose": "{name} chose a card",
+  "sixnimmt.ev.changed": "{name} changed their card",
+  "sixnimmt.ev.revealed": "Cards revealed: {cards}",
+  "sixnimmt.ev.placed": "{name} placed {card} in row {row}",
+  "sixnimmt.ev.took": "{name} took row {row} with {card}, {heads}",
+  "sixnimmt.ev.roundOver": "Round {round} is over",
+  "sixnimmt.ev.dealt": "Round {round} dealt",
+  "sixnimmt.ev.gameOver": "Game over",
+});
+
+addStrings("fi", {
+  "sixnimmt.bullheads": "{n} härkää",
+  "sixnimmt.bullhead": "{n} härkä",
+  "sixnimmt.play": "Pelaa {card}, {heads}",
+  "sixnimmt.card": "{card}, {heads}",
+  "sixnimmt.draftCard": "Ota {card}, {heads}",
+  "sixnimmt.takeRow": "Ota rivi {row}: {cards} — {heads}",
+  "sixnimmt.row": "Rivi {row}: {cards} — {heads}",
+  "sixnimmt.rowShort": "Rivi {row}",
+  "sixnimmt.rowsTitle": "Rivit",
+  "sixnimmt.empty": "tyhjä",
+  "sixnimmt.roundTurn": "Kierros {round} · vuoro {turn}/10",
+  "sixnimmt.threshold": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} härkää.",
+  "sixnimmt.hand": "Kätesi",
+  "sixnimmt.handEmpty": "Ei kortteja kädessä.",
+  "sixnimmt.youChose": "Valitsit kortin {card}. Odotetaan muita.",
+  "sixnimmt.youChoseChange": "Valitsit kortin {card}. Kunnes kaikki ovat valinneet, voit napauttaa toista korttia ja pelata sen.",
+  "sixnimmt.change": "Pelaa sen sijaan {card}, {heads}",
+  "sixnimmt.revealed": "Tämän vuoron kortit",
+  "sixnimmt.lastTurn": "Edellinen vuoro",
+  "sixnimmt.placed": "{name}: {card} riviin {row}",
+  "sixnimmt.tookSixth": "{name}: {card} oli kuudes kortti, otti rivin {row} ({cards}) — {heads}",
+  "sixnimmt.tookLow": "{name}: {card} oli liian pieni, otti rivin {row} ({cards}) — {heads}",
+  "sixnimmt.penalties": "Sakot",
+  "sixnimmt.player": "Pelaaja",
+  "sixnimmt.thisRound": "Tällä kierroksella",
+  "sixnimmt.taken": "Otetut kortit",
+  "sixnimmt.total": "Yhteensä",
+  "sixnimmt.roundN": "Kierros {n}",
+  "sixnimmt.history": "Härät kierroksittain",
+  "sixnimmt.draft": "Valinta: avoimet kortit",
+  "sixnimmt.draftWait": "{name} ottaa korttia.",
+  "sixnimmt.statusChoose": "Sinun vuorosi: valitse kortti",
+  "sixnimmt.statusTakeRow": "Valitse otettava rivi: korttisi {card} on pienempi kuin jokainen rivi",
+  "sixnimmt.statusDraft": "Sinun vuorosi: ota kortti esillä olevista",
+  "sixnimmt.hasChosen": "on valinnut",
+  "sixnimmt.newRound": "Kierros {n} alkaa",
+  "sixnimmt.noTake": "Kaikki kortit sijoitettiin; kukaan ei ottanut riviä",
+  "sixnimmt.took": "{name} otti rivin {row}, {heads}",
+  "sixnimmt.mustTake": "{name} valitsee otettavan rivin",
+  "sixnimmt.chooser": "{name} pelasi kortin {card}, joka on pienempi kuin jokainen rivi, ja valitsee otettavan rivin.",
+  "sixnimmt.ev.drafted": "{name} otti kortin {card} esiltä",
+  "sixnimmt.ev.chose": "{name} valitsi kortin",
+  "sixnimmt.ev.changed": "{name} vaihtoi korttinsa",
+  "sixnimmt.ev.revealed": "Kortit paljastettiin: {cards}",
+  "sixnimmt.ev.placed": "{name} sijoitti kortin {card} riviin {row}",
+  "sixnimmt.ev.took": "{name} otti rivin {row} kortilla {card}, {heads}",
+  "sixnimmt.ev.roundOver": "Kierros {round} päättyi",
+  "sixnimmt.ev.dealt": "Kierros {round} jaettu",
+  "sixnimmt.ev.gameOver": "Peli päättyi",
 });
 
 export function bullheads(card) {
@@ -150,13 +213,17 @@ export function render(view, act, ctx) {
   // My hand.
   const hand = view.hand || [];
   if (view.your_seat !== null && view.your_seat !== undefined && view.status !== "finished") {
+    // A chosen card may be replaced until the last player has chosen (the rules then still
+    // list play actions for this seat): a tap on another card swaps it.
     const chosen = table.my_choice;
+    const playLabel = chosen ? "sixnimmt.change" : "sixnimmt.play";
     root.append(h("section", { class: "block hand", "aria-labelledby": "sn-hand" },
       h("h2", { id: "sn-hand", text: t("sixnimmt.hand") }),
-      chosen ? h("p", { class: "chosen" }, face(chosen), t("sixnimmt.youChose", { card: chosen })) : null,
+      chosen ? h("p", { class: "chosen" }, face(chosen, "picked"),
+        t(playable.size ? "sixnimmt.youChoseChange" : "sixnimmt.youChose", { card: chosen })) : null,
       hand.length ? h("div", { class: "nc-grid" }, hand.map((card) => playButton(card,
         { type: "play", enabled: playable.has(card), payload: { type: "play", card } }, act,
-        t(playable.has(card) ? "sixnimmt.play" : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))
+        t(playable.has(card) ? playLabel : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))
         : h("p", { class: "muted", text: t("sixnimmt.handEmpty") })));
   }
 
@@ -211,6 +278,25 @@ export function status(view) {
 export function seatNote(view, seat) {
   const table = view.table || {};
   return view.phase === "choose" && table.chosen && table.chosen[seat] ? t("sixnimmt.hasChosen") : "";
+}
+
+// One line of the game log per event (see the events in rules/sixnimmt/game.py).
+export function describeEvent(event, ctx) {
+  const name = event.seat === undefined ? "" : ctx.seatName(event.seat);
+  switch (event.type) {
+    case "drafted": return t("sixnimmt.ev.drafted", { name, card: event.card });
+    case "chose": return t(event.changed ? "sixnimmt.ev.changed" : "sixnimmt.ev.chose", { name });
+    case "revealed": return t("sixnimmt.ev.revealed", {
+      cards: event.cards.map((entry) => `${ctx.seatName(entry.seat)} ${entry.card}`).join(", ") });
+    case "row_choice": return t("sixnimmt.mustTake", { name });
+    case "placed": return event.took && event.took.length
+      ? t("sixnimmt.ev.took", { name, card: event.card, row: event.row + 1, heads: heads(sum(event.took)) })
+      : t("sixnimmt.ev.placed", { name, card: event.card, row: event.row + 1 });
+    case "round_over": return t("sixnimmt.ev.roundOver", { round: event.round });
+    case "dealt": return t("sixnimmt.ev.dealt", { round: event.round });
+    case "game_over": return t("sixnimmt.ev.gameOver");
+    default: return null;
+  }
 }
 
 export function events(prev, view, ctx) {

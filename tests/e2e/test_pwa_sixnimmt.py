@@ -140,8 +140,10 @@ def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
     anna.wait_for_url(re.compile(r"#/game/"))
     game_id = anna.url.split("#/game/")[1]
     expect(anna.locator("#status-line")).to_have_text("Waiting for players to join")
-    link = anna.get_by_label("Invite link")
-    expect(link).to_have_value(f"{live_server}/#/join/{game_id}")
+    link = anna.get_by_role("textbox", name="Invite link for seat 2")
+    invite = api_view(anna, live_server, game_id)["invites"][0]
+    assert invite["seat"] == 1
+    expect(link).to_have_value(f"{live_server}/#/invite/{invite['code']}")
     expect(anna.get_by_role("button", name="Copy")).to_be_visible()
     # Nothing can be played while a seat is open.
     expect(anna.get_by_role("button", name=re.compile(r"^Play "))).to_have_count(0)
@@ -155,7 +157,7 @@ def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
 
     # Anna's page notices by polling; the invite box goes away.
     expect(anna.locator("#status-line")).to_have_text("Your turn: choose a card")
-    expect(anna.get_by_label("Invite link")).to_have_count(0)
+    expect(link).to_have_count(0)
 
     # Bo chooses a card: Anna sees that Bo has chosen (never which card).
     play = bo.get_by_role("button", name=re.compile(r"^Play \d+"))

@@ -1,0 +1,26 @@
+// Loading the game renderer modules (games/<type>.js) and describing game events with them.
+import { t } from "./i18n.js";
+
+const modules = new Map();
+
+// The renderer of a game type, or null when this version of the app has none.
+export async function loadModule(type) {
+  if (!modules.has(type)) {
+    // A failed import (offline before the module was cached) is tried again next time.
+    modules.set(type, import(`./games/${type}.js`).catch(() => { modules.delete(type); return null; }));
+  }
+  return modules.get(type);
+}
+
+// One readable line for a game-log event: the game's describeEvent first, then the events
+// every game shares (time-outs, stand-ins), else the bare type so nothing is silently lost.
+export function describeEvent(mod, event, ctx) {
+  const own = mod && mod.describeEvent ? mod.describeEvent(event, ctx) : null;
+  if (own) return own;
+  const yours = event.seat === ctx.yourSeat ? "You" : "";
+  if (event.type === "timeout") {
+    return t(`event.timeout${event.standin ? "Standin" : ""}${yours}`, { name: ctx.seatName(event.seat) });
+  }
+  if (event.type === "stand_in") return t(`event.standIn${yours}`, { name: ctx.seatName(event.seat) });
+  return event.type;
+}

@@ -1,0 +1,306 @@
+"""Asynchronous play on two phones: two browser contexts (two players, 390x844) against a live
+server whose long-polls carry every change, with a 5-second pace so a deadline can pass."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from api import create_app
+from api.service import BOT_QUEUE
+
+pytestmark = pytest.mark.e2e
+
+sync_api = pytest.importorskip("playwright.sync_api")
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT = 20_000  # ms; well below the 40 s plain polling, so updates can only come by long-poll
+PLAY = re.compile(r"^(Play \d+, \d bullheads?|Play \d+ instead, \d bullheads?)$")
+
+
+@pytest.fixture
+def paced_server(redis, redis_url):
+    """`live_server` with a 5-second pace and a worker that runs deadline jobs (--with-scheduler)."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "PACES": {"5s": 5}})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    worker = subprocess.Popen(
+        [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
+         "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"], cwd=ROOT)
+    yield f"http://127.0.0.1:{server.port}"
+    worker.terminate()
+    worker.wait(timeout=10)
+    server.shutdown()
+
+
+@pytest.fixture
+def phones(paced_server):
+    """Opens phones: each call is a fresh browser context (its own player) at 390x844."""
+    if not shutil.which(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (make chromium)")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+        def open_phone(color_scheme: str = "light"):
+            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                          has_touch=True, color_scheme=color_scheme)
+            context.set_default_timeout(TIMEOUT)
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(paced_server + "/")
+            sync_api.expect(page.get_by_text(re.compile(r"You are Player \d{4}"))).to_be_visible()
+            return page
+
+        sync_api.expect.set_options(timeout=TIMEOUT)
+        yield open_phone
+        browser.close()
+    assert not errors, errors
+
+
+def call(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
+    """The API as this phone's player."""
+    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
+    response = page.request.fetch(f"{base}/api/v1{path}", method=method, data=body,
+                                  headers={"Authorization": f"Bearer {token}"})
+    assert response.ok, response.text()
+    return response.json() if response.status != 204 else {}
+
+
+def held_requests(page) -> list[str]:
+    """Start recording the game and inbox requests that ask the server to wait."""
+    seen: list[str] = []
+    page.on("request", lambda request: seen.append(request.url) if "wait=25" in request.url else None)
+    return seen
+
+
+def first_card(page) -> tuple:
+    button = page.get_by_role("button", name=PLAY).first
+    return button, int(re.search(r"\d+", button.get_attribute("aria-label")).group())
+
+
+def finish_by_api(phones_, base: str, game_id: str) -> None:
+    """Each phone's player makes its first legal move until the game is over; a deadline
+    job moving first (409/422) just means looking again."""
+    for _ in range(200):
+        for phone in phones_:
+            token = phone.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
+            headers = {"Authorization": f"Bearer {token}"}
+            view = phone.request.get(f"{base}/api/v1/games/{game_id}", headers=headers).json()
+            if view["status"] == "finished":
+                return
+            if view["legal_actions"]:
+                phone.request.post(f"{base}/api/v1/games/{game_id}/actions", headers=headers,
+                                   data={"action": view["legal_actions"][0], "version": view["version"]})
+            else:
+                phone.wait_for_timeout(50)  # a bot's or the other player's move
+    raise AssertionError("the game did not finish")
+
+
+def take_rows_until(phones_, done, timeout_ms: int = TIMEOUT) -> None:
+    """Whoever's card was too low for every row takes one, until `done` shows."""
+    anyone = phones_[0]
+    for _ in range(timeout_ms // 250):
+        if done.count():
+            return
+        for phone in phones_:
+            take = phone.get_by_role("button", name=re.compile(r"^Take row [1-4]"), disabled=False)
+            if take.count():
+                take.first.click()
+        anyone.wait_for_timeout(250)
+    sync_api.expect(done).to_be_visible()
+
+
+def test_two_phones_invite_play_inbox_deadline_and_rematch(phones, paced_server):
+    expect = sync_api.expect
+    base = paced_server
+    anna, bo = phones(), phones("dark")
+    anna_waits = held_requests(anna)
+
+    # Anna creates a game for herself, a friend and a bot, an hour per move.
+    anna.get_by_label("Number of players").fill("3")
+    anna.get_by_label("Seat 2", exact=True).select_option(label="Friend (human)")
+    anna.get_by_label("Seat 3", exact=True).select_option(label="Bot (easy)")
+    pace = anna.get_by_label(re.compile("^Time per move"))
+    expect(pace.locator('option[value="none"]')).to_be_disabled()  # a friend must never wait forever
+    pace.select_option(label="1 hour")
+    anna.get_by_label(re.compile("reaches this many bullheads")).fill("500")
+    anna.get_by_role("button", name="Create game").click()
+    anna.wait_for_url(re.compile(r"#/game/"))
+    game = anna.url.split("#/game/")[1]
+    assert call(anna, base, "GET", f"/games/{game}")["pace"] == "1h"
+
+    # The friend's seat has its own invite link; Bo opens it on his phone.
+    link = anna.get_by_role("textbox", name="Invite link for seat 2")
+    expect(link).to_have_value(re.compile(rf"^{re.escape(base)}/#/invite/[\w-]+$"))
+    expect(anna.get_by_role("group", name="Invite link for seat 2").get_by_role("button", name="Copy")).to_be_visible()
+    bo.goto(link.input_value())
+    bo.wait_for_url(re.compile(rf"#/game/{re.escape(game)}$"))
+    expect(bo.locator("#status-line")).to_have_text("Your turn: choose a card")
+    # Anna's page learns it by long-poll: the invite goes, her turn starts, her deadline shows.
+    expect(anna.locator("#status-line")).to_have_text("Your turn: choose a card")
+    expect(link).to_have_count(0)
+    expect(anna.locator(".seat.mine .time-left")).to_have_text(re.compile(r"^(60 min|1 h) left$"))
+    assert any(f"/games/{game}?wait=25" in url for url in anna_waits)
+
+    # Bo opens a second game of his own, against a bot with no time limit.
+    bo.get_by_role("link", name="Pöytä").click()
+    bo.get_by_label("Number of players").fill("2")
+    bo.get_by_label("Seat 2", exact=True).select_option(label="Bot (easy)")
+    bo.get_by_label(re.compile("^Time per move")).select_option(label="No time limit (only against bots)")
+    bo.get_by_role("button", name="Create game").click()
+    bo.wait_for_url(re.compile(r"#/game/"))
+    solo = bo.url.split("#/game/")[1]
+    assert solo != game
+
+    # Turn 1 of the shared game: Bo chooses first; Anna sees that he has chosen, not what.
+    bo.goto(f"{base}/#/game/{game}")
+    card, number = first_card(bo)
+    card.click()
+    expect(bo.get_by_text(f"You chose {number}.")).to_be_visible()
+    # A chosen card may be replaced until everyone has chosen: Bo taps another one.
+    other, number = first_card(bo)
+    expect(other).to_have_accessible_name(re.compile(r"^Play \d+ instead"))
+    other.click()
+    expect(bo.get_by_text(f"You chose {number}.")).to_be_visible()
+    assert call(bo, base, "GET", f"/games/{game}")["table"]["my_choice"] == number
+    expect(anna.locator(".seat-list li").nth(1)).to_contain_text("has chosen")
+    expect(anna.get_by_text(f"You chose {number}.")).to_have_count(0)
+
+    # Bo's inbox: the shared game waits for Anna now, so his solo game (his turn) comes first.
+    bo.get_by_role("link", name="Pöytä").click()
+    inbox = bo.locator(".game-list").first.get_by_role("link")
+    expect(inbox).to_have_count(2)
+    expect(inbox.first).to_have_attribute("href", f"#/game/{solo}")
+    expect(inbox.nth(1)).to_have_text(re.compile(r"^6 nimmt! · in progress"))
+    expect(bo).to_have_title("(1) Pöytä")
+
+    # Anna plays. Bo's inbox reorders by itself once the shared game is his turn again (the next
+    # turn, or a row to take): both games are his turn then, and the shared one has a deadline.
+    card, _ = first_card(anna)
+    card.click()
+    shared_first = bo.locator(f'.game-list li:first-child a[href="#/game/{game}"]')
+    take_rows_until([anna], shared_first)
+    expect(shared_first).to_have_text(re.compile(r"^6 nimmt! · your turn.* left$"))
+    expect(bo).to_have_title("(2) Pöytä")
+
+    # Turn 2, from the inbox: Bo plays, Anna plays, and Bo's page follows without reloading.
+    shared_first.click()
+    bo_turn_two = bo.locator(".round-turn").filter(has_text="Round 1 · turn 2 of 10")
+    take_rows_until([bo], bo_turn_two)
+    card, _ = first_card(bo)
+    card.click()
+    expect(anna.locator(".seat-list li").nth(1)).to_contain_text("has chosen")
+    card, _ = first_card(anna)
+    card.click()
+    take_rows_until([anna, bo], bo.locator(".round-turn").filter(has_text="Round 1 · turn 3 of 10"))
+    expect(anna.locator(".log-lines li").first).to_be_visible()
+
+    # A 5-second game: nobody moves, so the time runs out and bots play for both.
+    fast = call(anna, base, "POST", "/games", {
+        "type": "sixnimmt", "players": 2, "seats": ["human", "human"], "pace": "5s",
+        "options": {"threshold": 1}})
+    call(bo, base, "POST", f"/games/invites/{fast['invites'][0]['code']}")  # the clocks start
+    anna.goto(f"{base}/#/game/{fast['id']}")
+    bo.goto(f"{base}/#/game/{fast['id']}")
+    expect(bo.locator(".seat.mine .time-left")).to_have_text(re.compile(r"^(\d s left|time is up)$"))
+    log = anna.locator(".log-lines")
+    expect(log).to_contain_text(re.compile(r"Time ran out for Player \d{4}: a bot played instead\."))
+    expect(log).to_contain_text("Your time ran out: a bot played for you.")
+    expect(anna.locator(".round-turn")).to_have_text(re.compile(r"turn ([2-9]|10) of 10"))
+    expect(anna.get_by_role("note").filter(has_text="Time ran out")).to_be_visible()
+
+    # The two play the rest of the round straight through the API: game over (threshold 1).
+    finish_by_api([anna, bo], base, fast["id"])
+    expect(anna.locator("#status-line")).to_have_text("Game over")
+    expect(bo.locator("#status-line")).to_have_text("Game over")
+
+    # Rematch: Anna asks for it and lands in the new game; Bo's page offers it by itself.
+    anna.get_by_role("button", name="Rematch").click()
+    anna.wait_for_url(re.compile(rf"#/game/(?!{re.escape(fast['id'])}$)"))
+    rematch = anna.url.split("#/game/")[1]
+    assert rematch != fast["id"]
+    expect(anna.locator("#status-line")).to_have_text("Waiting for players to join")
+    bo.get_by_role("link", name="Open the rematch").click()
+    bo.wait_for_url(re.compile(rf"#/game/{re.escape(rematch)}$"))
+    expect(bo.locator("#status-line")).to_have_text("Your turn: choose a card")
+    expect(anna.locator("#status-line")).to_have_text("Your turn: choose a card")
+    assert call(bo, base, "GET", f"/games/{rematch}")["your_seat"] == 1
+
+
+def test_settings_confirm_replay_and_signing_in_another_device(phones, paced_server):
+    expect = sync_api.expect
+    base = paced_server
+    anna = phones()
+
+    # Settings: a name (shown at once) and confirm-before-play.
+    anna.get_by_role("link", name="Settings").click()
+    anna.get_by_label("Your name").fill("Anna")
+    anna.get_by_role("button", name="Save").click()
+    expect(anna.get_by_text("You are Anna")).to_be_visible()
+    anna.get_by_label(re.compile("^Confirm before playing")).check()
+
+    # With confirm on, the first tap only selects; a second tap on the same card plays it.
+    game = call(anna, base, "POST", "/games", {
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
+        "options": {"threshold": 1}})
+    anna.goto(f"{base}/#/game/{game['id']}")
+    card, number = first_card(anna)
+    card.click()
+    expect(anna.get_by_role("group", name="Confirm your move")).to_contain_text(f"Play {number}, ")
+    anna.wait_for_timeout(500)
+    assert call(anna, base, "GET", f"/games/{game['id']}")["table"]["my_choice"] is None
+    card.click()
+    expect(anna.get_by_role("group", name="Confirm your move")).to_be_hidden()
+    expect(anna.get_by_role("button", name=re.compile(rf"^Play {number}[ ,]"))).to_have_count(0)  # played
+    assert number not in call(anna, base, "GET", f"/games/{game['id']}")["hand"]
+
+    # The game ends; its replay steps through every move with all hands shown.
+    finish_by_api([anna], base, game["id"])
+    expect(anna.locator("#status-line")).to_have_text("Game over")
+    anna.get_by_role("link", name="Replay").click()
+    step = anna.locator("#replay-step")
+    expect(step).to_have_text(re.compile(r"^Step 0 of \d+$"))
+    steps = int(step.inner_text().split()[-1])
+    expect(anna.get_by_role("heading", name="Hands")).to_be_visible()
+    expect(anna.locator("main li").filter(has_text=re.compile(r"^Anna: \d+(, \d+){9}$"))).to_be_visible()
+    anna.get_by_role("button", name="Next").click()
+    expect(step).to_have_text(f"Step 1 of {steps}")
+    anna.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 2 of {steps}")
+    anna.keyboard.press("End")
+    expect(step).to_have_text(f"Step {steps} of {steps}")
+    expect(anna.get_by_role("button", name="Next")).to_be_disabled()
+
+    # Another device: a one-use sign-in link (with its QR code) makes it Anna there too.
+    anna.get_by_role("link", name="Settings").click()
+    anna.get_by_role("button", name="Make a sign-in link").click()
+    expect(anna.get_by_role("img", name="QR code of the sign-in link")).to_be_visible()
+    link = anna.get_by_role("textbox", name="Sign-in link").input_value()
+    assert re.fullmatch(rf"{re.escape(base)}/#/signin/[\w-]+", link)
+    tablet = phones("dark")
+    tablet.goto(link)
+    tablet.get_by_role("button", name="Sign in").click()
+    expect(tablet.get_by_text("You are Anna")).to_be_visible()
+    expect(tablet.locator(".game-list").first.get_by_role("link")).to_have_text(re.compile(r"^6 nimmt! · finished"))
+    anna.reload()
+    devices = anna.locator(".device-list li")
+    expect(devices).to_have_count(2)
+    devices.get_by_role("button", name=re.compile("^Sign out")).click()
+    expect(devices).to_have_count(1)
+    expect(devices).to_contain_text("this device")
+
+    # Finnish: every shell string follows.
+    anna.get_by_label("Language of the app").select_option("fi")
+    expect(anna.get_by_role("heading", level=1, name="Asetukset")).to_be_visible()
+    assert anna.evaluate("document.documentElement.lang") == "fi"
+    expect(anna.get_by_role("link", name="Asetukset")).to_be_visible()
