@@ -31,6 +31,18 @@ for a spectator, "table": {...}} with table keys:
     "previous_deal": None until a deal has ended, else the end of the last finished deal:
                      {"deal", "piles", "passed", "set_aside": [last card per seat],
                      "last_trick", "scores"}
+
+apply_action returns the events, in this order; every one is public (no "to"), because
+every card they name has been shown to everyone by then:
+    {"type": "played", "seat", "card"}   a card put into the trick
+    {"type": "passed", "seat", "card"}   a card shown and laid face down (-2 at scoring)
+    {"type": "trick_taken", "taken": [{"seat", "colour", "cards": [ascending]}] in colour
+     order red/blue/green, "next_leader": seat}        after the trick's last card
+    {"type": "deal_ended", "deal", "set_aside": [last card per seat], "scores": [this
+     deal's score per seat], "totals": [match score per seat]}   after the deal's last trick
+    {"type": "dealt", "deal", "dealer", "leader", "hand_size"}    the next deal has started;
+     it names no card: each seat finds its new hand in its view
+    {"type": "game_over", "scores": [match score per seat], "winners": [seats]}
 """
 from __future__ import annotations
 
@@ -146,7 +158,7 @@ class Hattrick(Game):
         return [{"type": "play" if COLOUR_OF[card] in colours else "pass", "card": card}
                 for card in hand]
 
-    def apply_action(self, state: State, seat: int, action: Action) -> None:
+    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
         self.check_seat_may_act(state, seat)
         kind = action_type(action, {"play": ("card",), "pass": ("card",)})
         card = action.get("card")
@@ -173,19 +185,27 @@ class Hattrick(Game):
         if passed:
             state["passed"][seat].append(card)
         state["trick"].append([seat, card, passed])
+        events = [{"type": "passed" if passed else "played", "seat": seat, "card": card}]
         players = state["players"]
         if len(state["trick"]) < players:
             state["turn"] = (seat + 1) % players
         else:
-            self._finish_trick(state)
+            self._finish_trick(state, events)
+        return events
 
-    def _finish_trick(self, state: State) -> None:
+    def _finish_trick(self, state: State, events: list[dict]) -> None:
         trick = state["trick"]
         taken, leader = resolve_trick(trick)
+        cards_taken: dict[int, list[str]] = {colour: [] for colour in taken}
         for seat, card, passed in trick:
             if not passed:
                 colour = COLOUR_OF[card]
                 state["piles"][taken[colour]][colour].append(card)
+                cards_taken[colour].append(card)
+        events.append({"type": "trick_taken", "next_leader": leader, "taken": [
+            {"seat": taken[colour], "colour": COLOURS[colour],
+             "cards": sorted(cards_taken[colour], key=SORT_KEY.__getitem__)}
+            for colour in sorted(taken)]})
         state["last_trick"] = {
             "cards": [{"seat": seat, "card": card, "passed": passed} for seat, card, passed in trick],
             "taken": {COLOURS[colour]: seat for colour, seat in taken.items()},
@@ -194,9 +214,9 @@ class Hattrick(Game):
         state["trick"] = []
         state["leader"] = state["turn"] = leader
         if len(state["hands"][0]) == 1:
-            self._finish_deal(state)
+            self._finish_deal(state, events)
 
-    def _finish_deal(self, state: State) -> None:
+    def _finish_deal(self, state: State, events: list[dict]) -> None:
         scores = [deal_score(piles, passed) for piles, passed in zip(state["piles"], state["passed"])]
         set_aside = [hand.pop() for hand in state["hands"]]
         state["sheet"].append(scores)
@@ -207,11 +227,16 @@ class Hattrick(Game):
             [list(cards) for cards in state["passed"]], "set_aside": set_aside,
             "last_trick": copy_trick(state["last_trick"]), "scores": scores,
         }
+        events.append({"type": "deal_ended", "deal": state["deal"], "set_aside": list(set_aside),
+                       "scores": list(scores), "totals": list(state["match"])})
         if state["deal"] < state["deals"]:
             self._start_deal(state)
+            events.append({"type": "dealt", "deal": state["deal"], "dealer": state["dealer"],
+                           "leader": state["leader"], "hand_size": len(state["hands"][0])})
         else:
             state["phase"] = "over"
             state["turn"] = None
+            events.append({"type": "game_over", **self.outcome(state)})
 
     # --- what players see -----------------------------------------------------------
     @staticmethod
