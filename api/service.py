@@ -474,7 +474,7 @@ class Service:
                 raise Unprocessable("the game is over")
             before = stored.to_act()
             try:
-                events = stored.game.apply_action(stored.state, seat, action) or []
+                events = stored.game.apply_action(stored.state, seat, action)
             except IllegalAction as error:
                 raise Unprocessable(str(error)) from None
             if by_player:

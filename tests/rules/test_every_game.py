@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rules import GAMES, IllegalAction, InvalidOptions
+from rules.search import Budget
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12),
@@ -32,7 +33,11 @@ def step_randomly(game, state, rng):
     seat = rng.choice(game.to_act(state))
     legal = game.legal_actions(state, seat)
     assert legal, "a seat to act must have a legal action"
-    game.apply_action(state, seat, rng.choice(legal))
+    events = game.apply_action(state, seat, rng.choice(legal))
+    assert isinstance(events, list) and all(isinstance(e["type"], str) for e in events)
+    for event in events:
+        assert set(event.get("to", [])) <= set(range(len(game.view(state, None)["scores"])))
+    json.dumps(events)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -100,7 +105,8 @@ def test_views_hide_the_seed_and_the_bot_picks_a_legal_action(name, seed, steps)
     for seat in game.to_act(state):
         legal = game.legal_actions(state, seat)
         for level in game.bot_levels:
-            choice = game.bot_action(game.view(state, seat), legal, level.name, random.Random(seed))
+            choice = game.bot_action(game.view(state, seat), legal, level.name, random.Random(seed),
+                                     Budget(iterations=8))
             assert choice in legal
 
 
