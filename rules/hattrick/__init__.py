@@ -1,6 +1,6 @@
 """Hattrick: collect one colour in double tricks, dodge the other two."""
 from rules.base import BotLevel, Option
-from rules.hattrick.bots import easy_action
+from rules.hattrick.bots import easy_action, hard_action, medium_action
 from rules.hattrick.game import Hattrick
 
 GAME = Hattrick(
@@ -8,7 +8,11 @@ GAME = Hattrick(
     options=(Option("deals", "int", 5, "number of deals in the match", minimum=1),),
     bot_levels=(BotLevel("easy", "builds one colour, dodges other colours, passes only to "
                                  "avoid a big unwanted take",
-                        easy_action),),
+                        easy_action),
+                BotLevel("medium", "thinks ahead by playing the deal out many times over guessed "
+                                   "hands, with careless opponents", medium_action),
+                BotLevel("hard", "plays the deal out many times over guessed hands against "
+                                 "sensible opponents before every card", hard_action)),
     lower_score_wins=False, rules_page="hattrick.md",
 )
 

@@ -1,14 +1,17 @@
-"""The easy Hattrick bot: reads only the view and the legal actions.
+"""The Hattrick bots: each reads only the view and the legal actions.
 
-It picks a target colour (what it has collected most of, then what it holds most of),
-then scores each legal action by the expected change of its deal score: taking target
-cards is good, taking any other colour is bad, passing costs 2 for sure. Whether a
-card keeps the colour is estimated from the unseen higher cards of that colour and
-the number of players still to act.
+Medium and hard search (rules/hattrick/search.py). Easy picks a target colour (what
+it has collected most of, then what it holds most of), then scores each legal action
+by the expected change of its deal score: taking target cards is good, taking any
+other colour is bad, passing costs 2 for sure. Whether a card keeps the colour is
+estimated from the unseen higher cards of that colour and the number of players
+still to act.
 """
 from __future__ import annotations
 
 import random
+
+from rules.hattrick.search import Policy, search_action
 from rules.search import Budget
 
 COLOURS = ("red", "blue", "green")
@@ -85,3 +88,18 @@ def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budge
 
     best = max(worth(action) for action in legal)
     return rng.choice([action for action in legal if worth(action) >= best - 1e-9])
+
+
+# The search bots differ in how sensibly their simulated players act: hard's
+# playouts follow a rule of thumb, medium's are closer to random, so medium
+# misjudges more of what its moves lead to.
+MEDIUM_PLAYOUTS = Policy(randomness=0.5)
+HARD_PLAYOUTS = Policy(randomness=0.1)
+
+
+def medium_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+    return search_action(view, legal, rng, budget, MEDIUM_PLAYOUTS)
+
+
+def hard_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+    return search_action(view, legal, rng, budget, HARD_PLAYOUTS)

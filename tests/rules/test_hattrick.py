@@ -67,7 +67,7 @@ def test_describe():
     described = GAME.describe()
     assert (described["type"], described["min_players"], described["max_players"]) == ("hattrick", 4, 7)
     assert described["lower_score_wins"] is False and described["rules_page"] == "hattrick.md"
-    assert [level["name"] for level in described["bot_levels"]] == ["easy"]
+    assert [level["name"] for level in described["bot_levels"]] == ["easy", "medium", "hard"]
 
 
 @pytest.mark.parametrize("players,size", [(4, 15), (5, 12), (6, 10), (7, 9)])

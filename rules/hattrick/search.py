@@ -1,0 +1,278 @@
+"""Determinized search for the Hattrick bots, on a compact copy of one deal.
+
+The search only ever reads the seat's view: the cards it has not seen are dealt
+at random to the other seats in the numbers their hand sizes show (a
+determinization), each candidate action is played out to the end of the deal in
+that same sample (common random numbers, so candidates differ by their own
+merit, not by the luck of the sample), and the candidate with the best mean
+score relative to the opponents wins.
+
+Nothing in Hattrick lets a seat infer a void: passing is voluntary and the
+passed card is shown, so the unseen cards are dealt uniformly.
+
+The rules engine is the hot loop, so a deal here is plain lists of ints:
+hands[seat][colour] is the ascending list of values held, piles[seat][colour]
+counts collected cards, passed[seat] counts passed cards, and the trick is a
+list of (seat, colour, value, passed). tests/rules/test_hattrick_bots.py checks
+that it agrees with rules/hattrick/game.py.
+"""
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from rules.search import Budget, Clock
+
+COLOURS = ("red", "blue", "green")
+COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
+
+
+def parse(card: str) -> tuple[int, int]:
+    colour, value = card.split("-")
+    return COLOUR_INDEX[colour], int(value)
+
+
+def name(colour: int, value: int) -> str:
+    return f"{COLOURS[colour]}-{value}"
+
+
+# --- the compact deal ----------------------------------------------------------------
+
+@dataclass
+class Deal:
+    players: int
+    hands: list          # [seat][colour] -> ascending values
+    piles: list          # [seat][colour] -> number of collected cards
+    passed: list         # [seat] -> number of passed cards
+    trick: list          # [(seat, colour, value, passed)] in acting order
+    turn: int
+
+    def copy(self) -> Deal:
+        return Deal(self.players, [[list(values) for values in hand] for hand in self.hands],
+                    [list(pile) for pile in self.piles], list(self.passed), list(self.trick),
+                    self.turn)
+
+    def shown(self) -> list[int]:
+        """Colours of the played (not passed) cards of the trick, in order."""
+        colours = []
+        for _seat, colour, _value, passed in self.trick:
+            if not passed and colour not in colours:
+                colours.append(colour)
+        return colours
+
+    def legal(self) -> list[tuple[bool, int, int]]:
+        """(is_pass, colour, value) for every card the seat to act may put down."""
+        hand = self.hands[self.turn]
+        shown = self.shown()
+        return [(len(shown) == 2 and colour not in shown, colour, value)
+                for colour in range(3) for value in hand[colour]]
+
+    def apply(self, is_pass: bool, colour: int, value: int) -> None:
+        seat = self.turn
+        self.hands[seat][colour].remove(value)
+        if is_pass:
+            self.passed[seat] += 1
+        self.trick.append((seat, colour, value, is_pass))
+        if len(self.trick) < self.players:
+            self.turn = (seat + 1) % self.players
+        else:
+            self.finish_trick()
+
+    def finish_trick(self) -> None:
+        taken, leader = resolve(self.trick)
+        for seat, colour, _value, passed in self.trick:
+            if not passed:
+                self.piles[taken[colour]][colour] += 1
+        self.trick = []
+        self.turn = leader
+
+    def over(self) -> bool:
+        """The deal ends when every hand is down to the card set aside."""
+        return not self.trick and sum(map(len, self.hands[0])) <= 1
+
+    def scores(self) -> list[int]:
+        return [score(pile, passed) for pile, passed in zip(self.piles, self.passed)]
+
+
+def score(pile: list[int], passed: int) -> int:
+    best = max(pile)
+    return 2 * best - sum(pile) - 2 * passed
+
+
+def resolve(trick: list) -> tuple[dict[int, int], int]:
+    """({colour: seat taking it}, next leader), as game.resolve_trick."""
+    played = [(value, colour, seat) for seat, colour, value, passed in trick if not passed]
+    top_of: dict[int, tuple[int, int, int]] = {}
+    for entry in played:
+        if entry[1] not in top_of or entry[0] > top_of[entry[1]][0]:
+            top_of[entry[1]] = entry
+    taken = {colour: entry[2] for colour, entry in top_of.items()}
+    tops = sorted(top_of.values(), key=lambda entry: (-entry[0], entry[1]))
+    if len(tops) == 1 or tops[0][0] > tops[1][0]:
+        return taken, tops[0][2]
+    rest = [entry for entry in played if entry not in tops]
+    if not rest:
+        return taken, tops[0][2]
+    next_value = max(entry[0] for entry in rest)
+    return taken, min((colour, seat) for value, colour, seat in rest if value == next_value)[1]
+
+
+def deal_from_view(view: dict, other_hands: dict[int, list[str]]) -> Deal:
+    """The deal the view shows, with `other_hands` filling in the hidden hands."""
+    table = view["table"]
+    players = len(table["hand_sizes"])
+    me = table["turn"]
+    cards = {seat: list(hand) for seat, hand in other_hands.items()}
+    cards[me] = view["hand"]
+    hands = []
+    for seat in range(players):
+        hand: list[list[int]] = [[], [], []]
+        for colour, value in map(parse, cards[seat]):
+            hand[colour].append(value)
+        hands.append([sorted(values) for values in hand])
+    piles = [[len(seat_piles[colour]) for colour in COLOURS] for seat_piles in table["piles"]]
+    trick = [(entry["seat"], *parse(entry["card"]), entry["passed"]) for entry in table["trick"]]
+    return Deal(players, hands, piles, list(table["passed_counts"]), trick, me)
+
+
+def unseen_cards(view: dict) -> list[str]:
+    """Every card of the deck the seat has not seen: exactly the other hands' cards."""
+    table = view["table"]
+    lowest = 0 if len(table["hand_sizes"]) == 7 else 1
+    seen = set(view["hand"])
+    for seat_piles in table["piles"]:
+        for cards in seat_piles.values():
+            seen.update(cards)
+    for cards in table["passed"]:
+        seen.update(cards)
+    seen.update(entry["card"] for entry in table["trick"])
+    return [name(colour, value) for colour in range(3) for value in range(lowest, 21)
+            if name(colour, value) not in seen]
+
+
+def sample_hands(view: dict, unseen: list[str], rng: random.Random) -> dict[int, list[str]]:
+    table = view["table"]
+    cards = list(unseen)
+    rng.shuffle(cards)
+    hands, start = {}, 0
+    for seat, size in enumerate(table["hand_sizes"]):
+        if seat != table["turn"]:
+            hands[seat] = cards[start:start + size]
+            start += size
+    return hands
+
+
+# --- the playout policy --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Policy:
+    """How the simulated players act: a fast rule of thumb, with some random moves
+    so the playouts cover what real opponents might do."""
+
+    randomness: float
+
+
+def target_colour(deal: Deal, seat: int) -> int:
+    """The colour a seat collects: what it took most of, then what it holds most of."""
+    pile, hand = deal.piles[seat], deal.hands[seat]
+    return max(range(3), key=lambda colour: 3 * pile[colour] + len(hand[colour]))
+
+
+def policy_move(deal: Deal, policy: Policy, rng: random.Random) -> tuple[bool, int, int]:
+    seat = deal.turn
+    hand = deal.hands[seat]
+    top = [-1, -1, -1]
+    shown: list[int] = []
+    for _seat, colour, value, passed in deal.trick:
+        if not passed:
+            if colour not in shown:
+                shown.append(colour)
+            top[colour] = max(top[colour], value)
+    allowed = shown if len(shown) == 2 else [0, 1, 2]
+    third = 3 - shown[0] - shown[1] if len(shown) == 2 else -1
+    if rng.random() < policy.randomness:
+        options = deal.legal()
+        return options[int(rng.random() * len(options))]
+    target = target_colour(deal, seat)
+    last = len(deal.trick) == deal.players - 1
+    held = hand[target]
+    # Take the target colour when a card of it beats the trick: the lowest that does
+    # when nobody follows, else the highest, to keep it.
+    if target in allowed and held and held[-1] > top[target]:
+        value = held[bisect_left(held, top[target] + 1)] if last else held[-1]
+        return False, target, value
+    # Duck under another colour with the highest card that stays below, shedding it.
+    best_duck = None
+    for colour in allowed:
+        values = hand[colour]
+        if colour != target and values and values[0] < top[colour]:
+            value = values[bisect_left(values, top[colour]) - 1]
+            if best_duck is None or value > best_duck[2]:
+                best_duck = (False, colour, value)
+    if best_duck:
+        return best_duck
+    if target in allowed and held:
+        return False, target, held[0]
+    if third >= 0 and hand[third]:
+        values = hand[third]
+        return True, third, values[0] if third == target else values[-1]
+    colour = min((c for c in allowed if hand[c]), key=lambda c: hand[c][0])
+    return False, colour, hand[colour][0]
+
+
+def playout(deal: Deal, policy: Policy, rng: random.Random) -> list[int]:
+    while not deal.over():
+        deal.apply(*policy_move(deal, policy, rng))
+    return deal.scores()
+
+
+# --- choosing an action --------------------------------------------------------------
+
+def relative_value(scores: list[int], me: int) -> float:
+    """My deal score against the opponents' mean: what they lose helps me too."""
+    others = (sum(scores) - scores[me]) / (len(scores) - 1)
+    return scores[me] - others
+
+
+def distinct_candidates(view: dict, legal: list[dict]) -> list[dict]:
+    """Legal actions up to equivalence: two cards of a colour with no card between
+    them that is still in play (in another hand or in the trick) do exactly the same."""
+    unseen = {parse(card) for card in unseen_cards(view)}
+    in_trick = {parse(e["card"]) for e in view["table"]["trick"] if not e["passed"]}
+    live = unseen | in_trick
+    kept: list[dict] = []
+    previous: tuple[str, int, int] | None = None
+    for action in sorted(legal, key=lambda a: (a["type"], *parse(a["card"]))):
+        colour, value = parse(action["card"])
+        if previous and previous[:2] == (action["type"], colour) and not any(
+                (colour, between) in live for between in range(previous[2] + 1, value)):
+            continue
+        kept.append(action)
+        previous = (action["type"], colour, value)
+    return kept
+
+
+def search_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget,
+                  policy: Policy) -> dict:
+    clock = Clock(budget)  # started first: preparing the search counts against the budget too
+    candidates = distinct_candidates(view, legal)
+    if len(candidates) == 1:
+        return candidates[0]
+    me = view["table"]["turn"]
+    unseen = unseen_cards(view)
+    moves = [(action["type"] == "pass", *parse(action["card"])) for action in candidates]
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    while clock.more():
+        sampled = deal_from_view(view, sample_hands(view, unseen, rng))
+        for index, move in enumerate(moves):
+            if not clock.more():
+                break
+            deal = sampled.copy()
+            deal.apply(*move)
+            totals[index] += relative_value(playout(deal, policy, rng), me)
+            counts[index] += 1
+            clock.tick()
+    means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(moves))]
+    return candidates[means.index(max(means))]
