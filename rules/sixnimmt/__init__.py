@@ -2,6 +2,7 @@
 from rules.base import BotLevel, Option
 from rules.sixnimmt.bots import easy
 from rules.sixnimmt.game import SixNimmt
+from rules.sixnimmt.search import hard, medium
 
 GAME = SixNimmt(
     name="sixnimmt",
@@ -17,8 +18,13 @@ GAME = SixNimmt(
                "The game ends after the round in which someone reaches this many bullheads",
                minimum=1, maximum=1000),
     ),
-    bot_levels=(BotLevel("easy", "Plays the card least likely to take a row; takes the cheapest row",
-                        easy),),
+    bot_levels=(
+        BotLevel("easy", "Plays the card least likely to take a row; takes the cheapest row", easy),
+        BotLevel("medium", "Tries each card against guesses of the others' hands, played at random",
+                 medium),
+        BotLevel("hard", "Thinks longer, and expects the others to dodge the rows they would take",
+                 hard),
+    ),
     lower_score_wins=True,
     rules_page="sixnimmt.md",
 )

@@ -56,7 +56,7 @@ def test_game_is_registered_with_its_description():
     assert (described["min_players"], described["max_players"]) == (2, 10)
     assert described["lower_score_wins"] is True
     assert described["rules_page"] == "sixnimmt.md"
-    assert [b["name"] for b in described["bot_levels"]] == ["easy"]
+    assert [b["name"] for b in described["bot_levels"]] == ["easy", "medium", "hard"]
 
 
 # --- the rule book's three examples, in sequence -----------------------------

@@ -1,0 +1,180 @@
+"""6 nimmt! medium and hard bots: legal, blind to hidden cards, on budget, deterministic,
+and built on a compact simulator that agrees with game.py."""
+import copy
+import random
+import time
+
+import pytest
+
+from rules.search import Budget
+from rules.sixnimmt import GAME
+from rules.sixnimmt.game import HAND_SIZE
+from rules.sixnimmt.search import Rows, knowledge_of, play_turn
+
+SEARCHERS = ("medium", "hard")
+VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
+FEW = Budget(iterations=40)
+
+
+def random_position(players, options, seed, phase=None):
+    """A position after some random moves; with `phase`, the first one then in that phase."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, GAME.normalise_options(players, options), seed)
+    steps = rng.randrange(0, 60)
+    while GAME.outcome(state) is None and (steps > 0 or phase not in (None, state["phase"])):
+        seat = rng.choice(GAME.to_act(state))
+        GAME.apply_action(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        steps -= 1
+    return state
+
+
+def positions(count):
+    for index in range(count):
+        players = 2 + index % 9
+        state = random_position(players, VARIANTS[index % len(VARIANTS)], index)
+        if GAME.outcome(state) is None:
+            yield state
+
+
+def decide(state, seat, level, seed, budget=FEW):
+    return GAME.bot_action(GAME.view(state, seat), GAME.legal_actions(state, seat), level,
+                           random.Random(seed), budget)
+
+
+# --- the simulator against game.py ---------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_simulator_places_every_turn_as_the_rules_do(seed):
+    rng = random.Random(seed)
+    players = 2 + seed % 9
+    state = GAME.new_game(players, GAME.normalise_options(players, VARIANTS[seed % 4]), seed)
+    turns = 0
+    while GAME.outcome(state) is None:
+        if state["phase"] != "choose":
+            seat = GAME.to_act(state)[0]
+            GAME.apply_action(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+            continue
+        rows = Rows.of(state["rows"])
+        penalties = list(state["round_penalties"])
+        cards = [rng.choice(hand) for hand in state["hands"]]
+        low_row = rng.randrange(4)
+        for seat, card in enumerate(cards):
+            GAME.apply_action(state, seat, {"type": "play", "card": card})
+        assert (state["phase"] == "take_row") == (rows.target(min(cards)) < 0)
+        if state["phase"] == "take_row":
+            GAME.apply_action(state, state["row_chooser"], {"type": "take_row", "row": low_row})
+        play_turn(rows, cards, penalties, low_row)
+        placed = state["last_turn"]
+        if state["turn"] > 1:
+            after = Rows.of(state["rows"])
+            assert (after.ends, after.lengths, after.heads) == (rows.ends, rows.lengths, rows.heads)
+            assert penalties == state["round_penalties"]
+        else:  # the turn ended the round: its penalties are on record, the rows dealt anew
+            assert penalties == state["round_scores"][-1]
+        assert sorted(entry["card"] for entry in placed) == sorted(cards)
+        turns += 1
+    assert turns >= HAND_SIZE
+
+
+def test_every_true_deal_is_one_the_search_may_sample():
+    """The unseen pool holds every card the opponents really have; own cards are exact."""
+    for state in positions(200):
+        for seat in GAME.to_act(state):
+            view = GAME.view(state, seat)
+            known = knowledge_of(view)
+            own = sorted(state["hands"][seat] + [c for c in [state["chosen"][seat]] if c])
+            assert sorted(known.own) == own
+            truth = {s: state["hands"][s] + [c for c in [state["chosen"][s]] if c]
+                     for s in range(state["players"]) if s != seat}
+            for other, cards in truth.items():
+                assert set(cards) <= set(known.unseen)
+            # The search may name itself seat 0 while choosing; seats are alike then.
+            sizes = sorted(len(cards) for cards in truth.values())
+            assert sizes == sorted(n for s, n in enumerate(known.cards_each) if s != known.me)
+            assert len(known.own) == known.cards_each[known.me]
+            assert len(known.unseen) >= sum(sizes)
+
+
+# --- the bots --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("level", SEARCHERS)
+def test_search_bots_choose_legal_actions_in_every_variant(level):
+    checked = set()
+    for state in positions(150):
+        for seat in GAME.to_act(state):
+            legal = GAME.legal_actions(state, seat)
+            assert decide(state, seat, level, seat) in legal
+            checked.add((state["players"], state["phase"]))
+    assert {phase for _, phase in checked} == {"choose", "take_row", "draft"}
+    assert {players for players, _ in checked} == set(range(2, 11))
+
+
+def swap_hidden_cards(state, seat, rng):
+    """The same position for `seat` with other opponents' cards and stock."""
+    other = copy.deepcopy(state)
+    opponents = [s for s in range(other["players"]) if s != seat]
+    pool = [card for s in opponents for card in other["hands"][s]] + other["unused"]
+    rng.shuffle(pool)
+    for s in opponents:
+        size = len(other["hands"][s])
+        other["hands"][s], pool = sorted(pool[:size]), pool[size:]
+    other["unused"] = pool
+    return other
+
+
+@pytest.mark.parametrize("phase", ["choose", "take_row", "draft"])
+def test_decisions_depend_only_on_the_view(phase):
+    compared = 0
+    for seed in range(40):
+        players = 3 + seed % 6
+        state = random_position(players, {"draft": phase == "draft"}, seed, phase)
+        if state["phase"] != phase:
+            continue
+        seat = GAME.to_act(state)[0]
+        other = swap_hidden_cards(state, seat, random.Random(seed))
+        if other["hands"] == state["hands"]:
+            continue  # too few hidden cards left to tell the two apart
+        assert GAME.view(other, seat) == GAME.view(state, seat)
+        for level in SEARCHERS:
+            assert decide(other, seat, level, seed) == decide(state, seat, level, seed)
+        compared += 1
+    assert compared >= 10
+
+
+def test_an_iteration_budget_makes_decisions_repeatable_and_the_seed_matters():
+    differ = 0
+    for state in positions(60):
+        seat = GAME.to_act(state)[0]
+        first = decide(state, seat, "hard", 7, Budget(iterations=30))
+        assert decide(state, seat, "hard", 7, Budget(iterations=30)) == first
+        differ += decide(state, seat, "hard", 8, Budget(iterations=30)) != first
+    assert differ > 0
+
+
+@pytest.mark.parametrize("players, options", [(4, {}), (10, {}), (10, {"draft": True})])
+def test_a_time_budget_is_kept(players, options):
+    budget = Budget(seconds=0.2)
+    for seed in range(3):
+        state = random_position(players, options, seed, "draft" if options else None)
+        seat = GAME.to_act(state)[0]
+        started = time.process_time()
+        decide(state, seat, "medium", seed, budget)
+        assert time.process_time() - started <= 0.22
+
+
+def test_search_avoids_a_full_row_and_takes_the_cheap_row():
+    state = GAME.new_game(4, GAME.normalise_options(4, {}), 1)
+    state["turn"] = HAND_SIZE - 1
+    # 56 now would be the sixth card of row 0 (11 bullheads); after 103 it may be spared.
+    state["rows"] = [[51, 52, 53, 54, 55], [60], [70], [80]]
+    state["hands"] = [[56, 103], [2, 57], [3, 58], [4, 59]]
+    assert decide(state, 0, "hard", 1, Budget(iterations=400)) == {"type": "play", "card": 103}
+
+    state["turn"] = HAND_SIZE
+    state["rows"] = [[10, 20, 30], [40], [50, 55], [66, 77]]
+    state["hands"] = [[1], [97], [98], [99]]
+    for seat in range(4):
+        GAME.apply_action(state, seat, {"type": "play", "card": state["hands"][seat][0]})
+    assert state["phase"] == "take_row"
+    # Row 1 costs 3 bullheads, the others 9 or 10, and no later card depends on the choice.
+    assert decide(state, 0, "hard", 1, Budget(iterations=400)) == {"type": "take_row", "row": 1}
