@@ -61,19 +61,32 @@ def run_bots(redis):
 
 
 @pytest.fixture
-def live_server(app, redis_url):
-    """The app over real HTTP with a real RQ worker process beside it; yields the base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    worker = subprocess.Popen(
-        [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
-         "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"],
-        cwd=ROOT)
-    yield f"http://127.0.0.1:{server.port}"
-    worker.terminate()
-    worker.wait(timeout=10)
-    server.shutdown()
+def serve(redis, redis_url):
+    """Start the app over real HTTP, with extra config, and a real RQ worker process (with its
+    scheduler, for deadlines) beside it; returns the base URL."""
+    running = []
+
+    def start(config: dict | None = None) -> str:
+        app = create_app({"REDIS_URL": redis_url, "TESTING": True, **(config or {})})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        worker = subprocess.Popen(
+            [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
+             "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"],
+            cwd=ROOT)
+        running.append((server, worker))
+        return f"http://127.0.0.1:{server.port}"
+
+    yield start
+    for server, worker in running:
+        worker.terminate()
+        worker.wait(timeout=10)
+        server.shutdown()
+
+
+@pytest.fixture
+def live_server(serve):
+    return serve()
 
 
 @pytest.fixture

@@ -3,68 +3,32 @@ server whose long-polls carry every change, with a 5-second pace so a deadline c
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import sys
-import threading
-from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
+from playwright import sync_api
 
-from api import create_app
-from api.service import BOT_QUEUE
-
-pytestmark = pytest.mark.e2e
-
-sync_api = pytest.importorskip("playwright.sync_api")
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT = 20_000  # ms; well below the 40 s plain polling, so updates can only come by long-poll
 PLAY = re.compile(r"^(Play \d+, \d bullheads?|Play \d+ instead, \d bullheads?)$")
 
 
 @pytest.fixture
-def paced_server(redis, redis_url):
-    """`live_server` with a 5-second pace and a worker that runs deadline jobs (--with-scheduler)."""
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "PACES": {"5s": 5}})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    worker = subprocess.Popen(
-        [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
-         "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"], cwd=ROOT)
-    yield f"http://127.0.0.1:{server.port}"
-    worker.terminate()
-    worker.wait(timeout=10)
-    server.shutdown()
+def paced_server(serve):
+    """A live server where a 5-second pace exists, so a deadline can pass during the test."""
+    return serve({"PACES": {"5s": 5}})
 
 
 @pytest.fixture
-def phones(paced_server):
+def phones(new_page, paced_server):
     """Opens phones: each call is a fresh browser context (its own player) at 390x844."""
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (make chromium)")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    def open_phone(color_scheme: str = "light"):
+        page = new_page(color_scheme, timeout=TIMEOUT)
+        page.goto(paced_server + "/")
+        sync_api.expect(page.get_by_text(re.compile(r"You are Player \d{4}"))).to_be_visible(
+            timeout=TIMEOUT)
+        return page
 
-        def open_phone(color_scheme: str = "light"):
-            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                          has_touch=True, color_scheme=color_scheme)
-            context.set_default_timeout(TIMEOUT)
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(paced_server + "/")
-            sync_api.expect(page.get_by_text(re.compile(r"You are Player \d{4}"))).to_be_visible()
-            return page
-
-        sync_api.expect.set_options(timeout=TIMEOUT)
-        yield open_phone
-        browser.close()
-    assert not errors, errors
+    sync_api.expect.set_options(timeout=TIMEOUT)
+    return open_phone
 
 
 def call(page, base: str, method: str, path: str, body: dict | None = None) -> dict:

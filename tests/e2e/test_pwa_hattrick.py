@@ -3,45 +3,12 @@ create a one-deal Hattrick game against three easy bots and play it out by tappi
 from __future__ import annotations
 
 import re
-import shutil
 
-import pytest
+from phone import api_view
+from playwright import sync_api
 
-pytestmark = pytest.mark.e2e
-
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-TIMEOUT = 30_000  # ms: bots move through the RQ worker a moment after us
 HAND = 15  # four players
 CARD = r"(red|blue|green) \d+"
-
-
-@pytest.fixture
-def page(live_server):
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (make chromium)")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                      has_touch=True)
-        context.set_default_timeout(TIMEOUT)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        sync_api.expect.set_options(timeout=TIMEOUT)
-        yield page
-        browser.close()
-    assert not errors, errors
-
-
-def api_view(page, base: str, game_id: str) -> dict:
-    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
-    response = page.request.get(f"{base}/api/v1/games/{game_id}",
-                                headers={"Authorization": f"Bearer {token}"})
-    assert response.ok, response.text()
-    return response.json()
 
 
 def test_play_a_deal_of_hattrick_against_bots(page, live_server):

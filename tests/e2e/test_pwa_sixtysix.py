@@ -3,38 +3,12 @@ create a 2-player Sixty-six game against the easy bot and tap through a whole ma
 from __future__ import annotations
 
 import re
-import shutil
 import time
 
-import pytest
+from playwright import sync_api
 
-pytestmark = pytest.mark.e2e
-
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-TIMEOUT = 30_000  # ms: the bot moves through the RQ worker a moment after us
 MATCH_POINTS = 7
 MATCH_SECONDS = 150  # a runaway guard, far above a normal match
-
-
-@pytest.fixture
-def page(live_server):
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (make chromium)")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                      has_touch=True)
-        context.set_default_timeout(TIMEOUT)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        sync_api.expect.set_options(timeout=TIMEOUT)
-        yield page
-        browser.close()
-    assert not errors, errors
 
 
 def test_play_a_whole_two_player_match_against_the_easy_bot(page, live_server):
