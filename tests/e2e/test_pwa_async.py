@@ -213,7 +213,7 @@ def test_settings_confirm_replay_and_signing_in_another_device(phones, paced_ser
     expect(anna.get_by_text("You are Anna")).to_be_visible()
     anna.get_by_label(re.compile("^Confirm before playing")).check()
 
-    # With confirm on, the first tap only selects; a second tap on the same card plays it.
+    # With confirm on, the first tap only selects; the bar's Confirm plays it.
     game = call(anna, base, "POST", "/games", {
         "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
         "options": {"threshold": 1}})
@@ -223,7 +223,7 @@ def test_settings_confirm_replay_and_signing_in_another_device(phones, paced_ser
     expect(anna.get_by_role("group", name="Confirm your move")).to_contain_text(f"Play {number}, ")
     anna.wait_for_timeout(500)
     assert call(anna, base, "GET", f"/games/{game['id']}")["table"]["my_choice"] is None
-    card.click()
+    anna.get_by_role("group", name="Confirm your move").get_by_role("button", name="Confirm").click()
     expect(anna.get_by_role("group", name="Confirm your move")).to_be_hidden()
     expect(anna.get_by_role("button", name=re.compile(rf"^Play {number}[ ,]"))).to_have_count(0)  # played
     assert number not in call(anna, base, "GET", f"/games/{game['id']}")["hand"]
