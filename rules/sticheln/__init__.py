@@ -1,6 +1,6 @@
 """Sticheln: tricks where every other colour is trump and your own pain colour hurts."""
 from rules.base import BotLevel, Option
-from rules.sticheln.bots import easy_action
+from rules.sticheln.bots import easy_action, hard_action, medium_action
 from rules.sticheln.game import Sticheln
 
 GAME = Sticheln(
@@ -21,7 +21,11 @@ GAME = Sticheln(
     ),
     bot_levels=(BotLevel("easy", "picks a sensible pain colour, dumps its pain cards "
                                  "on others and wins the tricks that pay",
-                        easy_action),),
+                        easy_action),
+                BotLevel("medium", "imagines where the unseen cards may lie and plays the deal "
+                                   "out in its head before each card", medium_action),
+                BotLevel("hard", "the same thinking, longer and over more pain colours: "
+                                 "a tough opponent", hard_action)),
     lower_score_wins=False,
     rules_page="sticheln.md",
 )

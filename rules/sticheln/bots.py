@@ -1,6 +1,7 @@
-"""The "easy" Sticheln bot: one-trick-ahead greed from the view alone.
+"""The Sticheln bots. "easy" is one-trick-ahead greed from the view alone; "medium" and "hard"
+search (see search.py) and differ only in their budget and in how many pain choices they weigh.
 
-It picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
+Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
 someone else takes.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from rules.sticheln import search
 from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deck_for, deal_score
 from rules.search import Budget
 
@@ -33,6 +35,22 @@ def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budge
         rate = bot.rate_play
     rated = [(rate(action), rng.random(), index) for index, action in enumerate(legal)]
     return legal[max(rated)[2]]
+
+
+def search_bot(shortlist: int):
+    """A search level that weighs the `shortlist` most promising pain choices by playouts."""
+    def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+        kind = legal[0]["type"]
+        if kind == "choose_pain":
+            return search.choose_pain(view, legal, rng, budget, shortlist)
+        if kind == "name_pain":
+            return search.name_pain(view, legal)
+        return search.choose_play(view, legal, rng, budget)
+    return play
+
+
+medium_action = search_bot(shortlist=4)
+hard_action = search_bot(shortlist=8)
 
 
 class _Reader:

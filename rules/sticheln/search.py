@@ -1,0 +1,350 @@
+"""Determinized Monte Carlo for the Sticheln search bots, on a compact copy of the rules.
+
+A search decision reads the seat's view into a `Knowledge`, then repeats: deal the cards the
+seat cannot see at random among the others (a determinization), and for every candidate play
+the rest of the deal out with a quick greedy policy. All candidates share each determinization
+and its random stream, so they are compared on equal luck. The value of a playout blends the
+seat's deal score minus the mean of the others' with its match margin over the best rival.
+
+The rules here are plain ints and lists (a card is colour * SPAN + value, as in cards.py),
+because the playouts are the hot loop; tests check them against game.py.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from rules.search import Budget, Clock
+from rules.sticheln.cards import (CARD_IDS, COLOR_IDS, COLORS, MILD_POINTS, SETUP, SPAN,
+                                  deck_for)
+
+NO_WIN = -1   # trick strength of a card that can never win the trick
+TRUMP = 32    # added to a trump's strength so every trump beats every led-colour card
+
+# The playout policy's guesses; tuned by the tournament, not derived.
+DUMP = 0.6      # value of passing one point of own pain into someone else's trick
+WASTE = 0.4     # cost of throwing away a strong card that could win a good trick later
+LED_KEEP = 0.3  # a led-colour card is worth keeping this much less than a trump of its rank
+NOISE = 0.3     # random spread of the policy's ratings, so playouts differ
+OWN_RISK = 0.2  # share of its own pain-colour cards a player expects to take
+FIRST_CUT = 4   # rounds of playouts before the search first drops its weaker half
+RANK = 0.5      # weight of the margin over the match leader, against that over the mean
+
+
+@cache
+def strengths(top: int, reverse: bool) -> tuple[tuple[int, ...], ...]:
+    """[led colour][card] -> trick strength as in cards.trick_winner, one int; the higher wins,
+    ties go to the card played first. Ranks run 1..top, so rank / top says how strong."""
+    table = []
+    for led in range(len(COLORS)):
+        row = []
+        for card in range(len(COLORS) * SPAN):
+            colour, value = divmod(card, SPAN)
+            if value == 0 and (reverse or colour != led):
+                row.append(NO_WIN)
+                continue
+            rank = top + 1 - value if reverse else value
+            row.append(rank + TRUMP if colour != led else rank)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+@dataclass
+class Knowledge:
+    """What one seat knows in phase "choose" or "play", read from its view."""
+
+    players: int
+    me: int
+    reverse: bool
+    mild: bool
+    tough: bool
+    late: bool
+    phase: str
+    hand: list[int]            # the seat's hand; in "choose" with its put-down cards back in
+    trick: list[int]           # cards of the current trick in playing order
+    leader: int
+    won: list[list[int]]       # every seat's collected cards
+    pain: list[list[int] | None]   # put-down cards per seat, None while hidden from the seat
+    unseen: list[int]          # cards the seat cannot place: others' hands and hidden pain cards
+    hand_sizes: list[int]      # cards each seat still holds (hidden pain cards not included)
+    totals: list[int]          # match scores before this deal
+
+    @property
+    def put_down(self) -> int:
+        return 0 if self.late else 2 if self.tough else 1
+
+
+def read_view(view: dict) -> Knowledge:
+    table = view["table"]
+    n = len(view["scores"])
+    me = table["seat"]
+    variants = table["variants"]
+    tough, late = "tough" in variants, "late" in variants
+    phase = view["phase"]
+    hand = [CARD_IDS[name] for name in view["hand"]]
+    pain_seen = [[CARD_IDS[name] for name in cards] for cards in table["pain"]]
+    if phase == "choose":
+        # A choice may be changed until all have chosen, so the put-down cards are still options.
+        hand = sorted(hand + pain_seen[me])
+        pain: list[list[int] | None] = [None] * n
+    elif late:
+        pain = [None] * n  # nothing is put down; the colours are named at the end
+    else:
+        put_down = 2 if tough else 1
+        # An empty list is a choice still hidden ("dark"), not an empty choice.
+        pain = [cards if len(cards) == put_down else None for cards in pain_seen]
+    trick = [CARD_IDS[entry["card"]] for entry in table["trick"]]
+    won = [[CARD_IDS[name] for cards in by_colour.values() for name in cards]
+           for by_colour in table["collected"]]
+    seen = set(hand) | set(trick) | {CARD_IDS[name] for name in table["leftover"]}
+    seen.update(card for cards in won for card in cards)
+    seen.update(card for cards in pain if cards for card in cards)
+    unseen = [card for card in deck_for(n) if card not in seen]
+    if phase == "choose":
+        hand_sizes = [SETUP[n][1]] * n
+    else:
+        left = table["tricks_per_deal"] - table["tricks_played"]
+        played = {entry["seat"] for entry in table["trick"]}
+        hand_sizes = [left - (seat in played) for seat in range(n)]
+    return Knowledge(n, me, "reverse" in variants, "mild" in variants, tough, late, phase, hand,
+                     trick, table["leader"], won, pain, unseen, hand_sizes, list(view["scores"]))
+
+
+def deal_values(knowledge: Knowledge, pain_colours: list[int] | None) -> list[int]:
+    """Points of every card id for a player with these pain colours; None means not yet named."""
+    plain = -1 if knowledge.reverse else 1
+    values = [plain] * (len(COLORS) * SPAN)
+    for colour in pain_colours or ():
+        for value in range(SPAN):
+            worth = MILD_POINTS if knowledge.mild else value
+            values[colour * SPAN + value] = worth if knowledge.reverse else -worth
+    return values
+
+
+def final_score(knowledge: Knowledge, cards: list[int], pain_colours: list[int] | None) -> int:
+    """A seat's deal score; under "late" with the colours it would best name."""
+    if pain_colours is None:
+        won = sorted({card // SPAN for card in cards})
+        if not won:
+            return 0
+        size = min(2 if knowledge.tough else 1, len(won))
+        return max(final_score(knowledge, cards, list(named)) for named in combinations(won, size))
+    values = deal_values(knowledge, pain_colours)
+    return sum(values[card] for card in cards)
+
+
+def choice_cost(knowledge: Knowledge, hand: list[int], cards: tuple[int, ...]) -> float:
+    """A cheap stand-in for the easy bot's rating of a pain choice: the lower the better."""
+    total = 0.0
+    for card in cards:
+        colour = card // SPAN
+        own = sum(MILD_POINTS if knowledge.mild else c % SPAN
+                  for c in hand if c // SPAN == colour and c != card)
+        worth = MILD_POINTS if knowledge.mild else card % SPAN
+        total += worth + OWN_RISK * own
+    return -total if knowledge.reverse else total
+
+
+def pain_options(knowledge: Knowledge, hand: list[int]) -> list[tuple[int, ...]]:
+    if not knowledge.tough:
+        return [(card,) for card in hand]
+    pairs = [(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]]
+    # A sampled hand of one colour (hidden "dark" pain late in a deal) cannot be what was dealt;
+    # rather than resample, let it put down one colour: rare, and it only blurs that sample.
+    return [(a, b) for a, b in pairs if a // SPAN != b // SPAN] or pairs
+
+
+def quick_pain(knowledge: Knowledge, hand: list[int], rng: random.Random) -> tuple[int, ...]:
+    """An opponent's pain choice in a playout: the cheapest by `choice_cost`, ties at random."""
+    options = pain_options(knowledge, hand)
+    return min(options, key=lambda cards: (choice_cost(knowledge, hand, cards), rng.random()))
+
+
+class Playout:
+    """One determinized deal, played to its end from the seat's position."""
+
+    def __init__(self, knowledge: Knowledge, rng: random.Random):
+        self.k = knowledge
+        self.rng = rng
+        n = knowledge.players
+        self.top = SETUP[n][0]
+        unseen = list(knowledge.unseen)
+        rng.shuffle(unseen)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.pain: list[list[int] | None] = [None if p is None else list(p)
+                                             for p in knowledge.pain]
+        for seat in range(n):
+            if seat == knowledge.me:
+                self.hands[seat] = list(knowledge.hand)
+                continue
+            hidden_pain = (self.pain[seat] is None and not knowledge.late
+                           and knowledge.phase == "play")
+            size = knowledge.hand_sizes[seat] + (knowledge.put_down if hidden_pain else 0)
+            self.hands[seat], unseen = unseen[:size], unseen[size:]
+            if hidden_pain:
+                self.put_down(seat, quick_pain(knowledge, self.hands[seat], rng))
+        self.won = [list(cards) for cards in knowledge.won]
+
+    def put_down(self, seat: int, cards: tuple[int, ...]) -> None:
+        for card in cards:
+            self.hands[seat].remove(card)
+        self.pain[seat] = list(cards)
+
+    def pain_colours(self, seat: int) -> list[int] | None:
+        cards = self.pain[seat]
+        return None if cards is None else sorted({card // SPAN for card in cards})
+
+    # --- playing on ------------------------------------------------------------------------
+    def value_after_choice(self, cards: tuple[int, ...]) -> float:
+        """Phase "choose": the seat puts these cards down, the others choose, the deal is played."""
+        k = self.k
+        for seat in range(k.players):
+            chosen = cards if seat == k.me else quick_pain(k, self.hands[seat], self.rng)
+            self.put_down(seat, chosen)
+        self.play_on(k.leader, [])
+        return self.value()
+
+    def value_after_play(self, card: int) -> float:
+        k = self.k
+        trick = list(k.trick)
+        self.hands[k.me].remove(card)
+        trick.append(card)
+        self.play_on(k.leader, trick)
+        return self.value()
+
+    def play_on(self, leader: int, trick: list[int]) -> None:
+        k, n = self.k, self.k.players
+        table = strengths(self.top, k.reverse)
+        values = [deal_values(k, self.pain_colours(seat)) for seat in range(n)]
+        expected = [sum(v[c] for c in k.unseen) / len(k.unseen) if k.unseen else 0.0
+                    for v in values]
+        while True:
+            while len(trick) < n:
+                seat = (leader + len(trick)) % n
+                card = self.policy(seat, trick, values[seat], expected[seat], table)
+                self.hands[seat].remove(card)
+                trick.append(card)
+            row = table[trick[0] // SPAN]
+            best, best_strength = 0, NO_WIN - 1
+            for index, card in enumerate(trick):
+                s = row[card]
+                if s > best_strength:
+                    best, best_strength = index, s
+            leader = (leader + best) % n
+            self.won[leader].extend(trick)
+            trick = []
+            if not self.hands[leader]:
+                return
+
+    def policy(self, seat: int, trick: list[int], values: list[int], expected: float,
+               table: tuple[tuple[int, ...], ...]) -> int:
+        """A greedy player: win a trick when it pays, else pass on pain, else keep strong cards."""
+        hand = self.hands[seat]
+        if len(hand) == 1:
+            return hand[0]
+        rng, top = self.rng, self.top
+        after = self.k.players - len(trick) - 1
+        if trick:
+            row = table[trick[0] // SPAN]
+            best = max(row[card] for card in trick)
+            in_trick = sum(values[card] for card in trick)
+        else:
+            row, best, in_trick = None, NO_WIN - 1, 0
+        choice, choice_rating = hand[0], None
+        for card in hand:
+            s = (row or table[card // SPAN])[card]
+            keep = (s - TRUMP if s >= TRUMP else LED_KEEP * s) / top if s >= 0 else 0.0
+            losing = -DUMP * values[card] - WASTE * keep
+            if s > best:
+                # A card must beat everyone after it to hold; trumps hold by their rank.
+                hold = keep ** (2 * after) if s >= TRUMP or not after else 0.1 ** after
+                gain = in_trick + values[card] + after * expected
+                rating = hold * gain + (1 - hold) * losing
+            else:
+                rating = losing
+            rating += NOISE * rng.random()
+            if choice_rating is None or rating > choice_rating:
+                choice, choice_rating = card, rating
+        return choice
+
+    def value(self) -> float:
+        k = self.k
+        scores = [final_score(k, (self.pain[seat] or []) + self.won[seat], self.pain_colours(seat))
+                  for seat in range(k.players)]
+        mine = scores[k.me]
+        over_mean = mine - (sum(scores) - mine) / (k.players - 1)
+        # Only first place counts in the end, so also weigh the margin over the best rival.
+        totals = [total + score for total, score in zip(k.totals, scores)]
+        over_best = totals[k.me] - max(t for seat, t in enumerate(totals) if seat != k.me)
+        return (1 - RANK) * over_mean + RANK * over_best
+
+
+def search(candidates: list, simulate, budget: Budget, rng: random.Random) -> int:
+    """Index of the candidate with the best mean playout value.
+
+    Every round draws one random stream that all candidates replay (common random numbers),
+    so differences between candidates are not drowned by the luck of the deal; the weaker half
+    is dropped after FIRST_CUT rounds, again after twice as many, and so on.
+    """
+    if len(candidates) == 1:
+        return 0
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    alive = list(range(len(candidates)))
+    clock = Clock(budget)
+    rounds, cut = 0, FIRST_CUT
+
+    def mean(index: int) -> float:
+        return totals[index] / counts[index] if counts[index] else float("-inf")
+
+    while clock.more():
+        seed = rng.getrandbits(64)
+        for index in alive:
+            if not clock.more():
+                break
+            totals[index] += simulate(candidates[index], random.Random(seed))
+            counts[index] += 1
+            clock.tick()
+        rounds += 1
+        if rounds == cut and len(alive) > 2:
+            # Halve the field each time the rounds double: the budget goes to close contests.
+            alive = sorted(sorted(alive, key=lambda i: (-mean(i), i))[:(len(alive) + 1) // 2])
+            cut *= 2
+    # Ties go to the earliest candidate, so the order given decides, not chance.
+    return max(alive, key=lambda i: (mean(i), -i))
+
+
+def choose_play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+    knowledge = read_view(view)
+    cards = [CARD_IDS[action["card"]] for action in legal]
+    best = search(cards, lambda card, r: Playout(knowledge, r).value_after_play(card), budget,
+                  rng)
+    return legal[best]
+
+
+def choose_pain(view: dict, legal: list[dict], rng: random.Random, budget: Budget,
+                shortlist: int) -> dict:
+    """The pain choice: the `shortlist` cheapest choices by `choice_cost`, then searched."""
+    knowledge = read_view(view)
+    choices = [tuple(sorted(CARD_IDS[name] for name in action.get("cards", [action.get("card")])))
+               for action in legal]
+    order = sorted(range(len(legal)),
+                   key=lambda i: choice_cost(knowledge, knowledge.hand, choices[i]))[:shortlist]
+    best = search([choices[i] for i in order],
+                  lambda cards, r: Playout(knowledge, r).value_after_choice(cards), budget, rng)
+    return legal[order[best]]
+
+
+def name_pain(view: dict, legal: list[dict]) -> dict:
+    """Under "late" the naming only changes the seat's own score: take the best."""
+    table = view["table"]
+    me = table["seat"]
+    won = [CARD_IDS[name] for cards in table["collected"][me].values() for name in cards]
+    knowledge = read_view(view)
+
+    def score(action: dict) -> int:
+        colours = [COLOR_IDS[c] for c in action.get("colors", [action.get("color")])]
+        return final_score(knowledge, won, colours)
+    return max(legal, key=score)

@@ -1,0 +1,210 @@
+"""Sticheln search bots: legal, blind to hidden cards, on budget, repeatable, and their compact
+rules agree with game.py."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from rules.search import Budget
+from rules.sticheln import GAME, search
+from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, SETUP, SPAN, deal_score, deck_for,
+                                  trick_winner)
+
+NAMES = ("reverse", "mild", "tough", "dark", "late")
+VARIANTS = [combo for combo in
+            ({name: bool(mask >> i & 1) for i, name in enumerate(NAMES)} for mask in range(32))
+            if not (combo["late"] and combo["dark"])]
+SMALL = Budget(iterations=12)
+
+
+def random_position(players: int, variants: dict, seed: int) -> tuple[dict, int]:
+    """A state reached by random play, stopped at a random point, and a seat that may act."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, GAME.normalise_options(players, dict(variants, deals=2)), seed)
+    stop = rng.randrange(players * 16)
+    for _ in range(stop):
+        seat = rng.choice(GAME.to_act(state))
+        GAME.apply_action(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        if GAME.outcome(state) is not None:
+            break
+    if GAME.outcome(state) is not None:
+        state = GAME.new_game(players, GAME.normalise_options(players, variants), seed)
+    return state, rng.choice(GAME.to_act(state))
+
+
+def decide(state: dict, seat: int, level: str, seed: int, budget: Budget = SMALL) -> dict:
+    return GAME.bot_action(GAME.view(state, seat), GAME.legal_actions(state, seat), level,
+                           random.Random(seed), budget)
+
+
+# --- the bots ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", range(3, 9))
+def test_search_levels_choose_only_legal_actions(players):
+    for index, variants in enumerate(VARIANTS):
+        for level in ("medium", "hard"):
+            seed = players * 1000 + index * 10 + len(level)
+            state, seat = random_position(players, variants, seed)
+            legal = GAME.legal_actions(state, seat)
+            assert decide(state, seat, level, seed) in legal, (variants, level)
+
+
+def test_levels_are_registered_with_descriptions():
+    levels = {bot.name: bot.description for bot in GAME.bot_levels}
+    assert set(levels) == {"easy", "medium", "hard"}
+    assert all(levels.values())
+
+
+def hidden_swap(state: dict, seat: int) -> dict | None:
+    """A copy of `state` with one card the seat cannot see traded between two other places it
+    cannot see (two opponents' hands, or a hand and a still secret put-down card)."""
+    copy = {**state, "hands": [list(h) for h in state["hands"]],
+            "pain": [list(p) for p in state["pain"]]}
+    secret_pain = state["phase"] == "choose" or (state["phase"] == "play"
+                                                 and state["options"]["dark"])
+    places = [copy["hands"][s] for s in range(state["players"]) if s != seat and copy["hands"][s]]
+    if secret_pain:
+        places += [copy["pain"][s] for s in range(state["players"]) if s != seat and copy["pain"][s]]
+    for first in places:
+        for second in places:
+            for i, a in enumerate(first):
+                for j, b in enumerate(second):
+                    # Same colour keeps "tough" pain pairs two-coloured; a different card changes
+                    # what lies where.
+                    if first is not second and a != b and a // SPAN == b // SPAN:
+                        first[i], second[j] = b, a
+                        for cards in (first, second):
+                            cards.sort()
+                        return copy
+    return None
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_decisions_depend_only_on_the_view(level):
+    compared = 0
+    for seed in range(60):
+        players = 3 + seed % 6
+        state, seat = random_position(players, VARIANTS[seed % len(VARIANTS)], seed)
+        other = hidden_swap(state, seat)
+        if other is None:
+            continue
+        assert other["hands"] != state["hands"] or other["pain"] != state["pain"]
+        assert GAME.view(other, seat) == GAME.view(state, seat)
+        assert decide(other, seat, level, seed) == decide(state, seat, level, seed)
+        compared += 1
+    assert compared >= 40
+
+
+def test_iteration_budget_makes_decisions_repeatable():
+    for seed in range(12):
+        state, seat = random_position(4 + seed % 3, VARIANTS[seed], seed)
+        first = decide(state, seat, "hard", seed, Budget(iterations=40))
+        assert all(decide(state, seat, "hard", seed, Budget(iterations=40)) == first
+                   for _ in range(2))
+
+
+def heavy_positions():
+    """The costliest decisions: the pain choice and the first tricks, with many players."""
+    for players, variants in ((8, {"tough": True}), (8, {}), (6, {"dark": True, "tough": True}),
+                              (7, {"late": True})):
+        state = GAME.new_game(players, GAME.normalise_options(players, variants), players)
+        if state["phase"] == "choose":
+            yield state, 0
+            for seat in GAME.to_act(state):
+                GAME.apply_action(state, seat, GAME.legal_actions(state, seat)[0])
+        yield state, state["turn"]
+
+
+def test_time_budget_is_respected():
+    budget = Budget(seconds=0.2)
+    for state, seat in heavy_positions():
+        for level in ("medium", "hard"):
+            started = time.process_time()
+            decide(state, seat, level, 1, budget)
+            assert time.process_time() - started <= 0.22
+
+
+def test_name_pain_takes_the_best_colour():
+    state = GAME.new_game(3, GAME.normalise_options(3, {"late": True, "deals": 1}), 5)
+    rng = random.Random(5)
+    while state["phase"] == "play":
+        seat = state["turn"]
+        GAME.apply_action(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    for seat in GAME.to_act(state):
+        legal = GAME.legal_actions(state, seat)
+        scores = [deal_score(state["won"][seat], [CARD_IDS[a["color"] + "-0"] // SPAN],
+                             state["options"]) for a in legal]
+        chosen = decide(state, seat, "hard", 1)
+        assert scores[legal.index(chosen)] == max(scores)
+
+
+# --- the compact rules against game.py ----------------------------------------------------------
+def test_trick_strengths_agree_with_trick_winner():
+    rng = random.Random(7)
+    for _ in range(3000):
+        players = rng.randrange(3, 9)
+        reverse = rng.random() < 0.5
+        trick = rng.sample(deck_for(players), players)
+        row = search.strengths(SETUP[players][0], reverse)[trick[0] // SPAN]
+        ranks = [row[card] for card in trick]
+        assert ranks.index(max(ranks)) == trick_winner(trick, reverse)
+
+
+class Recorder(search.Playout):
+    """A playout whose hidden cards are the true ones, recording every card it plays."""
+
+    def __init__(self, knowledge, rng, state):
+        super().__init__(knowledge, rng)
+        self.hands = [list(hand) for hand in state["hands"]]
+        self.pain = [list(p) if p or not state["options"]["late"] else None
+                     for p in state["pain"]]
+        self.played = []
+
+    def policy(self, seat, *args):
+        card = super().policy(seat, *args)
+        self.played.append(card)
+        return card
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_playouts_follow_the_rules_of_game_py(players):
+    for index, variants in enumerate(VARIANTS):
+        seed = players * 100 + index
+        state, _ = random_position(players, variants, seed)
+        if state["phase"] != "play":
+            continue
+        seat = state["turn"]
+        knowledge = search.read_view(GAME.view(state, seat))
+        hidden = sum(len(h) for s, h in enumerate(state["hands"]) if s != seat)
+        if variants["dark"]:
+            hidden += sum(len(p) for s, p in enumerate(state["pain"]) if s != seat)
+        assert sorted(knowledge.unseen) == sorted(
+            [c for s, h in enumerate(state["hands"]) if s != seat for c in h]
+            + [c for s, p in enumerate(state["pain"]) if s != seat and variants["dark"] for c in p])
+        assert len(knowledge.unseen) == hidden
+        totals = list(state["scores"])
+        playout = Recorder(knowledge, random.Random(seed), state)
+        card = knowledge.hand[0]
+        value = playout.value_after_play(card)
+        for played in [card] + playout.played:
+            GAME.apply_action(state, state["turn"], {"type": "play", "card": CARD_NAMES[played]})
+        # Outside "late" the finished deal is scored at once and moves to "previous".
+        won = state["won"] if variants["late"] else state["previous"]["won"]
+        assert [sorted(cards) for cards in playout.won] == [sorted(cards) for cards in won]
+        if variants["late"]:
+            finals = []
+            for s in range(players):
+                options = GAME.legal_actions(state, s)
+                finals.append(max((deal_score(state["won"][s], _colours(a), state["options"])
+                                   for a in options), default=0))
+        else:
+            finals = state["deal_scores"][-1]
+        over_mean = finals[seat] - (sum(finals) - finals[seat]) / (players - 1)
+        ends = [total + final for total, final in zip(totals, finals)]
+        over_best = ends[seat] - max(end for s, end in enumerate(ends) if s != seat)
+        assert value == pytest.approx((1 - search.RANK) * over_mean + search.RANK * over_best)
+
+
+def _colours(action: dict) -> list[int]:
+    return [CARD_IDS[c + "-0"] // SPAN for c in action.get("colors", [action.get("color")])]
