@@ -81,7 +81,7 @@ export async function gamePage(id, page) {
   area.addEventListener("click", (event) => { tapped = event.target.closest("button"); }, true);
   function act(action) {
     if (!confirmBeforePlay()) return send(action);
-    const key = JSON.stringify(action);
+    const key = actionKey(action);
     if (state.pending && state.pending.key === key) return confirmPending();
     cancelPending();
     const label = tapped ? (tapped.getAttribute("aria-label") || tapped.textContent.trim()) : "";
@@ -98,6 +98,9 @@ export async function gamePage(id, page) {
       confirmBar.hidden = false;
       announce(t("confirm.ask", { what: label }));
     });
+  }
+  function actionKey(action) {
+    return JSON.stringify(Object.keys(action).sort().map((name) => [name, action[name]]));
   }
   function markPending() {
     area.querySelectorAll(".pending").forEach((b) => b.classList.remove("pending"));
@@ -130,7 +133,10 @@ export async function gamePage(id, page) {
     if (!force && prev && view.version < prev.version) return; // a slow, older answer
     if (!force && prev && JSON.stringify(prev) === JSON.stringify(view)) return;
     state.view = view;
-    if (prev && prev.version !== view.version) cancelPending();
+    // Another player's move keeps a card awaiting confirmation, as long as it stays legal.
+    if (state.pending && !view.legal_actions.some((a) => actionKey(a) === state.pending.key)) {
+      cancelPending();
+    }
     const mod = await loadModule(view.type);
     state.module = mod;
     const info = await typeInfo(view.type);
