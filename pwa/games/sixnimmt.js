@@ -1,6 +1,7 @@
 // 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, penalties.
 // Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
 import { t, addStrings } from "../i18n.js";
+import { h } from "../ui.js";
 
 addStrings("en", {
   "sixnimmt.bullheads": "{n} bullheads",
@@ -116,18 +117,6 @@ export function bullheads(card) {
 const sum = (cards) => cards.reduce((total, card) => total + bullheads(card), 0);
 const heads = (n) => t(n === 1 ? "sixnimmt.bullhead" : "sixnimmt.bullheads", { n });
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
-  return node;
-}
 
 // The face of a card: its number and one mark per bullhead (decorative; names carry the meaning).
 function face(card, extra = "") {

@@ -32,6 +32,8 @@ addStrings("en", {
   "sixtysix.showLast": "Show last trick",
   "sixtysix.hideLast": "Hide last trick",
   "sixtysix.lastWonBy": "Won by {name}",
+  "sixtysix.playedHand": "Cards played this hand",
+  "sixtysix.playedTrick": "{n}. {cards}; won by {name}",
   "sixtysix.tookLast": "{name} took the last trick",
   "sixtysix.declare": "I have enough: declare",
   "sixtysix.declareMarriage": "Declare with the {suit} marriage (+{points})",
@@ -115,6 +117,8 @@ addStrings("fi", {
   "sixtysix.showLast": "Näytä edellinen tikki",
   "sixtysix.hideLast": "Piilota edellinen tikki",
   "sixtysix.lastWonBy": "Voittaja: {name}",
+  "sixtysix.playedHand": "Tässä jaossa pelatut kortit",
+  "sixtysix.playedTrick": "{n}. {cards}; voittaja: {name}",
   "sixtysix.tookLast": "Edellisen tikin voitti: {name}",
   "sixtysix.declare": "Minulla on tarpeeksi: ilmoita",
   "sixtysix.declareMarriage": "Ilmoita ja näytä {suit}mariaasi (+{points})",
@@ -309,7 +313,7 @@ export function render(view, act, ctx) {
 
   // Once the match is over the running counts are stale: the hand's result below has them.
   if (view.status !== "finished") root.append(sidesBlock(view, table, ctx));
-  if (table.last_trick && view.status !== "finished") root.append(lastTrick(table.last_trick, ctx));
+  if (table.last_trick && view.status !== "finished") root.append(lastTrick(table.last_trick, table.played || [], ctx));
   if (table.last_hand) root.append(lastHand(table.last_hand, table, ctx));
   return root;
 }
@@ -401,11 +405,19 @@ function sidesBlock(view, table, ctx) {
         m.counted ? "" : ` (${t("sixtysix.pending")})`)))) : null);
 }
 
-function lastTrick(last, ctx) {
+function lastTrick(last, played, ctx) {
+  // Every trick of the hand was shown face up: listed under the last one, oldest first.
+  const history = played.length > 1 ? h("li", { class: "sx-note" },
+    h("span", { text: t("sixtysix.playedHand") }),
+    h("ol", { class: "plain-list" }, played.map((trick, i) => h("li", {
+      text: t("sixtysix.playedTrick", {
+        n: i + 1, name: ctx.seatName(trick.winner),
+        cards: trick.cards.map((p) => t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) })).join(", "),
+      }) })))) : null;
   const panel = h("ul", { class: "sx-last-cards", id: "sx-last-cards", hidden: !lastTrickOpen },
     last.cards.map((p) => h("li", {}, face(p.card), h("span", { "aria-hidden": "true", text: ctx.seatName(p.seat) }),
       h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))),
-    h("li", { class: "sx-note", text: t("sixtysix.lastWonBy", { name: ctx.seatName(last.winner) }) }));
+    h("li", { class: "sx-note", text: t("sixtysix.lastWonBy", { name: ctx.seatName(last.winner) }) }), history);
   const toggle = h("button", { type: "button", "aria-expanded": String(lastTrickOpen), "aria-controls": "sx-last-cards",
     "data-focus-key": "last-trick", text: t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast") });
   toggle.addEventListener("click", () => {

@@ -1,6 +1,7 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
 // Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
 import { t, addStrings, listNames } from "../i18n.js";
+import { h } from "../ui.js";
 
 addStrings("en", {
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
@@ -165,18 +166,6 @@ const colorName = (color) => t(`sticheln.color.${color}`);
 const cardName = (card) => { const { color, value } = parse(card); return t("sticheln.card", { color: colorName(color), value }); };
 const colorList = (colors) => colors.map((c) => `${SYMBOL[c]} ${colorName(c)}`).join(", ");
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
-  return node;
-}
 
 // Module styles, injected once: the shell's styles.css stays untouched. Card inks keep 4.5:1
 // contrast on their pastel faces, which stay light in dark mode like real cards.
