@@ -1,6 +1,6 @@
 """Sixty-six (66): a Schnapsen-like trick game for 2-4 players."""
 from rules.base import BotLevel, Option
-from rules.sixtysix.bots import easy_action
+from rules.sixtysix.bots import easy_action, hard_action, medium_action
 from rules.sixtysix.game import SixtySix
 
 GAME = SixtySix(
@@ -18,7 +18,11 @@ GAME = SixtySix(
     ),
     bot_levels=(BotLevel("easy", "wins tricks with points cheaply, keeps its trumps "
                                  "and declares as soon as it has enough",
-                        easy_action),),
+                        easy_action),
+                BotLevel("medium", "imagines where the unseen cards may be and plays each "
+                                   "option out quickly before choosing", medium_action),
+                BotLevel("hard", "searches longer, and once the stock is gone with two "
+                                 "players works the last tricks out exactly", hard_action)),
     lower_score_wins=False,
     rules_page="sixtysix.md",
 )

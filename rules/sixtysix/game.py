@@ -36,6 +36,16 @@ view(state, seat)["table"] keys:
     hand_sizes   number of cards in each seat's hand
     trick        trick in progress: [{"seat": s, "card": c}, ...] in playing order
     last_trick   None or {"winner": seat, "cards": [{"seat": s, "card": c}, ...]}
+    played       every completed trick of the current hand, in order (all were shown face
+                 up): [{"leader": seat, "cards": [{"seat": s, "card": c}, ...], "winner": seat,
+                 "strict": bool (played under the strict rules: stock closed or exhausted)}]
+    closed_tricks  tricks of each seat's side when the stock was closed, None if not closed
+    exchanged    classic: None, or {"seat", "gave", "took"}: the trump exchange of this hand
+                 ("took" was the face-up card and went to that seat's hand)
+    face_up      None, or {"card": c, "drawn_by": seat or None}: the face-up trump card as last
+                 shown (after any exchange), also once the stock is closed or exhausted;
+                 "drawn_by" is the seat that drew it, None while it lies under the stock or
+                 was set aside
     tricks       tricks taken by each seat's side, one entry per seat
     my_points    card points of the viewer's own side (marriages included once
                  they count); None for a spectator, who never sees card points
@@ -136,7 +146,8 @@ class SixtySix(Game):
             "dealer": dealer, "hands": hands, "stock": stock, "trump": SUIT[face_up],
             "closed_by": None, "closed_tricks": None,
             "leader": (dealer + 1) % n, "turn": (dealer + 1) % n, "trick": [],
-            "just_won": None, "last_trick": None,
+            "just_won": None, "last_trick": None, "played": [], "exchange": None,
+            "face_up_to": None,
             "points": [0] * sides, "tricks": [0] * sides, "taken": [[] for _ in range(sides)],
             "pending": [0] * sides, "marriages": [],
         })
@@ -234,6 +245,7 @@ class SixtySix(Game):
             hand.remove(low)
             hand.append(face_up)
             state["stock"][-1] = low
+            state["exchange"] = [seat, low, face_up]
             return [{"type": "exchanged", "seat": seat, "gave": low, "took": face_up}]
         if kind == "marry":
             suit = self._check_marriage(state, seat, action)
@@ -309,6 +321,8 @@ class SixtySix(Game):
         state["tricks"][side] += 1
         state["taken"][side].extend(c for _, c in trick)
         state["last_trick"] = [winner, trick]
+        state.setdefault("played", []).append(
+            [trick[0][0], [list(t) for t in trick], winner, not self.stock_open(state)])
         state["trick"] = []
         if self.stock_open(state):
             events += self._draw(state, winner)
@@ -325,6 +339,7 @@ class SixtySix(Game):
         for drawer in order:
             if len(state["stock"]) == 1:
                 trump_card_to = drawer  # the face-up card is the stock's last
+                state["face_up_to"] = [drawer, state["stock"][0]]
             card = state["stock"].pop(0)
             state["hands"][drawer].append(card)
             events.append({"type": "drew", "seat": drawer, "card": card, "to": [drawer]})
@@ -448,6 +463,14 @@ class SixtySix(Game):
                           for s, suit, p, c in state["marriages"]],
             "carry": state["carry"],
             "last_hand": state["last_hand"],
+            "played": [{"leader": leader, "winner": winner, "strict": strict,
+                        "cards": [{"seat": s, "card": c} for s, c in cards]}
+                       for leader, cards, winner, strict in state.get("played", [])],
+            "closed_tricks": None if state["closed_tricks"] is None else
+            [state["closed_tricks"][side] for side in side_of],
+            "exchanged": None if not state.get("exchange") else dict(
+                zip(("seat", "gave", "took"), state["exchange"])),
+            "face_up": self._face_up(state),
         }
         return {
             "phase": "over" if state["over"] else "play",
@@ -456,6 +479,15 @@ class SixtySix(Game):
             "hand": None if seat is None else sorted(state["hands"][seat], key=SORT_KEY.get),
             "table": table,
         }
+
+    @staticmethod
+    def _face_up(state: State) -> dict | None:
+        drawn = state.get("face_up_to")
+        if drawn:
+            return {"card": drawn[1], "drawn_by": drawn[0]}
+        if state["stock"]:
+            return {"card": state["stock"][-1], "drawn_by": None}
+        return None
 
     def outcome(self, state: State) -> dict | None:
         if not state["over"]:

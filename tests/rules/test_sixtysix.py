@@ -617,9 +617,62 @@ def test_view_table_has_exactly_the_documented_keys():
     documented = {"seat", "players", "preset", "deck_size", "target", "match_points", "side_of",
                   "dealer", "leader", "turn", "trump", "trump_card", "stock_size", "set_aside",
                   "closed_by", "hand_sizes", "trick", "last_trick", "tricks", "my_points",
-                  "marriages", "carry", "last_hand"}
+                  "marriages", "carry", "last_hand", "played", "closed_tricks", "exchanged",
+                  "face_up"}
     state = new(4)
     for key in documented:
         assert f"\n    {key} " in game_module.__doc__
     assert set(GAME.view(state, 1)["table"]) == documented
     assert GAME.view(state, 1)["table"]["side_of"] == [0, 1, 0, 1]
+
+
+def test_the_view_lists_every_trick_of_the_hand_and_nothing_hidden():
+    state = position(hands=[["AH", "7C", "KD"], ["10H", "8C", "9D"]], stock=["9S", "JS", "QS", "KS"],
+                     trump="S")
+    play(state, 0, "AH")
+    play(state, 1, "10H")
+    table = GAME.view(state, None)["table"]
+    assert table["played"] == [{"leader": 0, "winner": 0, "strict": False,
+                                "cards": [{"seat": 0, "card": "AH"}, {"seat": 1, "card": "10H"}]}]
+    assert table["closed_tricks"] is None and table["exchanged"] is None
+    assert table["face_up"] == {"card": "KS", "drawn_by": None}
+    act(state, 0, type="close")
+    play(state, 0, "7C")
+    play(state, 1, "8C")
+    for seat in (None, 0, 1):
+        table = GAME.view(state, seat)["table"]
+        assert [t["strict"] for t in table["played"]] == [False, True]
+        assert table["played"][1] == {"leader": 0, "winner": 1, "strict": True,
+                                      "cards": [{"seat": 0, "card": "7C"}, {"seat": 1, "card": "8C"}]}
+        assert table["closed_tricks"] == [1, 0]
+        assert table["face_up"] == {"card": "KS", "drawn_by": None}
+        public = json.dumps({k: table[k] for k in ("played", "closed_tricks", "exchanged", "face_up")})
+        # Nothing from a hand or the face-down stock.
+        for hidden in ("KD", "9D", "9S", "JS", "QS", "9H", "JH"):
+            assert hidden not in public
+        assert json.loads(json.dumps(table)) == table
+
+
+def test_the_drawn_face_up_card_and_the_exchange_are_public():
+    state = position(hands=[["AH", "7C"], ["10H", "8C"]], stock=["9S", "JS"], trump="S")
+    play(state, 0, "AH")
+    play(state, 1, "10H")
+    assert state["hands"][1][-1] == "JS"
+    for seat in (None, 0, 1):
+        assert GAME.view(state, seat)["table"]["face_up"] == {"card": "JS", "drawn_by": 1}
+    state = position(hands=[["9H", "9S", "KC"], ["JH", "QC", "AC"]],
+                     stock=["JD", "9D", "10D", "QH", "AS"], trump="S", tricks=[1, 0],
+                     preset="classic")
+    act(state, 0, type="exchange")
+    table = GAME.view(state, 1)["table"]
+    assert table["exchanged"] == {"seat": 0, "gave": "9S", "took": "AS"}
+    assert table["face_up"] == {"card": "9S", "drawn_by": None} and table["trump_card"] == "9S"
+
+
+def test_a_new_hand_starts_with_no_tricks_played():
+    state = position(hands=[["AH"], ["10H"]], stock=[], trump="S")
+    play(state, 0, "AH")
+    play(state, 1, "10H")
+    table = GAME.view(state, 0)["table"]
+    assert state["deal"] == 2 and table["played"] == [] and table["exchanged"] is None
+    assert table["face_up"]["drawn_by"] is None and table["closed_tricks"] is None

@@ -187,6 +187,12 @@ def test_views_depend_only_on_what_the_seat_may_see(game):
             assert str(after["seed"]) not in json.dumps(view)
             if viewer is not None:
                 assert Counter(view["hand"]) == Counter(after["hands"][viewer])
+            # The listed tricks are exactly the cards taken this hand, by the right sides.
+            played = view["table"]["played"]
+            assert Counter(p["card"] for t in played for p in t["cards"]) == \
+                Counter(c for taken in after["taken"] for c in taken)
+            assert [sum(1 for t in played if view["table"]["side_of"][t["winner"]] == side)
+                    for side in range(len(after["tricks"]))] == after["tricks"]
 
     play_match(players, preset, small_deck, seed, random.Random(seed), check)
 
