@@ -22,7 +22,7 @@ from pathlib import Path
 
 from redis import Redis
 from rq import Queue, Worker
-from rq.registry import FinishedJobRegistry
+from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from api.embedded_redis import start_embedded
 from api.service import BOT_QUEUE, Service
@@ -55,16 +55,25 @@ def measure(service: Service, redis: Redis, game_type: str, level: str, decision
                 time.sleep(0.02)
             stored = service.load(stored.id)
             latencies += collect(registry)
+    drain(redis)
     return latencies
+
+
+def drain(redis: Redis) -> None:
+    """Wait until the bots of the last, unfinished game stop, so they do not queue ahead of
+    the next level's moves."""
+    queue = Queue(BOT_QUEUE, connection=redis)
+    while queue.count or StartedJobRegistry(BOT_QUEUE, connection=redis).count:
+        time.sleep(0.05)
 
 
 def collect(registry: FinishedJobRegistry) -> list[float]:
     found = []
     for job in registry.get_job_ids():
         fetched = registry.get_queue().fetch_job(job)
-        registry.remove(job, delete_job=True)
         if fetched and fetched.func_name == BOT_JOB and fetched.return_value():
             found.append((fetched.ended_at - fetched.enqueued_at).total_seconds())
+        registry.remove(job, delete_job=True)
     return found
 
 
@@ -98,6 +107,9 @@ def main() -> None:
             time.sleep(0.2)  # timing starts once both workers listen
         print(f"{'game':<10}{'level':>8}{'budget':>10}{'moves':>7}{'p50 s':>9}{'p95 s':>9}{'max s':>9}")
         for game_type in args.games.split(","):
+            # Warm-up: a worker's first move of a game imports that game's bots.
+            for _ in workers:
+                measure(service, redis, game_type, "easy", 2, rng)
             for level in args.levels.split(","):
                 times = measure(service, redis, game_type, level, args.decisions, rng)
                 budget = DEFAULT_BUDGETS[level].seconds or 0.0
