@@ -11,12 +11,10 @@ level's thinking budget, which is the in-run reference.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,7 +22,7 @@ from redis import Redis
 from rq import Queue, Worker
 from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
-from api.embedded_redis import start_embedded
+from bench.redis_for_bench import bench_redis_url
 from api.service import BOT_QUEUE, Service
 from rules import GAMES
 from rules.search import DEFAULT_BUDGETS
@@ -90,11 +88,11 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()
 
-    embedded = None
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        embedded = start_embedded(Path(tempfile.mkdtemp(prefix="bench-redis-")))
-        url = f"redis://{embedded.host}:{embedded.port}/0"
+    with bench_redis_url() as url:
+        run_with(args, url)
+
+
+def run_with(args, url: str) -> None:
     redis = Redis.from_url(url)
     Queue(BOT_QUEUE, connection=redis).empty()
     workers = [subprocess.Popen(
@@ -120,8 +118,6 @@ def main() -> None:
         for worker in workers:
             worker.terminate()
             worker.wait()
-        if embedded:
-            embedded.stop()
 
 
 if __name__ == "__main__":

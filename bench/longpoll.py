@@ -17,13 +17,12 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import requests
 
-from api.embedded_redis import start_embedded
+from bench.redis_for_bench import bench_redis_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -115,11 +114,11 @@ def main() -> None:
     parser.add_argument("--wait", type=int, default=20, help="the long-poll's wait in seconds")
     args = parser.parse_args()
 
-    embedded = None
-    redis_url = os.environ.get("REDIS_URL")
-    if not redis_url:
-        embedded = start_embedded(Path(tempfile.mkdtemp(prefix="bench-redis-")))
-        redis_url = f"redis://{embedded.host}:{embedded.port}/0"
+    with bench_redis_url() as redis_url:
+        run_with(args, redis_url)
+
+
+def run_with(args, redis_url: str) -> None:
     port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"127.0.0.1:{port}",
@@ -139,8 +138,6 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
-        if embedded:
-            embedded.stop()
 
 
 if __name__ == "__main__":
