@@ -1,5 +1,6 @@
 """Bot moves as RQ jobs, run by a real RQ worker against a real Redis."""
 
+import pytest
 from rq import Queue
 
 from api.service import BOT_QUEUE, Service
@@ -105,3 +106,25 @@ def test_events_tell_each_player_what_happened_without_secrets(client, new_playe
     types = [e["type"] for e in after["events"]]
     assert types[:2] == ["chose", "revealed"] and after["last"] > before["last"]
     assert all(e["number"] > before["last"] for e in after["events"])
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_the_worker_moves_for_every_game_and_level(client, new_player, run_bots, monkeypatch,
+                                                   game_type, level):
+    monkeypatch.setenv("POYTA_MEDIUM_SECONDS", "0.02")
+    monkeypatch.setenv("POYTA_HARD_SECONDS", "0.02")
+    _, anna = new_player()
+    players = GAMES[game_type].min_players
+    view = client.post("/api/v1/games", headers=anna, json={
+        "type": game_type, "players": players,
+        "seats": ["human"] + [{"bot": level}] * (players - 1)}).get_json()
+    for _ in range(3):
+        if view["legal_actions"] and 0 in view["to_act"]:
+            client.post(f"/api/v1/games/{view['id']}/actions",
+                        json={"action": view["legal_actions"][0]}, headers=anna)
+        run_bots()
+        view = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
+    events = client.get(f"/api/v1/games/{view['id']}/events", headers=anna).get_json()["events"]
+    bot_seats = set(range(1, players))
+    assert bot_seats & {event.get("seat") for event in events}, "no bot made a move"
