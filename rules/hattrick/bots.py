@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from rules.hattrick.search import Policy, search_action
+from rules.hattrick.search import Policy, search_action, seen_cards
 from rules.search import Budget
 
 COLOURS = ("red", "blue", "green")
@@ -31,18 +31,6 @@ def target_colour(hand: list[str], piles: dict[str, list[str]]) -> str:
     for card in hand:
         held[split(card)[0]] += 1
     return max(COLOURS, key=lambda colour: (3 * len(piles[colour]) + held[colour], colour == "red"))
-
-
-def seen_cards(view: dict) -> set[str]:
-    table = view["table"]
-    seen = set(view["hand"])
-    for piles in table["piles"]:
-        for cards in piles.values():
-            seen.update(cards)
-    for cards in table["passed"]:
-        seen.update(cards)
-    seen.update(entry["card"] for entry in table["trick"])
-    return seen
 
 
 def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:

@@ -98,7 +98,12 @@ def deal_score(piles: list[list[str]], passed: list[str]) -> int:
 
 def resolve_trick(trick: list) -> tuple[dict[int, int], int]:
     """({colour: seat taking it}, next leader) for a complete trick."""
-    played = [(VALUE_OF[card], COLOUR_OF[card], seat) for seat, card, passed in trick if not passed]
+    return settle_trick([(VALUE_OF[card], COLOUR_OF[card], seat)
+                         for seat, card, passed in trick if not passed])
+
+
+def settle_trick(played: list[tuple[int, int, int]]) -> tuple[dict[int, int], int]:
+    """({colour: seat taking it}, next leader) from the (value, colour, seat) of played cards."""
     top_of: dict[int, tuple[int, int, int]] = {}
     for entry in played:
         colour = entry[1]

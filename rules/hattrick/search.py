@@ -22,6 +22,7 @@ import random
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from rules.hattrick.game import settle_trick
 from rules.search import Budget, Clock
 
 COLOURS = ("red", "blue", "green")
@@ -102,20 +103,7 @@ def score(pile: list[int], passed: int) -> int:
 
 def resolve(trick: list) -> tuple[dict[int, int], int]:
     """({colour: seat taking it}, next leader), as game.resolve_trick."""
-    played = [(value, colour, seat) for seat, colour, value, passed in trick if not passed]
-    top_of: dict[int, tuple[int, int, int]] = {}
-    for entry in played:
-        if entry[1] not in top_of or entry[0] > top_of[entry[1]][0]:
-            top_of[entry[1]] = entry
-    taken = {colour: entry[2] for colour, entry in top_of.items()}
-    tops = sorted(top_of.values(), key=lambda entry: (-entry[0], entry[1]))
-    if len(tops) == 1 or tops[0][0] > tops[1][0]:
-        return taken, tops[0][2]
-    rest = [entry for entry in played if entry not in tops]
-    if not rest:
-        return taken, tops[0][2]
-    next_value = max(entry[0] for entry in rest)
-    return taken, min((colour, seat) for value, colour, seat in rest if value == next_value)[1]
+    return settle_trick([(value, colour, seat) for seat, colour, value, passed in trick if not passed])
 
 
 def deal_from_view(view: dict, other_hands: dict[int, list[str]]) -> Deal:
@@ -136,17 +124,22 @@ def deal_from_view(view: dict, other_hands: dict[int, list[str]]) -> Deal:
     return Deal(players, hands, piles, list(table["passed_counts"]), trick, me)
 
 
-def unseen_cards(view: dict) -> list[str]:
-    """Every card of the deck the seat has not seen: exactly the other hands' cards."""
+def seen_cards(view: dict) -> set[str]:
     table = view["table"]
-    lowest = 0 if len(table["hand_sizes"]) == 7 else 1
     seen = set(view["hand"])
-    for seat_piles in table["piles"]:
-        for cards in seat_piles.values():
+    for piles in table["piles"]:
+        for cards in piles.values():
             seen.update(cards)
     for cards in table["passed"]:
         seen.update(cards)
     seen.update(entry["card"] for entry in table["trick"])
+    return seen
+
+
+def unseen_cards(view: dict) -> list[str]:
+    """Every card of the deck the seat has not seen: exactly the other hands' cards."""
+    lowest = 0 if len(view["table"]["hand_sizes"]) == 7 else 1
+    seen = seen_cards(view)
     return [name(colour, value) for colour in range(3) for value in range(lowest, 21)
             if name(colour, value) not in seen]
 
