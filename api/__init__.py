@@ -2,21 +2,16 @@
 from __future__ import annotations
 
 import os
-from http import HTTPStatus
 
 from flask import Flask, jsonify
 from flask_smorest import Api
-from redis import BlockingConnectionPool, Redis
 
+from api import authenticate_first, docs, headers, limits, outage
 from api.changes import ChangeFeed
+from api.errors import error_body
 from api.service import Service, ServiceError
 
 API_PREFIX = "/api/v1"
-
-
-def error_body(code: int, message: str) -> dict:
-    """The one error shape: the same as flask-smorest's own."""
-    return {"code": code, "status": HTTPStatus(code).phrase, "message": message}
 
 
 class PoytaApi(Api):
@@ -61,23 +56,22 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    # Many long-polls may read at once: they queue for a connection rather than fail.
-    redis = Redis(connection_pool=BlockingConnectionPool.from_url(
-        app.config["REDIS_URL"], max_connections=64, timeout=20))
+    redis = outage.redis_client(app.config["REDIS_URL"])
     app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
-    app.extensions["poyta_changes"] = ChangeFeed(redis)
+    app.extensions["poyta_changes"] = ChangeFeed(outage.subscriber_client(app.config["REDIS_URL"]))
 
     api = PoytaApi(app)
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp
-    from api.resources.pwa.routes import register_docs, blp as pwa_blp
+    from api.resources.pwa.routes import blp as pwa_blp
 
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
-    register_docs(app)
     app.register_blueprint(pwa_blp)
+    for module in (docs, headers, limits, authenticate_first, outage):
+        module.init_app(app)
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError):

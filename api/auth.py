@@ -1,7 +1,7 @@
 """Who is calling: the bearer token of a player."""
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from api.service import Service, Unauthorized
 
@@ -17,7 +17,8 @@ def current_player(required: bool = True) -> dict | None:
         if required:
             raise Unauthorized("send 'Authorization: Bearer <token>' from POST /api/v1/players")
         return None
-    player = service().player_for_token(token.strip())
-    if player is None:
+    if "player" not in g:  # looked up once per request
+        g.player = service().player_for_token(token.strip())
+    if g.player is None:
         raise Unauthorized("unknown or revoked token")
-    return player
+    return g.player

@@ -1,50 +1,129 @@
-"""`make run`: Redis (embedded when none answers), one RQ worker and gunicorn on PORT."""
+"""`make run`: Redis (embedded when none answers), the workers and gunicorn, kept running.
+
+A small supervisor loop, not honcho or supervisord: honcho (like foreman) is
+built to stop every process when one exits, the opposite of what is needed
+here, and supervisord is one more daemon with its own configuration file and
+socket. The loop restarts any child that exits, waiting longer after each quick
+exit (0.5 s doubling to 30 s), and kills whatever the dead child left in its
+process group, so an orphaned RQ scheduler cannot hold its lock.
+
+Children: the bot worker (queue `bots`), the notice worker (queue `notices`,
+so a slow webhook never delays a bot move) and gunicorn. HOST and PORT choose
+the address: 127.0.0.1:8000 by default (this machine only); HOST=0.0.0.0
+serves every interface.
+"""
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
 import sys
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from api.embedded_redis import resolve
+from api.embedded_redis import answers, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
+FIRST_DELAY = 0.5          # seconds before restarting a child that exited
+MAX_DELAY = 30.0
+STABLE_AFTER = 30.0        # a child that ran this long starts again at FIRST_DELAY
+STOP_GRACE = 10.0          # seconds a child may take to stop before SIGKILL
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    process: subprocess.Popen | None = None
+    started: float = 0.0
+    quick_exits: int = 0
+    start_at: float = 0.0
+    env: dict = field(default_factory=dict)
+
+    def start(self) -> None:
+        # Its own process group: whatever it forks can be cleaned up with it.
+        self.process = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, start_new_session=True)
+        self.started = time.monotonic()
+
+    def exited(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def kill_leftovers(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def schedule_restart(self) -> float:
+        ran = time.monotonic() - self.started
+        self.quick_exits = 0 if ran >= STABLE_AFTER else self.quick_exits + 1
+        delay = min(MAX_DELAY, FIRST_DELAY * 2 ** max(self.quick_exits - 1, 0))
+        self.process, self.start_at = None, time.monotonic() + delay
+        return delay
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+        except ProcessLookupError:
+            return
+        self.kill_leftovers()
+        self.process.wait()
+
+
+def supervise(children: list[Child], stopping: threading.Event) -> None:
+    while not stopping.is_set():
+        for child in children:
+            if child.process is None:
+                if time.monotonic() >= child.start_at:
+                    child.start()
+            elif (code := child.exited()) is not None:
+                child.kill_leftovers()
+                delay = child.schedule_restart()
+                print(f"Pöytä: {child.name} exited with code {code}; "
+                      f"restarting it in {delay:.1f} s", flush=True)
+        stopping.wait(0.2)
 
 
 def main() -> int:
+    given = os.environ.get("REDIS_URL")
+    if given and not answers(given):
+        print(f"Pöytä: REDIS_URL={given} does not answer. Start that Redis, correct the URL, "
+              "or unset REDIS_URL to use an embedded one.", file=sys.stderr, flush=True)
+        return 1
     url, embedded = resolve(ROOT / "data" / "redis")
-    env = {**os.environ, "REDIS_URL": url}
-    port = os.environ.get("PORT", "8000")
-    bin_dir = Path(sys.executable).parent
-    print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
-          f"open http://127.0.0.1:{port}/", flush=True)
+    host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+    env = {**os.environ, "REDIS_URL": url, "HOST": host, "PORT": port}
+    python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
     children = [
-        # SimpleWorker runs jobs in its own process: no fork and no re-import per job, which
-        # keeps an easy bot's move in milliseconds.
-        subprocess.Popen([str(bin_dir / "rq"), "worker", "bots", "--url", url, "--with-scheduler",
-                          "--worker-class", "rq.SimpleWorker"], env=env, cwd=ROOT),
-        subprocess.Popen([str(bin_dir / "gunicorn"), "--bind", f"0.0.0.0:{port}",
-                          "--worker-class", "gevent", "--workers", "2",
-                          "--worker-connections", "2000",
-                          "api:create_app()"], env=env, cwd=ROOT),
+        Child("bot worker", [python, "-m", "worker.run", "bots"], env=env),
+        Child("notice worker", [python, "-m", "worker.run", "notices"], env=env),
+        Child("web server", [gunicorn, "-c", "gunicorn.conf.py", "api:create_app()"],
+              env=env),
     ]
+    everywhere = host in ("0.0.0.0", "::")
+    print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
+          f"open http://{'127.0.0.1' if everywhere else host}:{port}/ (listening on "
+          f"{'every interface' if everywhere else host + ' only; HOST=0.0.0.0 for every interface'})",
+          flush=True)
 
-    def stop(*_):
-        for child in children:
-            child.terminate()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
-        status = children[1].wait()
+        supervise(children, stopping)
     finally:
-        stop()
         for child in children:
-            child.wait()
+            child.stop()
         if embedded:
             embedded.stop()
-    return status
+    return 0
 
 
 if __name__ == "__main__":

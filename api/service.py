@@ -27,6 +27,7 @@ from rules.base import Game
 from rules.search import Budget
 
 BOT_QUEUE = "bots"
+NOTICE_QUEUE = "notices"  # its own worker: a slow webhook never delays a bot move
 HUMAN = "human"
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CAS_ATTEMPTS = 20
@@ -142,6 +143,7 @@ class Service:
         self.paces = {**PACES, **(paces or {})}
         self.budgets = budgets or {}
         self.queue = Queue(BOT_QUEUE, connection=redis)
+        self.notices = Queue(NOTICE_QUEUE, connection=redis)
         self._commit = redis.register_script(_COMMIT_SCRIPT)
 
     # --- players -----------------------------------------------------------------
@@ -278,7 +280,8 @@ class Service:
                     "invite": None, "automated": False}
             if spec == HUMAN:
                 seat["invite"] = secrets.token_urlsafe(12)
-            elif isinstance(spec, dict) and set(spec) == {"bot"} and spec["bot"] in levels:
+            elif (isinstance(spec, dict) and set(spec) == {"bot"} and isinstance(spec["bot"], str)
+                  and spec["bot"] in levels):
                 seat.update(name=f"Bot {index + 1} ({spec['bot']})", bot=spec["bot"])
             else:
                 raise Unprocessable(
@@ -559,7 +562,7 @@ class Service:
                                           "worker.jobs.deadline_passed", stored.id, seat,
                                           stored.version, retry=RETRY,
                                           job_id=f"deadline-{stored.id}-{seat}-{stored.version}")
-                self.queue.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
+                self.notices.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
                                    job_id=f"notify-{stored.id}-{seat}-{stored.version}", retry=RETRY)
 
     # --- bots and deadlines (run by the worker) --------------------------------------

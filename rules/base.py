@@ -203,7 +203,7 @@ def action_type(action: Any, fields: dict[str, tuple[str, ...]]) -> str:
     if not isinstance(action, dict):
         raise IllegalAction("an action must be a JSON object")
     kind = action.get("type")
-    if kind not in fields:
+    if not isinstance(kind, str) or kind not in fields:
         raise IllegalAction(
             f"unknown action type {kind!r}; expected one of {', '.join(fields)}")
     extra = sorted(set(action) - {"type", *fields[kind]})

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 
 from api import create_app
 from api.embedded_redis import start_embedded
-from api.service import BOT_QUEUE
+from api.service import BOT_QUEUE, NOTICE_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ def serve(redis, redis_url):
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         worker = subprocess.Popen(
-            [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
+            [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, NOTICE_QUEUE, "--url", redis_url,
              "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"],
             cwd=ROOT)
         running.append((server, worker))

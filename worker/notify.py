@@ -19,6 +19,8 @@ Delivery rules, decided here once:
   `NotifyRetry` is raised so RQ's retry (see `api.service.RETRY`) runs the job
   again; the next run sends only what is still missing.
 * Payloads carry the game's title and id, never cards or any other secret.
+* Every request goes through `api.outbound`: never to an internal address, no
+  redirect, short time-outs. A destination it refuses is logged and dropped.
 """
 from __future__ import annotations
 
@@ -32,13 +34,13 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 from redis import Redis
 
+from api import chat, outbound
 from api.service import NotFound, Service, Unprocessable
 
 log = logging.getLogger(__name__)
@@ -47,8 +49,6 @@ VAPID_KEY = "vapid:private_key"
 NOTIFIED_TTL = 7 * 86400          # how long a turn is remembered as notified
 LEASE_SECONDS = 120               # how long one run may hold a turn while sending
 PUSH_TTL = 86400                  # how long a push service keeps an undelivered notice
-PUSH_TIMEOUT = 10                 # seconds, for a push service
-WEBHOOK_TIMEOUT = 5               # seconds, for a webhook
 VAPID_EXPIRY = 12 * 3600          # the JWT's "exp", at most 24 h ahead (RFC 8292)
 MAX_SUBSCRIPTIONS = 20            # per player
 DEFAULT_SUBJECT = "mailto:admin@localhost"
@@ -210,9 +210,11 @@ class _Notice:
                            "url": f"/#/game/{self.game_id}", "game": self.game_id})
 
     def webhook_body(self) -> dict:
-        text = f"{self.name}, it is your turn in {self.title}: {self.link}"
-        return {"content": text, "text": text, "username": "Pöytä",
-                # Discord: a player's name must not ping @everyone or anybody else.
+        """Discord reads `content`, Slack `text`: a player's name can neither mention
+        anybody nor make a link in either."""
+        discord = f"{chat.discord_text(self.name)}, it is your turn in {self.title}: {self.link}"
+        slack = f"{chat.slack_text(self.name)}, it is your turn in {self.title}: {self.link}"
+        return {"content": discord, "text": slack, "username": "Pöytä",
                 "allowed_mentions": {"parse": []}}
 
 
@@ -260,10 +262,15 @@ def _push(redis: Redis, notice: _Notice, sub_id: str, subscription: dict) -> int
               "aud": f"{parts.scheme}://{parts.netloc}",
               "exp": int(time.time()) + VAPID_EXPIRY}
     try:
+        # Checked before the VAPID signature is made: it goes only to a push service.
+        outbound.check_url(endpoint, push=True)
         webpush({"endpoint": endpoint, "keys": subscription["keys"]}, data=notice.push_payload(),
                 vapid_private_key=Vapid(vapid_private_key(redis)), vapid_claims=claims,
-                content_encoding="aes128gcm", ttl=PUSH_TTL, timeout=PUSH_TIMEOUT,
+                content_encoding="aes128gcm", ttl=PUSH_TTL, requests_session=outbound.Session(),
                 headers={"Urgency": "normal", "Topic": notice.game_id[:32]})
+    except outbound.Refused as error:
+        log.error("push subscription %s of player %s refused: %s", sub_id, notice.player_id, error)
+        return 0
     except WebPushException as error:
         status = getattr(error.response, "status_code", None)  # None: not sent at all
         if status in (404, 410):
@@ -275,15 +282,18 @@ def _push(redis: Redis, notice: _Notice, sub_id: str, subscription: dict) -> int
             raise _Transient(f"push service answered {status}") from error
         log.error("push service refused the notice for subscription %s: %s", sub_id, error)
         return 0
-    except requests.RequestException as error:
+    except outbound.Unreachable as error:
         raise _Transient(f"push service unreachable: {error}") from error
     return 1
 
 
 def _post_webhook(url: str, notice: _Notice) -> int:
     try:
-        response = requests.post(url, json=notice.webhook_body(), timeout=WEBHOOK_TIMEOUT)
-    except requests.RequestException as error:
+        response = outbound.post(url, json=notice.webhook_body())
+    except outbound.Refused as error:
+        log.error("webhook of game %s refused: %s", notice.game_id, error)
+        return 0
+    except outbound.Unreachable as error:
         raise _Transient(f"webhook unreachable: {error}") from error
     if response.ok:
         return 1

@@ -5,9 +5,10 @@ import json
 
 import pytest
 from redis import Redis
+from rq import Queue, SimpleWorker
 
 import worker.jobs
-from api.service import Service
+from api.service import NOTICE_QUEUE, Service
 from push_receivers import PushService, Webhook
 from worker import notify
 
@@ -37,6 +38,8 @@ def webhook():
 def settings(monkeypatch):
     monkeypatch.setenv("POYTA_PUBLIC_URL", PUBLIC_URL + "/")
     monkeypatch.setenv("POYTA_VAPID_SUBJECT", "mailto:ops@poyta.example")
+    monkeypatch.setenv("POYTA_OUTBOUND_HTTP_LOOPBACK", "1")  # the receivers are local, plain http
+    monkeypatch.setenv("POYTA_PUSH_HOSTS", "push.example.net")
 
 
 def subscribe(client, headers, subscription):
@@ -285,7 +288,7 @@ def test_a_failing_push_service_does_not_keep_the_webhook_back(client, service, 
 @pytest.mark.skipif(not hasattr(worker.jobs, "notify_turn"),
                     reason="worker/jobs.py has no notify_turn job yet")
 def test_the_real_worker_notifies_both_players_once(client, service, new_player, push_service,
-                                                    webhook, run_bots):
+                                                    webhook):
     anna_phone, bert_phone = push_service.browser("anna"), push_service.browser("bert")
     anna, anna_headers = new_player("Anna")
     subscribe(client, anna_headers, push_service.subscription(anna_phone))
@@ -295,8 +298,8 @@ def test_the_real_worker_notifies_both_players_once(client, service, new_player,
     subscribe(client, bert_headers, push_service.subscription(bert_phone))
     assert client.post(f"/api/v1/games/{stored.id}/join", json={},
                        headers=bert_headers).status_code == 200
-    run_bots()
-    run_bots()
+    SimpleWorker([Queue(NOTICE_QUEUE, connection=service.redis)],
+                 connection=service.redis).work(burst=True)
     assert push_service.errors == [] and webhook.errors == []
     assert len(push_service.received(anna_phone)) == 1
     assert len(push_service.received(bert_phone)) == 1

@@ -16,6 +16,7 @@ from api.service import game_key
 blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
 RULES_PAGES = Path(__file__).resolve().parents[3] / "seeds"
 BEARER = [{"bearer": []}]
+BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
 
 
 def long_poll(key: str, seen: dict, wait: int, current: Callable[[], dict]) -> dict:
@@ -67,7 +68,7 @@ class GameView(MethodView):
     @blp.etag
     @blp.arguments(WaitSchema, location="query")
     @blp.response(200, GameViewSchema)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """The game as the caller may see it (a spectator's view without a seat)
 
@@ -93,7 +94,7 @@ class GameView(MethodView):
 class Events(MethodView):
     @blp.arguments(EventQuerySchema, location="query")
     @blp.response(200, EventsSchema)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """What happened in the game, redacted for the caller"""
         player = current_player(required=False)

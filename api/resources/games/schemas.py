@@ -1,5 +1,7 @@
 from marshmallow import Schema, fields, validate
 
+from api import outbound
+
 
 class GameCreateSchema(Schema):
     type = fields.String(required=True, metadata={"example": "sixnimmt"})
@@ -14,7 +16,8 @@ class GameCreateSchema(Schema):
                        "5m, 1h, 1d or 3d"})
     public = fields.Boolean(load_default=False, metadata={
         "description": "Listed in the lobby and open to spectators"})
-    webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True, metadata={
+    webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True,
+                         validate=[validate.Length(max=2048), outbound.destination()], metadata={
         "description": "Discord/Slack-compatible URL told whose turn it is"})
 
 
@@ -24,7 +27,7 @@ class WaitSchema(Schema):
 
 
 class EventQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0,
+    after = fields.Integer(validate=validate.Range(min=0, max=2**31), load_default=0,
                            metadata={"description": "Only events numbered above this"})
 
 

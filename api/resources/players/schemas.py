@@ -1,10 +1,11 @@
 from marshmallow import Schema, fields, validate
 
+from api.names import Name
+
 
 def name_field(**extra):
-    return fields.String(validate=[validate.Length(min=1, max=40),
-                                   validate.Regexp(r".*\S", error="name must not be blank")],
-                         metadata={"description": "Shown to the other players", "example": "Anna"}, **extra)
+    return Name(metadata={"description": "Shown to the other players: 1-40 printable "
+                                         "characters", "example": "Anna"}, **extra)
 
 
 class PlayerCreateSchema(Schema):

@@ -1,8 +1,7 @@
-"""Serves the PWA at the site root and the offline API docs page."""
+"""Serves the PWA at the site root."""
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, send_from_directory
-from flask_swagger_ui import get_swaggerui_blueprint
+from flask import Blueprint, abort, send_from_directory
 
 PWA_DIR = Path(__file__).resolve().parents[3] / "pwa"
 blp = Blueprint("pwa", __name__)
@@ -28,8 +27,3 @@ def _send(path: str):
         response.headers["Service-Worker-Allowed"] = "/"
     return response
 
-
-def register_docs(app: Flask) -> None:
-    docs = get_swaggerui_blueprint("/api/docs", "/api/openapi.json",
-                                   config={"app_name": "Pöytä API"}, blueprint_name="api_docs")
-    app.register_blueprint(docs)

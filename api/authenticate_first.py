@@ -1,0 +1,28 @@
+"""Who is asking is settled before what is asked is read: 401 comes before 422.
+
+An operation documented with bearer security needs a valid token; one whose
+security also lists `{}` (anonymous) takes a token when one is sent. The
+player found is remembered for the request, so the view's own lookup costs
+nothing more.
+"""
+from __future__ import annotations
+
+from flask import Flask, current_app, request
+
+from api.auth import current_player
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(authenticate)
+
+
+def authenticate() -> None:
+    security = _security()
+    if security and any("bearer" in requirement for requirement in security):
+        current_player(required={} not in security)
+
+
+def _security() -> list[dict] | None:
+    view = current_app.view_functions.get(request.endpoint)
+    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    return getattr(method, "_apidoc", {}).get("manual_doc", {}).get("security")

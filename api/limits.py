@@ -1,0 +1,78 @@
+"""Bounds on what one request may carry, checked before any view reads it.
+
+A body over 64 KB answers 413; a URL over 2 KB answers 414. A JSON body must be
+UTF-8, nest at most 32 levels, hold no number longer than 30 digits (Python
+refuses to read 4,300 and more; nothing here needs more than 19) and no lone
+surrogate (Redis could not store it): else 400. Checking the raw text first
+means the parser never recurses a thousand levels deep.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Flask, request
+from flask_smorest import abort
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_URL_BYTES = 2048
+MAX_JSON_DEPTH = 32
+MAX_NUMBER_DIGITS = 30
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def init_app(app: Flask) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY_BYTES
+    app.before_request(check_request)
+
+
+def check_request() -> None:
+    environ = request.environ
+    raw_uri = environ.get("RAW_URI") or environ.get("REQUEST_URI") or request.full_path
+    if len(raw_uri) > MAX_URL_BYTES:
+        abort(414, message=f"the URL may be at most {MAX_URL_BYTES} bytes long")
+    if request.is_json:
+        body = request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH
+        if body:
+            check_json(body)
+
+
+def check_json(body: bytes) -> None:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        abort(400, message="the body must be JSON in UTF-8")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        abort(400, message=f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
+    try:
+        parsed = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except ValueError as error:
+        abort(400, message=f"Invalid JSON body: {error}")
+    try:
+        json.dumps(parsed, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        abort(400, message="text must be valid Unicode: no lone surrogate such as \\ud800")
+
+
+def json_depth(text: str) -> int:
+    """How deep arrays and objects nest, brackets inside strings not counted."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ValueError(f"numbers may have at most {MAX_NUMBER_DIGITS} digits")
+    return int(digits)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")

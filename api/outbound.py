@@ -1,0 +1,194 @@
+"""Requests the server makes on a user's behalf (webhooks, Web Push): never to an internal address.
+
+Every request:
+* goes only to https (plain http only to a loopback address, and only when
+  POYTA_OUTBOUND_HTTP_LOOPBACK=1, which the tests set for their local receivers);
+* has its host resolved and every address checked before connecting: private,
+  loopback, link-local, multicast, reserved and other non-global ranges are
+  refused, and the connection is made to the checked address (TLS still
+  verifies the certificate against the host name), so a DNS answer that changes
+  between the check and the connection cannot redirect it;
+* follows no redirect (a 3xx is an answer like any other);
+* gives up after 3 s to connect and 8 s in all, however slowly the other side
+  drips its answer, and reads at most 64 KB of it.
+
+Push endpoints must also be at a known push service (POYTA_PUSH_HOSTS: comma-
+separated host suffixes, `*` for any https host).
+"""
+from __future__ import annotations
+
+import ipaddress
+import json as jsonlib
+import os
+import socket
+import threading
+from dataclasses import dataclass, field
+from http.client import HTTPException
+from urllib.parse import SplitResult, urlsplit
+
+import certifi
+from marshmallow import ValidationError
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.exceptions import HTTPError
+
+CONNECT_TIMEOUT = 3.0
+TOTAL_TIMEOUT = 8.0
+MAX_ANSWER_BYTES = 64 * 1024
+MAX_URL_LENGTH = 2048
+LOOPBACK_SETTING = "POYTA_OUTBOUND_HTTP_LOOPBACK"
+PUSH_HOSTS_SETTING = "POYTA_PUSH_HOSTS"
+DEFAULT_PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
+                      "push.apple.com")
+
+
+class Refused(ValueError):
+    """A destination the server never sends to; the message says why."""
+
+
+class Unreachable(OSError):
+    """The destination could not be reached or did not answer in time."""
+
+
+@dataclass
+class Answer:
+    """What came back: enough of requests.Response for pywebpush and the notice code."""
+    status_code: int
+    reason: str
+    text: str
+    headers: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code < 400
+
+
+def loopback_allowed() -> bool:
+    return os.environ.get(LOOPBACK_SETTING) == "1"
+
+
+def check_url(url: str, push: bool = False) -> SplitResult:
+    """The parts of `url` if the server may send to it (before resolving); Refused otherwise."""
+    if len(url) > MAX_URL_LENGTH:
+        raise Refused(f"the URL may be at most {MAX_URL_LENGTH} characters long")
+    parts = urlsplit(url)
+    host = (parts.hostname or "").rstrip(".").lower()
+    if parts.scheme not in ("https", "http") or not host:
+        raise Refused("the URL must be https://host/...")
+    if parts.username or parts.password:
+        raise Refused("the URL may not carry a user name or password")
+    try:
+        parts.port
+    except ValueError:
+        raise Refused("the URL's port is not a number from 0 to 65535") from None
+    literal = _ip_literal(host)
+    loopback = host == "localhost" or host.endswith(".localhost") or (
+        literal is not None and literal.is_loopback)
+    if parts.scheme == "http" and not (loopback and loopback_allowed()):
+        raise Refused("the URL must use https")
+    if loopback and not loopback_allowed():
+        raise Refused("the URL may not point at this server's own machine")
+    if literal is not None:
+        _check_address(literal)
+    if push and not (loopback and loopback_allowed()) and not _push_host(host):
+        raise Refused("a push endpoint must be at a known push service")
+    return parts
+
+
+def post(url: str, *, data: bytes | None = None, json: object = None, headers: dict | None = None,
+         push: bool = False) -> Answer:
+    """POST to `url` under the rules above; Refused or Unreachable when it cannot be sent."""
+    parts = check_url(url, push=push)
+    if json is not None:
+        data = jsonlib.dumps(json).encode()
+        headers = {"Content-Type": "application/json", **(headers or {})}
+    host = parts.hostname.rstrip(".").lower()
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    address = resolve(host, port)
+    if parts.scheme == "https":
+        connection = HTTPSConnection(address, port, timeout=CONNECT_TIMEOUT, server_hostname=host,
+                                     assert_hostname=host, cert_reqs="CERT_REQUIRED",
+                                     ca_certs=certifi.where())
+    else:
+        connection = HTTPConnection(address, port, timeout=CONNECT_TIMEOUT)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # Cut the connection at the deadline, whatever it is waiting for.
+    watchdog = threading.Timer(TOTAL_TIMEOUT, _cut, args=(connection,))
+    watchdog.start()
+    try:
+        connection.request("POST", target, body=data or b"",
+                           headers={"Host": parts.netloc.rpartition("@")[2], **(headers or {})})
+        response = connection.getresponse()
+        body = response.read(MAX_ANSWER_BYTES)
+        if not watchdog.is_alive():
+            raise Unreachable(f"no complete answer within {TOTAL_TIMEOUT:.0f} s")
+        return Answer(response.status, response.reason or "", body.decode("utf-8", "replace"),
+                      dict(response.headers))
+    except Unreachable:
+        raise
+    except (OSError, ValueError, HTTPException, HTTPError) as error:
+        raise Unreachable(f"{host}: {error}") from error
+    finally:
+        watchdog.cancel()
+        connection.close()
+
+
+def resolve(host: str, port: int) -> str:
+    """The address to connect to, once every address the name resolves to passed the check."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as error:
+        raise Unreachable(f"cannot resolve {host}: {error}") from error
+    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    for address in addresses:
+        _check_address(address)
+    return str(addresses[0])
+
+
+def destination(push: bool = False):
+    """A marshmallow validator: the URL is one the server may send to."""
+    def validate(url: str) -> None:
+        try:
+            check_url(url, push=push)
+        except Refused as error:
+            raise ValidationError(str(error)) from None
+    return validate
+
+
+class Session:
+    """A stand-in for requests' session, for pywebpush: its POSTs go through `post`."""
+
+    def post(self, url: str, data: bytes | None = None, headers: dict | None = None,
+             timeout: float | None = None, **_ignored) -> Answer:
+        return post(url, data=data, headers=headers, push=True)
+
+
+def _check_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
+    mapped = getattr(address, "ipv4_mapped", None) or getattr(address, "sixtofour", None)
+    if mapped is not None:
+        address = mapped
+    if address.is_loopback and loopback_allowed():
+        return
+    if not address.is_global or address.is_multicast:
+        raise Refused(f"the address {address} is not a public internet address")
+
+
+def _ip_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
+def _push_host(host: str) -> bool:
+    allowed = os.environ.get(PUSH_HOSTS_SETTING)
+    suffixes = [s.strip().lower() for s in allowed.split(",")] if allowed else DEFAULT_PUSH_HOSTS
+    return "*" in suffixes or any(host == s or host.endswith("." + s) for s in suffixes if s)
+
+
+def _cut(connection: HTTPConnection) -> None:
+    sock = connection.sock
+    if sock is not None:
+        try:
+            socket.socket.shutdown(sock, socket.SHUT_RDWR)
+        except OSError:
+            pass

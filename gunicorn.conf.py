@@ -1,0 +1,42 @@
+"""gunicorn's settings for Pöytä (`gunicorn -c gunicorn.conf.py "api:create_app()"`).
+
+HOST and PORT choose the address (default 127.0.0.1:8000: only this machine;
+HOST=0.0.0.0 serves every interface). Each server keeps its control socket
+beside its port, so two servers on one machine never share one. Errors that
+gunicorn answers itself (a request line over 4 KB: 414, headers too large:
+431, a malformed request: 400) come in the API's JSON error shape, not HTML.
+
+Nothing from `api` is imported here: this file is read by gunicorn's master
+before the gevent workers patch the standard library.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from http import HTTPStatus
+
+from gunicorn import util
+
+host = os.environ.get("HOST", "127.0.0.1")
+port = os.environ.get("PORT", "8000")
+bind = f"{host}:{port}"
+# gevent: one process holds thousands of waiting long-polls.
+worker_class = "gevent"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_connections = 2000
+control_socket = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(),
+                              f"poyta-gunicorn-{host}-{port}.ctl")
+
+
+def write_json_error(sock, status_int: int, reason: str, message: str) -> None:
+    payload = json.dumps({"code": status_int, "status": HTTPStatus(status_int).phrase,
+                          "message": message or reason}).encode()
+    head = [f"HTTP/1.1 {status_int} {reason}", "Connection: close",
+            "Content-Type: application/json", f"Content-Length: {len(payload)}",
+            "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+            "X-Content-Type-Options: nosniff", "Referrer-Policy: no-referrer"]
+    util.write_nonblock(sock, ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
+
+
+util.write_error = write_json_error

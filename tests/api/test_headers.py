@@ -1,0 +1,108 @@
+"""Security headers everywhere; errors in the JSON shape, including those gunicorn answers itself."""
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("path", ["/", "/app.js", "/api/docs/", "/api/v1/games/types",
+                                  "/api/v1/nothing"])
+def test_every_answer_has_the_security_headers(client, path):
+    headers = client.get(path).headers
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    assert "unsafe-eval" not in csp
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_the_docs_page_has_no_inline_script(client):
+    page = client.get("/api/docs/").get_data(as_text=True)
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert scripts and all('src="' in attrs and not body.strip() for attrs, body in scripts)
+    for attrs, _ in scripts:
+        src = re.search(r'src="([^"]+)"', attrs).group(1)
+        assert client.get(src).status_code == 200, src
+    assert b"SwaggerUIBundle" in client.get("/api/docs/start.js").data
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def gunicorn(redis_url):
+    """Two real gunicorn servers with the project's settings, on two ports."""
+    runtime = tempfile.mkdtemp()
+    servers = []
+    for _ in range(2):
+        port = free_port()
+        env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "WEB_CONCURRENCY": "1",
+               "XDG_RUNTIME_DIR": runtime}
+        env.pop("HOST", None)
+        servers.append((port, subprocess.Popen(
+            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
+             "api:create_app()"], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)))
+    for port, _ in servers:  # ready once a worker has loaded the app and answers
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                raw_request(port, b"GET /api/v1/games/types HTTP/1.1\r\nHost: x\r\n\r\n")
+                break
+            except OSError:
+                time.sleep(0.2)
+    yield runtime, [port for port, _ in servers]
+    for _, process in servers:
+        process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown
+        process.wait(timeout=10)
+
+
+def raw_request(port: int, request: bytes) -> tuple[str, dict, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as connection:
+        connection.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += connection.recv(65536)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        status, *lines = head.decode("latin-1").split("\r\n")
+        headers = {k.lower(): v for k, v in (line.split(": ", 1) for line in lines)}
+        while len(body) < int(headers["content-length"]):
+            body += connection.recv(65536)
+    return status, headers, body
+
+
+def test_gunicorn_answers_its_own_errors_in_json_and_binds_loopback(gunicorn):
+    runtime, (port, other_port) = gunicorn
+    status, headers, body = raw_request(
+        port, b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status.startswith("HTTP/1.1 414")
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body)["code"] == 414 and json.loads(body)["message"]
+    assert headers["x-content-type-options"] == "nosniff"
+
+    status, headers, body = raw_request(
+        port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n")
+    assert status.startswith("HTTP/1.1 431") and json.loads(body)["code"] == 431
+
+    # Two servers on one machine: each has its own control socket.
+    sockets = sorted(os.listdir(runtime))
+    assert sockets == sorted(f"poyta-gunicorn-127.0.0.1-{p}.ctl" for p in (port, other_port))
+    # Loopback by default: the port is not open on any other address of this machine.
+    other_addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None,
+                                                                  socket.AF_INET)}
+    for address in other_addresses - {"127.0.0.1", "127.0.1.1"}:
+        with pytest.raises(OSError):
+            socket.create_connection((address, port), timeout=0.5).close()

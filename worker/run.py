@@ -1,0 +1,78 @@
+"""`python -m worker.run QUEUE...`: an RQ worker with RQ's scheduler that outlives Redis outages.
+
+RQ's worker already waits out a dead Redis while it is idle, but quits when
+Redis vanishes in the middle of a job, and its scheduler child dies at the
+first failed heartbeat and is started again only at the next maintenance run
+(every ten minutes by default). Here a worker that quit for a lost Redis is
+replaced by a fresh one once Redis answers again (retrying with backoff from
+0.5 s to 8 s), maintenance runs every few seconds, and the scheduler child is
+told to stop (releasing its lock) when its worker dies, even by SIGKILL.
+"""
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import sys
+import time
+
+from redis import Redis
+from redis.exceptions import RedisError
+from rq import SimpleWorker
+
+log = logging.getLogger("worker.run")
+
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+WORKER_TTL = 30             # seconds; RQ waits for a job at most WORKER_TTL - 15 at a time
+MAINTENANCE_INTERVAL = 5    # seconds between RQ's checks (a dead scheduler is restarted then)
+FIRST_BACKOFF, MAX_BACKOFF = 0.5, 8.0
+_PR_SET_PDEATHSIG = 1
+_forking_pid = 0
+
+
+def _note_parent() -> None:
+    global _forking_pid
+    _forking_pid = os.getpid()
+
+
+def _die_with_parent() -> None:
+    """In a forked child (RQ's scheduler): receive SIGTERM when the worker dies."""
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != _forking_pid:  # the worker died before the line above took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def wait_for_redis(connection: Redis) -> None:
+    delay = FIRST_BACKOFF
+    while True:
+        try:
+            connection.ping()
+            return
+        except RedisError as error:
+            log.warning("Redis does not answer (%s); trying again in %.1f s", error, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, MAX_BACKOFF)
+
+
+def main(queues: list[str]) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
+    connection = Redis.from_url(os.environ.get("REDIS_URL", DEFAULT_URL), socket_connect_timeout=2)
+    while True:
+        wait_for_redis(connection)
+        # SimpleWorker runs jobs in its own process: no fork and no re-import per job,
+        # which keeps an easy bot's move in milliseconds.
+        worker = SimpleWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
+                              maintenance_interval=MAINTENANCE_INTERVAL)
+        try:
+            worker.work(with_scheduler=True)
+        except RedisError as error:
+            log.warning("worker %s lost Redis: %s", worker.name, error)
+        if worker._stop_requested:  # SIGTERM or SIGINT: a deliberate stop
+            return 0
+        log.warning("worker %s quit; starting a new one when Redis answers", worker.name)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:] or ["bots"]))
