@@ -6,7 +6,7 @@ import os
 from flask import Flask, jsonify
 from flask_smorest import Api
 
-from api import authenticate_first, docs, headers, limits, outage
+from api import authenticate_first, docs, headers, limits, outage, ratelimits
 from api.changes import ChangeFeed
 from api.errors import error_body
 from api.service import Service, ServiceError
@@ -70,7 +70,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     app.register_blueprint(pwa_blp)
-    for module in (docs, headers, limits, authenticate_first, outage):
+    for module in (docs, headers, limits, authenticate_first, ratelimits, outage):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)

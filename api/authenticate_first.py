@@ -7,7 +7,7 @@ nothing more.
 """
 from __future__ import annotations
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 
 from api.auth import current_player
 
@@ -26,3 +26,10 @@ def _security() -> list[dict] | None:
     view = current_app.view_functions.get(request.endpoint)
     method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
     return getattr(method, "_apidoc", {}).get("manual_doc", {}).get("security")
+
+
+def recheck() -> None:
+    """After a long wait: the caller's token must still be valid (401 for a device signed
+    out meanwhile), so a waiting request never answers for a revoked device."""
+    if g.pop("player", None) is not None:
+        current_player()

@@ -63,16 +63,21 @@ class Child:
         self.process, self.start_at = None, time.monotonic() + delay
         return delay
 
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
+    def terminate(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    def reap(self, deadline: float) -> None:
+        """Wait for the child until `deadline`, then kill what is left of its group."""
+        if self.process is None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=STOP_GRACE)
+            self.process.wait(timeout=max(deadline - time.monotonic(), 0))
         except subprocess.TimeoutExpired:
             pass
-        except ProcessLookupError:
-            return
         self.kill_leftovers()
         self.process.wait()
 
@@ -120,7 +125,10 @@ def main() -> int:
         supervise(children, stopping)
     finally:
         for child in children:
-            child.stop()
+            child.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for child in children:
+            child.reap(deadline)
         if embedded:
             embedded.stop()
     return 0

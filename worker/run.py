@@ -5,8 +5,9 @@ Redis vanishes in the middle of a job, and its scheduler child dies at the
 first failed heartbeat and is started again only at the next maintenance run
 (every ten minutes by default). Here a worker that quit for a lost Redis is
 replaced by a fresh one once Redis answers again (retrying with backoff from
-0.5 s to 8 s), maintenance runs every few seconds, and the scheduler child is
-told to stop (releasing its lock) when its worker dies, even by SIGKILL.
+0.5 s to 8 s) and the job it was running is queued again; maintenance runs
+every few seconds, and the scheduler child is told to stop (releasing its
+lock) when its worker dies, even by SIGKILL.
 """
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ import time
 
 from redis import Redis
 from redis.exceptions import RedisError
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
 
 log = logging.getLogger("worker.run")
 
@@ -43,6 +46,30 @@ def _die_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
+class OutageProofWorker(SimpleWorker):
+    """Remembers the job it is running, so a job cut short by a lost Redis can be queued again
+    (every job is idempotent: one whose game moved on does nothing)."""
+
+    in_flight: tuple[str, str] | None = None
+
+    def execute_job(self, job, queue):
+        self.in_flight = (job.id, queue.name)
+        result = super().execute_job(job, queue)
+        self.in_flight = None
+        return result
+
+    def requeue_in_flight(self) -> None:
+        if self.in_flight is None:
+            return
+        job_id, queue_name = self.in_flight
+        try:
+            job = Job.fetch(job_id, connection=self.connection)
+        except NoSuchJobError:
+            return
+        log.warning("queueing job %s again: Redis went away while it ran", job_id)
+        Queue(queue_name, connection=self.connection).enqueue_job(job)
+
+
 def wait_for_redis(connection: Redis) -> None:
     delay = FIRST_BACKOFF
     while True:
@@ -59,12 +86,18 @@ def main(queues: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
     connection = Redis.from_url(os.environ.get("REDIS_URL", DEFAULT_URL), socket_connect_timeout=2)
+    previous = None
     while True:
         wait_for_redis(connection)
+        try:
+            if previous is not None:
+                previous.requeue_in_flight()
+        except RedisError:
+            continue  # gone again: wait once more
         # SimpleWorker runs jobs in its own process: no fork and no re-import per job,
         # which keeps an easy bot's move in milliseconds.
-        worker = SimpleWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
-                              maintenance_interval=MAINTENANCE_INTERVAL)
+        worker = OutageProofWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
+                                   maintenance_interval=MAINTENANCE_INTERVAL)
         try:
             worker.work(with_scheduler=True)
         except RedisError as error:
@@ -72,6 +105,7 @@ def main(queues: list[str]) -> int:
         if worker._stop_requested:  # SIGTERM or SIGINT: a deliberate stop
             return 0
         log.warning("worker %s quit; starting a new one when Redis answers", worker.name)
+        previous = worker
 
 
 if __name__ == "__main__":

@@ -56,18 +56,20 @@ def gunicorn(redis_url):
         servers.append((port, subprocess.Popen(
             [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
              "api:create_app()"], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)))
-    for port, _ in servers:  # ready once a worker has loaded the app and answers
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                raw_request(port, b"GET /api/v1/games/types HTTP/1.1\r\nHost: x\r\n\r\n")
-                break
-            except OSError:
-                time.sleep(0.2)
-    yield runtime, [port for port, _ in servers]
-    for _, process in servers:
-        process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown
-        process.wait(timeout=10)
+    try:
+        for port, _ in servers:  # ready once a worker has loaded the app and answers
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    raw_request(port, b"GET /api/v1/games/types HTTP/1.1\r\nHost: x\r\n\r\n")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+        yield runtime, [port for port, _ in servers]
+    finally:
+        for _, process in servers:
+            process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown
+            process.wait(timeout=10)
 
 
 def raw_request(port: int, request: bytes) -> tuple[str, dict, bytes]:

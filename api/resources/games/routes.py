@@ -5,6 +5,7 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api import authenticate_first, quotas
 from api.auth import current_player, service
 from api.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -23,6 +24,7 @@ def long_poll(key: str, seen: dict, wait: int, current: Callable[[], dict]) -> d
     """Hold the request while the client's ETag is `seen`'s and nothing changes; the newest data."""
     if wait and blp._generate_etag(seen) in request.if_none_match:
         current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
+        authenticate_first.recheck()
         return current()
     return seen
 
@@ -51,6 +53,7 @@ class Games(MethodView):
     @blp.doc(security=BEARER)
     def post(self, body):
         """Create a game; the creator takes seat 0"""
+        quotas.check_new_game(service(), current_player(), body["seats"], body["public"])
         stored = service().create_game(current_player(), **body)
         return service().view(stored, 0)
 

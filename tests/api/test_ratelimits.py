@@ -1,0 +1,114 @@
+"""Budgets per player and per address, and caps on waiting requests: 429 with Retry-After."""
+import threading
+import time
+
+import pytest
+import requests
+
+from api import create_app
+
+
+def assert_429(response):
+    assert response.status_code == 429, response.data[:200] if hasattr(response, "data") else ""
+    body = response.get_json() if hasattr(response, "get_json") else response.json()
+    assert body["code"] == 429 and body["status"] == "Too Many Requests" and body["message"]
+    assert int(response.headers["Retry-After"]) >= 1
+
+
+def test_one_address_cannot_create_players_in_bulk(client):
+    statuses = [client.post("/api/v1/players", json={"name": f"P{i}"}).status_code
+                for i in range(10)]
+    assert statuses == [201] * 10
+    assert_429(client.post("/api/v1/players", json={"name": "P11"}))
+    other = client.post("/api/v1/players", json={"name": "Far"},
+                        environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201
+
+
+def test_invite_and_sign_in_codes_cannot_be_guessed(client, new_player):
+    _, headers = new_player()
+    for i in range(10):
+        assert client.post(f"/api/v1/games/invites/guess{i}", headers=headers).status_code == 404
+    assert_429(client.post("/api/v1/games/invites/guess10", headers=headers))
+    for i in range(10):
+        assert client.post("/api/v1/players/signin", json={"code": f"guess{i}"}).status_code == 422
+    assert_429(client.post("/api/v1/players/signin", json={"code": "guess10"}))
+
+
+@pytest.fixture
+def small_budgets_client(redis, redis_url):
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "RATE_LIMITS": {
+        "create_game": "3/minute", "act": "4/minute", "create_player": "100/minute"}})
+    return app.test_client()
+
+
+def test_each_player_has_its_own_budgets_for_creating_games_and_acting(small_budgets_client):
+    client = small_budgets_client
+    anna, bert = ({"Authorization": "Bearer " + client.post(
+        "/api/v1/players", json={"name": name}).get_json()["token"]} for name in ("Anna", "Bert"))
+    body = {"type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none"}
+    games = [client.post("/api/v1/games", json=body, headers=anna) for _ in range(3)]
+    assert [g.status_code for g in games] == [201] * 3
+    assert_429(client.post("/api/v1/games", json=body, headers=anna))
+    assert client.post("/api/v1/games", json=body, headers=bert).status_code == 201
+
+    game_id = games[0].get_json()["id"]
+    for _ in range(4):
+        assert client.post(f"/api/v1/games/{game_id}/actions", headers=anna,
+                           json={"action": {"type": "nonsense"}}).status_code == 422
+    assert_429(client.post(f"/api/v1/games/{game_id}/actions", headers=anna,
+                           json={"action": {"type": "nonsense"}}))
+    # Who is not authenticated learns that first.
+    assert client.post(f"/api/v1/games/{game_id}/actions",
+                       json={"action": {"type": "x"}}).status_code == 401
+
+
+def test_a_player_holds_only_a_few_long_polls_at_once(live_server, redis):
+    http = requests.Session()
+    token = http.post(live_server + "/api/v1/players", json={"name": "Anna"}).json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    inbox = http.get(live_server + "/api/v1/players/me/games", headers=headers)
+    waiting = {**headers, "If-None-Match": inbox.headers["ETag"]}
+    answers = []
+
+    def long_poll():
+        answers.append(requests.get(live_server + "/api/v1/players/me/games?wait=4",
+                                    headers=waiting, timeout=10).status_code)
+    polls = [threading.Thread(target=long_poll) for _ in range(8)]
+    for poll in polls:
+        poll.start()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and int(redis.get(next(iter(
+            redis.scan_iter("longpolls:*")), b"x")) or 0) < 8:
+        time.sleep(0.05)
+    assert_429(http.get(live_server + "/api/v1/players/me/games?wait=4", headers=waiting))
+    assert http.get(live_server + "/api/v1/players/me/games", headers=headers).status_code == 200
+    for poll in polls:
+        poll.join()
+    assert answers == [304] * 8
+    assert http.get(live_server + "/api/v1/players/me/games?wait=1",
+                    headers=waiting).status_code == 304
+
+
+def test_quotas_on_hard_bots_lobby_entries_and_open_games(client, new_player, monkeypatch):
+    _, anna = new_player("Anna")
+    hard = {"bot": "hard"}
+    response = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 5, "seats": ["human", hard, hard, hard, hard]})
+    assert response.status_code == 422 and "hard bots" in response.get_json()["message"]
+
+    public = {"type": "sixnimmt", "players": 2, "seats": ["human", "human"], "public": True}
+    for _ in range(3):
+        assert client.post("/api/v1/games", headers=anna, json=public).status_code == 201
+    full = client.post("/api/v1/games", headers=anna, json=public)
+    assert_429(full)
+    assert "lobby" in full.get_json()["message"]
+    assert len(client.get("/api/v1/games/lobby").get_json()) == 3
+
+    monkeypatch.setattr("api.quotas.MAX_OPEN_GAMES", 5)
+    private = {**public, "public": False}
+    assert client.post("/api/v1/games", headers=anna, json=private).status_code == 201
+    assert client.post("/api/v1/games", headers=anna, json=private).status_code == 201
+    assert_429(client.post("/api/v1/games", headers=anna, json=private))
+    _, bert = new_player("Bert")
+    assert client.post("/api/v1/games", headers=bert, json=private).status_code == 201
