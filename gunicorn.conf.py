@@ -1,13 +1,16 @@
-"""gunicorn's settings for Pöytä (`gunicorn -c gunicorn.conf.py "api:create_app()"`).
+"""gunicorn reads this file: `make run`, the Dockerfile and the benchmarks (`-c gunicorn.conf.py`).
 
 HOST and PORT choose the address (default 127.0.0.1:8000: only this machine;
 HOST=0.0.0.0 serves every interface). Each server keeps its control socket
 beside its port, so two servers on one machine never share one. Errors that
 gunicorn answers itself (a request line over 4 KB: 414, headers too large:
 431, a malformed request: 400) come in the API's JSON error shape, not HTML.
-
 Nothing from `api` is imported here: this file is read by gunicorn's master
 before the gevent workers patch the standard library.
+
+Metrics: every worker process writes its samples to PROMETHEUS_MULTIPROC_DIR (a fresh
+folder unless the caller shares one with its RQ workers), and a worker that exits
+takes its live gauges (long-polls held) with it.
 """
 from __future__ import annotations
 
@@ -17,6 +20,10 @@ import tempfile
 from http import HTTPStatus
 
 from gunicorn import util
+from prometheus_client import multiprocess
+
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="poyta-metrics-")
 
 host = os.environ.get("HOST", "127.0.0.1")
 port = os.environ.get("PORT", "8000")
@@ -27,6 +34,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = 2000
 control_socket = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(),
                               f"poyta-gunicorn-{host}-{port}.ctl")
+
+
+def child_exit(server, worker):
+    multiprocess.mark_process_dead(worker.pid)
 
 
 def write_json_error(sock, status_int: int, reason: str, message: str) -> None:

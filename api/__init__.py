@@ -1,12 +1,11 @@
 """The HTTP API and the PWA host: `create_app()` is the application factory."""
 from __future__ import annotations
 
-import os
-
 from flask import Flask, jsonify
 from flask_smorest import Api
 
-from api import authenticate_first, docs, headers, limits, outage, ratelimits
+from api import (authenticate_first, connections, docs, headers, health, limits, logs, metrics,
+                 outage, ratelimits)
 from api.changes import ChangeFeed
 from api.errors import error_body
 from api.service import Service, ServiceError
@@ -47,7 +46,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        **connections.settings(),
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -56,9 +55,10 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    redis = outage.redis_client(app.config["REDIS_URL"])
+    redis = connections.store_client(app.config, **outage.COMMAND_OPTIONS)
     app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
-    app.extensions["poyta_changes"] = ChangeFeed(outage.subscriber_client(app.config["REDIS_URL"]))
+    app.extensions["poyta_changes"] = ChangeFeed(
+        connections.store_client(app.config, **outage.SUBSCRIBER_OPTIONS))
 
     api = PoytaApi(app)
     from api.resources.games.routes import blp as games_blp
@@ -69,8 +69,10 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
+    for operations in (logs, metrics, health):
+        operations.init_app(app)
     app.register_blueprint(pwa_blp)
-    for module in (docs, headers, limits, authenticate_first, ratelimits, outage):
+    for module in (docs, headers, limits, authenticate_first, ratelimits):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)

@@ -17,6 +17,7 @@ from flask_limiter import Limiter, RequestLimit
 from flask_limiter.errors import RateLimitExceeded
 from redis.exceptions import RedisError
 
+from api import connections
 from api.errors import error_response
 from api.outage import COMMAND_TIMEOUT, CONNECT_TIMEOUT
 
@@ -64,7 +65,7 @@ LONG_POLL_KEY_TTL = 120    # seconds: longer than any wait, so a crashed process
 
 def init_app(app: Flask) -> None:
     limiter = Limiter(
-        by_address, app=app, storage_uri=app.config["REDIS_URL"], strategy="fixed-window",
+        by_address, app=app, storage_uri=connections.queue_url(app.config), strategy="fixed-window",
         key_prefix="ratelimit", on_breach=too_many,
         storage_options={"socket_connect_timeout": CONNECT_TIMEOUT,
                          "socket_timeout": COMMAND_TIMEOUT})

@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -104,7 +105,9 @@ def main() -> int:
         return 1
     url, embedded = resolve(ROOT / "data" / "redis")
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
-    env = {**os.environ, "REDIS_URL": url, "HOST": host, "PORT": port}
+    # The RQ workers and gunicorn's workers share one metrics folder: /metrics sums them all.
+    env = {**os.environ, "REDIS_URL": url, "HOST": host, "PORT": port,
+           "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
     python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
     children = [
         Child("bot worker", [python, "-m", "worker.run", "bots"], env=env),

@@ -24,9 +24,10 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
+from api import connections
+
 log = logging.getLogger("worker.run")
 
-DEFAULT_URL = "redis://127.0.0.1:6379/0"
 WORKER_TTL = 30             # seconds; RQ waits for a job at most WORKER_TTL - 15 at a time
 MAINTENANCE_INTERVAL = 5    # seconds between RQ's checks (a dead scheduler is restarted then)
 FIRST_BACKOFF, MAX_BACKOFF = 0.5, 8.0
@@ -85,7 +86,8 @@ def wait_for_redis(connection: Redis) -> None:
 def main(queues: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
-    connection = Redis.from_url(os.environ.get("REDIS_URL", DEFAULT_URL), socket_connect_timeout=2)
+    connection = Redis.from_url(connections.queue_url(connections.settings()),
+                                socket_connect_timeout=2)
     previous = None
     while True:
         wait_for_redis(connection)

@@ -5,7 +5,7 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import authenticate_first, quotas
+from api import authenticate_first, metrics, quotas
 from api.auth import current_player, service
 from api.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -23,7 +23,8 @@ BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
 def long_poll(key: str, seen: dict, wait: int, current: Callable[[], dict]) -> dict:
     """Hold the request while the client's ETag is `seen`'s and nothing changes; the newest data."""
     if wait and blp._generate_etag(seen) in request.if_none_match:
-        current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
+        with metrics.long_poll_held():
+            current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
         authenticate_first.recheck()
         return current()
     return seen
