@@ -5,7 +5,8 @@ built to stop every process when one exits, the opposite of what is needed
 here, and supervisord is one more daemon with its own configuration file and
 socket. The loop restarts any child that exits, waiting longer after each quick
 exit (0.5 s doubling to 30 s), and kills whatever the dead child left in its
-process group, so an orphaned RQ scheduler cannot hold its lock.
+process group (SIGTERM first, so an orphaned RQ scheduler releases its lock,
+then SIGKILL after a few seconds).
 
 Children: the bot worker (queue `bots`), the notice worker (queue `notices`,
 so a slow webhook never delays a bot move) and gunicorn. HOST and PORT choose
@@ -31,6 +32,7 @@ FIRST_DELAY = 0.5          # seconds before restarting a child that exited
 MAX_DELAY = 30.0
 STABLE_AFTER = 30.0        # a child that ran this long starts again at FIRST_DELAY
 STOP_GRACE = 10.0          # seconds a child may take to stop before SIGKILL
+LEFTOVER_GRACE = 3.0       # seconds what a dead child left behind may take to stop
 
 
 @dataclass
@@ -42,6 +44,18 @@ class Child:
     quick_exits: int = 0
     start_at: float = 0.0
     env: dict = field(default_factory=dict)
+    leftovers: int | None = None     # the process group of a child that exited
+
+    def may_start(self) -> bool:
+        """Time to start again, once what the previous one left has stopped (or been killed)."""
+        if time.monotonic() < self.start_at:
+            return False
+        if self.leftovers is not None:
+            if _group_alive(self.leftovers) and time.monotonic() < self.start_at + LEFTOVER_GRACE:
+                return False
+            _signal_group(self.leftovers, signal.SIGKILL)
+            self.leftovers = None
+        return True
 
     def start(self) -> None:
         # Its own process group: whatever it forks can be cleaned up with it.
@@ -51,25 +65,19 @@ class Child:
     def exited(self) -> int | None:
         return None if self.process is None else self.process.poll()
 
-    def kill_leftovers(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
     def schedule_restart(self) -> float:
+        """After the child exited: ask what it left to stop, and choose when to start again."""
+        _signal_group(self.process.pid, signal.SIGTERM)
         ran = time.monotonic() - self.started
         self.quick_exits = 0 if ran >= STABLE_AFTER else self.quick_exits + 1
         delay = min(MAX_DELAY, FIRST_DELAY * 2 ** max(self.quick_exits - 1, 0))
-        self.process, self.start_at = None, time.monotonic() + delay
+        self.leftovers, self.process = self.process.pid, None
+        self.start_at = time.monotonic() + delay
         return delay
 
     def terminate(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+            _signal_group(self.process.pid, signal.SIGTERM)
 
     def reap(self, deadline: float) -> None:
         """Wait for the child until `deadline`, then kill what is left of its group."""
@@ -79,18 +87,32 @@ class Child:
             self.process.wait(timeout=max(deadline - time.monotonic(), 0))
         except subprocess.TimeoutExpired:
             pass
-        self.kill_leftovers()
+        _signal_group(self.process.pid, signal.SIGKILL)
         self.process.wait()
+
+
+def _signal_group(group: int, signum: int) -> None:
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        pass
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def supervise(children: list[Child], stopping: threading.Event) -> None:
     while not stopping.is_set():
         for child in children:
             if child.process is None:
-                if time.monotonic() >= child.start_at:
+                if child.may_start():
                     child.start()
             elif (code := child.exited()) is not None:
-                child.kill_leftovers()
                 delay = child.schedule_restart()
                 print(f"Pöytä: {child.name} exited with code {code}; "
                       f"restarting it in {delay:.1f} s", flush=True)
@@ -128,6 +150,8 @@ def main() -> int:
         supervise(children, stopping)
     finally:
         for child in children:
+            if child.leftovers is not None:
+                _signal_group(child.leftovers, signal.SIGKILL)
             child.terminate()
         deadline = time.monotonic() + STOP_GRACE
         for child in children:

@@ -303,7 +303,8 @@ class Game:
 
         The declaration checks the shape, the seat and the phase; the action's handler
         checks the rest against the position before it changes anything."""
-        declared = self.action_types.get(action.get("type")) if type(action) is dict else None
+        kind = action.get("type") if type(action) is dict else None
+        declared = self.action_types.get(kind) if type(kind) is str else None
         if declared is None:
             if type(action) is not dict:
                 raise IllegalAction("an action must be a JSON object")

@@ -28,7 +28,7 @@ from api import connections
 
 log = logging.getLogger("worker.run")
 
-WORKER_TTL = 30             # seconds; RQ waits for a job at most WORKER_TTL - 15 at a time
+WORKER_TTL = 20             # seconds; RQ waits for a job at most WORKER_TTL - 15 at a time
 MAINTENANCE_INTERVAL = 5    # seconds between RQ's checks (a dead scheduler is restarted then)
 FIRST_BACKOFF, MAX_BACKOFF = 0.5, 8.0
 _PR_SET_PDEATHSIG = 1
@@ -52,6 +52,11 @@ class OutageProofWorker(SimpleWorker):
     (every job is idempotent: one whose game moved on does nothing)."""
 
     in_flight: tuple[str, str] | None = None
+    stopping = False
+
+    def handle_warm_shutdown_request(self):
+        self.stopping = True  # SIGTERM or SIGINT: a deliberate stop, not a lost Redis
+        super().handle_warm_shutdown_request()
 
     def execute_job(self, job, queue):
         self.in_flight = (job.id, queue.name)
@@ -104,7 +109,7 @@ def main(queues: list[str]) -> int:
             worker.work(with_scheduler=True)
         except RedisError as error:
             log.warning("worker %s lost Redis: %s", worker.name, error)
-        if worker._stop_requested:  # SIGTERM or SIGINT: a deliberate stop
+        if worker.stopping:
             return 0
         log.warning("worker %s quit; starting a new one when Redis answers", worker.name)
         previous = worker

@@ -191,10 +191,12 @@ def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
 
     os.kill(worker, signal.SIGKILL)
     wait_for(lambda: not alive(scheduler), 5, "the orphaned scheduler to stop")
+    wait_for(lambda: redis.get("rq:scheduler-lock:bots") != lock, 5,
+             "the orphaned scheduler to release its lock")
     replacement = wait_for(lambda: (pid := stack.worker("bots")) != worker and pid, 10,
                            "a new worker")
-    # The lock went with the dead scheduler: the new worker's scheduler holds it at once.
-    wait_for(lambda: redis.get("rq:scheduler-lock:bots") not in (None, lock), 15,
+    # The new worker's scheduler takes the lock as it starts.
+    wait_for(lambda: redis.get("rq:scheduler-lock:bots") not in (None, lock), 30,
              "the new scheduler's lock")
     assert alive(replacement)
 
