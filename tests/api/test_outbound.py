@@ -1,11 +1,10 @@
 """Requests made on a user's behalf never reach internal addresses, follow no redirect, never hang."""
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from api import chat, outbound
+from http_receivers import Receiver, drip
 from worker import notify
 
 INTERNAL = ["http://127.0.0.1:9/hook", "https://127.0.0.1/hook", "https://localhost/hook",
@@ -15,37 +14,6 @@ INTERNAL = ["http://127.0.0.1:9/hook", "https://127.0.0.1/hook", "https://localh
             "https://[::ffff:127.0.0.1]/hook", "https://100.64.0.1/hook",
             "https://user:pw@hooks.example.com/hook", "ftp://hooks.example.com/hook",
             "http://hooks.example.com/hook"]
-
-
-class Receiver:
-    """A local HTTP server; `answer(handler)` decides what each POST gets."""
-
-    def __init__(self, answer):
-        self.requests: list[tuple[str, str, bytes]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                length = int(self.headers.get("Content-Length", 0))
-                receiver.requests.append(("POST", self.path, self.rfile.read(length)))
-                answer(self)
-
-            def do_GET(self):  # noqa: N802
-                receiver.requests.append(("GET", self.path, b""))
-                self.send_response(200)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture
@@ -101,13 +69,7 @@ def test_redirects_are_never_followed(receivers, local_http):
 def test_a_receiver_that_drips_its_answer_is_cut_off(receivers, local_http, monkeypatch):
     monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.5)
 
-    def drip(handler):
-        handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
-        for _ in range(20):
-            handler.wfile.write(b"X-Drip: 1\r\n")
-            handler.wfile.flush()
-            time.sleep(0.5)
-    slow = receivers(drip)
+    slow = receivers(lambda handler: drip(handler, lines=20, every=0.5))
     started = time.monotonic()
     with pytest.raises(outbound.Unreachable):
         outbound.post(slow.url + "/hook", json={"text": "hi"})
