@@ -373,11 +373,6 @@ class Service:
             raise NotFound(f"no game with id {game_id!r}")
         return int(version), None if seat is None else int(seat)
 
-    def viewable(self, stored: StoredGame, seat: int | None) -> StoredGame:
-        if seat is None and not stored.meta["public"] and stored.status() != WAITING:
-            raise Forbidden("this game is private: only its players may watch it")
-        return stored
-
     def view(self, stored: StoredGame, seat: int | None) -> dict:
         game = stored.game
         status = stored.status()

@@ -67,10 +67,10 @@ def test_bad_games_are_422_with_a_reason_and_store_nothing(client, new_player, r
     assert set(redis.keys("game:*")) == keys_before
 
 
-def test_a_friend_joins_by_the_game_id_and_the_game_starts(client, new_player):
+def test_a_friend_joins_a_public_game_by_its_id_and_the_game_starts(client, new_player):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
-    view = create(client, anna, seats=["human", "human", {"bot": "easy"}]).get_json()
+    view = create(client, anna, seats=["human", "human", {"bot": "easy"}], public=True).get_json()
     assert view["status"] == "waiting" and view["legal_actions"] == []
     waiting = client.post(f"/api/v1/games/{view['id']}/actions",
                           json={"action": {"type": "play", "card": view["hand"][0]}}, headers=anna)
@@ -89,7 +89,7 @@ def test_a_friend_joins_by_the_game_id_and_the_game_starts(client, new_player):
 def test_joining_a_chosen_seat(client, new_player):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
-    game_id = create(client, anna, seats=["human", "human", "human"]).get_json()["id"]
+    game_id = create(client, anna, seats=["human", "human", "human"], public=True).get_json()["id"]
     assert client.post(f"/api/v1/games/{game_id}/join", json={"seat": 0}, headers=bert).status_code == 409
     assert client.post(f"/api/v1/games/{game_id}/join", json={"seat": 2}, headers=bert).get_json()["your_seat"] == 2
     assert client.post(f"/api/v1/games/{game_id}/join", json={"seat": -1}, headers=bert).status_code == 422
@@ -178,7 +178,7 @@ def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, 
 
 def test_concurrent_actions_never_lose_an_update(client, new_player):
     players = [new_player(f"P{i}") for i in range(6)]
-    game = create(client, players[0][1], seats=["human"] * 6).get_json()
+    game = create(client, players[0][1], seats=["human"] * 6, public=True).get_json()
     for _, headers in players[1:]:
         client.post(f"/api/v1/games/{game['id']}/join", json={}, headers=headers)
     hands = [client.get(f"/api/v1/games/{game['id']}", headers=h).get_json()["hand"] for _, h in players]

@@ -107,7 +107,7 @@ def test_the_inbox_puts_your_turn_first(client, new_player):
 
     _, action = first_legal(client, anna, mine["id"])
     client.post(f"/api/v1/games/{mine['id']}/actions", json={"action": action}, headers=anna)
-    client.post(f"/api/v1/games/{waiting['id']}/join", json={}, headers=bert)
+    client.post(f"/api/v1/games/invites/{waiting['invites'][0]['code']}", headers=bert)
     inbox = client.get("/api/v1/players/me/games", headers=anna).get_json()
     assert [line["id"] for line in inbox] == [waiting["id"], mine["id"]]
     assert client.get("/api/v1/players/me/games").status_code == 401
@@ -148,7 +148,7 @@ def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
     bert = register(session, base, "Bert")
     game = session.post(f"{base}/api/v1/games", headers=anna, json={
         "type": "sixnimmt", "players": 2, "seats": ["human", "human"]}).json()
-    session.post(f"{base}/api/v1/games/{game['id']}/join", json={}, headers=bert)
+    session.post(f"{base}/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
     game_etag = session.get(f"{base}/api/v1/games/{game['id']}", headers=anna).headers["ETag"]
     inbox_etag = session.get(f"{base}/api/v1/players/me/games", headers=anna).headers["ETag"]
     bert_card = session.get(f"{base}/api/v1/games/{game['id']}", headers=bert).json()["hand"][0]
@@ -247,7 +247,7 @@ def test_a_rematch_keeps_seats_and_options_and_waits_for_the_others(client, new_
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
     game = create(client, anna, seats=["human", "human", {"bot": "easy"}], options={"threshold": 5})
-    client.post(f"/api/v1/games/{game['id']}/join", json={}, headers=bert)
+    client.post(f"/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
     for _ in range(500):
         run_bots()
         finished = True
@@ -268,7 +268,7 @@ def test_a_rematch_keeps_seats_and_options_and_waits_for_the_others(client, new_
     assert client.post(f"/api/v1/games/{game['id']}/rematch", headers=anna).get_json()["id"] == rematch["id"]
     assert client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()["rematch"] == rematch["id"]
     _, eve = new_player("Eve")
-    assert client.post(f"/api/v1/games/{rematch['id']}/join", json={}, headers=eve).status_code == 409
+    assert client.post(f"/api/v1/games/{rematch['id']}/join", json={}, headers=eve).status_code == 403
     accepted = client.post(f"/api/v1/games/{rematch['id']}/join", json={}, headers=anna).get_json()
     assert accepted["your_seat"] == 0 and accepted["status"] == "active"
 

@@ -156,7 +156,7 @@ def test_a_slow_webhook_never_delays_a_bot_move(stack):
             game = stack.call("POST", "/api/v1/games", anna, json={
                 "type": "sixnimmt", "players": 2, "seats": ["human", "human"],
                 "webhook": receiver.url + "/hook"})
-            stack.call("POST", f"/api/v1/games/{game['id']}/join", bert, json={})
+            stack.call("POST", f"/api/v1/games/invites/{game['invites'][0]['code']}", bert)
         time.sleep(0.5)  # the notice worker is now stuck in the first slow delivery
         game_id = bot_game(stack, anna)
         wait_for_bot(stack, anna, game_id, 10)

@@ -55,7 +55,8 @@ def two_human_game(client, service, new_player, webhook_url=None):
         "type": "sixnimmt", "players": 2, "seats": ["human", "human"], "webhook": webhook_url})
     assert created.status_code == 201, created.get_json()
     game_id = created.get_json()["id"]
-    joined = client.post(f"/api/v1/games/{game_id}/join", json={}, headers=bert_headers)
+    code = created.get_json()["invites"][0]["code"]
+    joined = client.post(f"/api/v1/games/invites/{code}", headers=bert_headers)
     assert joined.status_code == 200, joined.get_json()
     stored = service.load(game_id)
     assert stored.to_act() == [0, 1] and stored.meta["webhook"] == webhook_url
@@ -296,7 +297,7 @@ def test_the_real_worker_notifies_both_players_once(client, service, new_player,
                                  ["human", "human"], webhook=webhook.url)
     bert, bert_headers = new_player("Bert")
     subscribe(client, bert_headers, push_service.subscription(bert_phone))
-    assert client.post(f"/api/v1/games/{stored.id}/join", json={},
+    assert client.post(f"/api/v1/games/invites/{stored.seats[1]['invite']}",
                        headers=bert_headers).status_code == 200
     SimpleWorker([Queue(NOTICE_QUEUE, connection=service.redis)],
                  connection=service.redis).work(burst=True)

@@ -5,7 +5,7 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import authenticate_first, metrics, quotas
+from api import authenticate_first, metrics, privacy, quotas
 from api.auth import current_player, service
 from api.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -87,7 +87,7 @@ class GameView(MethodView):
 
         seen = current()
         if seen["seat"] is None:
-            service().viewable(service().load(game_id), None)
+            privacy.check_watch(service().load(game_id), player)
         seen = long_poll(game_key(game_id), seen, query["wait"], current)
         blp.set_etag(seen)
         stored = service().load(game_id)
@@ -104,7 +104,7 @@ class Events(MethodView):
         player = current_player(required=False)
         stored = service().load(game_id)
         seat = stored.seat_of(player and player["id"])
-        service().viewable(stored, seat)
+        privacy.check_watch(stored, player)
         events = service().events(stored, seat, query["after"])
         last = service().event_count(game_id)
         return {"events": events, "last": last}
@@ -118,6 +118,7 @@ class Join(MethodView):
     def post(self, body, game_id):
         """Take an open seat (the first one unless `seat` is given)"""
         player = current_player()
+        privacy.check_join(service().load(game_id), player)
         stored = service().join(game_id, player, body.get("seat"))
         return service().view(stored, stored.seat_of(player["id"]))
 
@@ -173,14 +174,22 @@ class Rematch(MethodView):
 @blp.route("/<string:game_id>/record")
 class Record(MethodView):
     @blp.response(200, RecordSchema)
+    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, game_id):
-        """Everything needed to replay a finished game: deals as dealt, actions, scores"""
+        """Everything needed to replay a finished game: deals as dealt, actions, scores
+
+        A private game's record is shown only to its players."""
+        privacy.check_record(service().load(game_id), current_player(required=False))
         return service().record(game_id)
 
 
 @blp.route("/<string:game_id>/replay/<int:step>")
 class ReplayStep(MethodView):
     @blp.response(200, ReplayStepSchema)
+    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, game_id, step):
-        """A finished game after its first `step` actions, with every hand visible"""
+        """A finished game after its first `step` actions, with every hand visible
+
+        A private game's replay is shown only to its players."""
+        privacy.check_record(service().load(game_id), current_player(required=False))
         return service().replay(game_id, step)
