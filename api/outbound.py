@@ -112,14 +112,15 @@ def post(url: str, *, data: bytes | None = None, json: object = None, headers: d
         connection = HTTPConnection(address, port, timeout=CONNECT_TIMEOUT)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     # Cut the connection at the deadline, whatever it is waiting for.
-    watchdog = threading.Timer(TOTAL_TIMEOUT, _cut, args=(connection,))
+    cut = threading.Event()
+    watchdog = threading.Timer(TOTAL_TIMEOUT, _cut, args=(connection, cut))
     watchdog.start()
     try:
         connection.request("POST", target, body=data or b"",
                            headers={"Host": parts.netloc.rpartition("@")[2], **(headers or {})})
         response = connection.getresponse()
         body = response.read(MAX_ANSWER_BYTES)
-        if not watchdog.is_alive():
+        if cut.is_set():
             raise Unreachable(f"no complete answer within {TOTAL_TIMEOUT:.0f} s")
         return Answer(response.status, response.reason or "", body.decode("utf-8", "replace"),
                       dict(response.headers))
@@ -185,7 +186,8 @@ def _push_host(host: str) -> bool:
     return "*" in suffixes or any(host == s or host.endswith("." + s) for s in suffixes if s)
 
 
-def _cut(connection: HTTPConnection) -> None:
+def _cut(connection: HTTPConnection, cut: threading.Event) -> None:
+    cut.set()
     sock = connection.sock
     if sock is not None:
         try:

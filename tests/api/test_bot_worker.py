@@ -65,7 +65,7 @@ def test_a_whole_game_against_bots_and_its_record_replays_it(client, new_player,
     final = play_to_the_end(client, anna, view["id"], run_bots)
     assert final["outcome"]["winners"]
 
-    record = client.get(f"/api/v1/games/{view['id']}/record").get_json()
+    record = client.get(f"/api/v1/games/{view['id']}/record", headers=anna).get_json()
     six = GAMES["sixnimmt"]
     replay = six.new_game(record["players"], record["options"], record["seed"])
     assert [deal["hands"] for deal in six.record(replay)["deals"]] == [record["deals"][0]["hands"]]
@@ -78,18 +78,18 @@ def test_a_whole_game_against_bots_and_its_record_replays_it(client, new_player,
 def test_a_finished_game_replays_step_by_step_with_every_hand(client, new_player, run_bots):
     _, anna = new_player()
     view = new_game(client, anna, options={"threshold": 5})
-    assert client.get(f"/api/v1/games/{view['id']}/replay/0").status_code == 403
+    assert client.get(f"/api/v1/games/{view['id']}/replay/0", headers=anna).status_code == 403
     play_to_the_end(client, anna, view["id"], run_bots)
-    record = client.get(f"/api/v1/games/{view['id']}/record").get_json()
-    start = client.get(f"/api/v1/games/{view['id']}/replay/0").get_json()
+    record = client.get(f"/api/v1/games/{view['id']}/record", headers=anna).get_json()
+    start = client.get(f"/api/v1/games/{view['id']}/replay/0", headers=anna).get_json()
     assert start["steps"] == len(record["actions"]) and start["seat"] is None
     assert start["hands"] == [sorted(hand) for hand in record["deals"][0]["hands"]]
     assert [row[0] for row in start["view"]["table"]["rows"]] == record["deals"][0]["rows"]
-    first = client.get(f"/api/v1/games/{view['id']}/replay/1").get_json()
+    first = client.get(f"/api/v1/games/{view['id']}/replay/1", headers=anna).get_json()
     assert (first["seat"], first["action"]) == (record["actions"][0]["seat"], record["actions"][0]["action"])
-    end = client.get(f"/api/v1/games/{view['id']}/replay/{start['steps']}").get_json()
+    end = client.get(f"/api/v1/games/{view['id']}/replay/{start['steps']}", headers=anna).get_json()
     assert end["view"]["scores"] == record["outcome"]["scores"]
-    assert client.get(f"/api/v1/games/{view['id']}/replay/{start['steps'] + 1}").status_code == 404
+    assert client.get(f"/api/v1/games/{view['id']}/replay/{start['steps'] + 1}", headers=anna).status_code == 404
 
 
 def test_events_tell_each_player_what_happened_without_secrets(client, new_player, run_bots):
