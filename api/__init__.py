@@ -1,7 +1,6 @@
 """The HTTP API and the PWA host: `create_app()` is the application factory."""
 from __future__ import annotations
 
-import os
 from http import HTTPStatus
 
 from flask import Flask, jsonify
@@ -9,6 +8,7 @@ from flask_smorest import Api
 from redis import BlockingConnectionPool, Redis
 
 from api.changes import ChangeFeed
+from api.config import Settings
 from api.service import Service, ServiceError
 
 API_PREFIX = "/api/v1"
@@ -45,6 +45,7 @@ def _summary(errors: dict | None, path: str = "") -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
+    settings = Settings.from_env()
     app = Flask(__name__, static_folder=None)
     app.config.update(
         API_TITLE="Pöytä",
@@ -52,7 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        REDIS_URL=settings.redis_url,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -64,7 +65,10 @@ def create_app(config: dict | None = None) -> Flask:
     # Many long-polls may read at once: they queue for a connection rather than fail.
     redis = Redis(connection_pool=BlockingConnectionPool.from_url(
         app.config["REDIS_URL"], max_connections=64, timeout=20))
-    app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
+    # The queue has its own connections: RQ may live on another Redis than the game store.
+    queue_url = app.config.get("RQ_REDIS_URL") or settings.rq_redis_url or app.config["REDIS_URL"]
+    app.extensions["poyta"] = Service(redis, app.config.get("PACES"),
+                                      queue_redis=Redis.from_url(queue_url), settings=settings)
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
     api = PoytaApi(app)
