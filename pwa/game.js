@@ -16,6 +16,7 @@ const seenKey = (id) => `poyta.seen.${id}`;
 export async function gamePage(id, page) {
   const state = { view: null, module: null, busy: false, lastEvent: null, log: [], pending: null };
   const heading = h("h1", { text: t("loading") });
+  const tools = h("div", { class: "game-tools" });
   const statusLine = h("p", { class: "status-line", id: "status-line", tabindex: "-1" });
   const notices = h("div", { class: "notices" });
   const invite = h("div");
@@ -26,7 +27,19 @@ export async function gamePage(id, page) {
   const rulesLink = h("p", { class: "rules-link" });
   const confirmBar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("confirm.title"), hidden: true });
   const missedBox = h("div", { class: "notice", role: "note", hidden: true });
-  setPage("", heading, statusLine, notices, missedBox, invite, outcome, area, seats, log, rulesLink, confirmBar);
+  const nameTip = h("p", { class: "name-tip", role: "status", hidden: true });
+  setPage("", h("div", { class: "game-head" }, heading, tools), statusLine, notices, missedBox, invite, outcome,
+    area, seats, log, rulesLink, confirmBar, nameTip);
+  // A short name on the table shows the full one when tapped (screen readers hear it in full).
+  let tipTimer = null;
+  area.addEventListener("click", (event) => {
+    const tag = event.target.closest("[data-full-name]");
+    if (!tag) return;
+    nameTip.textContent = tag.dataset.fullName;
+    nameTip.hidden = false;
+    clearTimeout(tipTimer);
+    tipTimer = setTimeout(() => { nameTip.hidden = true; }, 2500);
+  });
 
   const ctx = {
     t,
@@ -37,6 +50,12 @@ export async function gamePage(id, page) {
       if (!s) return `#${seat + 1}`;
       if (seat === state.view.your_seat) return t("game.youName");
       return s.name || t("game.open");
+    },
+    // A name that fits under a card at 8 players; tapping it shows the full name.
+    nameTag(seat) {
+      const full = ctx.seatName(seat);
+      const short = state.view ? shortNames(state.view, ctx)[seat] : full;
+      return h("span", { class: "short-name", "aria-hidden": "true", "data-full-name": full, text: short });
     },
   };
 
@@ -151,7 +170,8 @@ export async function gamePage(id, page) {
     renderInvites(invite, view);
     renderSeats(seats, view, mod, ctx);
     renderOutcome(outcome, view, info);
-    rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}` }, t("game.rules", { title: view.title })));
+    rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}/${encodeURIComponent(view.id)}` },
+      t("game.rules", { title: view.title })));
     renderArea(view, mod);
 
     // Announce what happened: the game log's new lines when the game describes its events,
@@ -223,6 +243,21 @@ export async function gamePage(id, page) {
     log.replaceChildren(h("h2", { id: "log-title", text: t("log.title") }),
       items.length ? h("ol", { class: "log-lines", reversed: true }, items) : h("p", { class: "muted", text: t("log.empty") }));
   }
+}
+
+// Names short enough for the table: bots lose their level ("Bot 4"), long names keep their
+// first word, plus the next word's initial when two seats would otherwise look the same.
+const SHORT = 8;
+export function shortNames(view, ctx) {
+  const full = view.seats.map((seat) => ctx.seatName(seat.seat).replace(/\s*\(.*\)$/, ""));
+  const first = full.map((name) => (name.length <= SHORT ? name : name.split(/\s+/)[0]));
+  return first.map((name, seat) => {
+    const clash = first.some((other, i) => i !== seat && other === name);
+    const words = full[seat].split(/\s+/);
+    let short = clash && words[1] ? `${name} ${words[1][0]}.` : name;
+    if (short.length > SHORT + 2) short = `${short.slice(0, SHORT - 1)}.`;
+    return short;
+  });
 }
 
 function isYourTurn(view) {

@@ -15,7 +15,8 @@ addStrings("en", {
   "sixnimmt.rowsTitle": "Rows",
   "sixnimmt.empty": "empty",
   "sixnimmt.roundTurn": "Round {round} · turn {turn} of 10",
-  "sixnimmt.threshold": "Game ends after the round in which someone reaches {n} bullheads.",
+  "sixnimmt.threshold": "game ends at {n}",
+  "sixnimmt.thresholdLong": "The game ends after the round in which someone reaches {n} bullheads.",
   "sixnimmt.hand": "Your hand",
   "sixnimmt.handEmpty": "No cards in hand.",
   "sixnimmt.youChose": "You chose {card}. Waiting for the others.",
@@ -67,7 +68,8 @@ addStrings("fi", {
   "sixnimmt.rowsTitle": "Rivit",
   "sixnimmt.empty": "tyhjä",
   "sixnimmt.roundTurn": "Kierros {round} · vuoro {turn}/10",
-  "sixnimmt.threshold": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} härkää.",
+  "sixnimmt.threshold": "peli päättyy {n}",
+  "sixnimmt.thresholdLong": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} härkää.",
   "sixnimmt.hand": "Kätesi",
   "sixnimmt.handEmpty": "Ei kortteja kädessä.",
   "sixnimmt.youChose": "Valitsit kortin {card}. Odotetaan muita.",
@@ -148,7 +150,8 @@ export function render(view, act, ctx) {
   const root = h("div", { class: "sixnimmt" });
 
   root.append(h("p", { class: "round-info" }, h("span", { class: "round-turn", text: t("sixnimmt.roundTurn", { round: table.round, turn: table.turn }) }),
-    h("br"), h("small", { text: t("sixnimmt.threshold", { n: table.threshold }) })));
+    " · ", h("small", { "aria-hidden": "true", text: t("sixnimmt.threshold", { n: table.threshold }) }),
+    h("span", { class: "visually-hidden", text: t("sixnimmt.thresholdLong", { n: table.threshold }) })));
 
   // Draft display.
   if (table.draft_display) {
@@ -184,7 +187,7 @@ export function render(view, act, ctx) {
     }
   });
   // During a draft the rows are still empty: nothing to show.
-  if ((table.rows || []).some((row) => row.length)) root.append(h("section", { class: "block", "aria-labelledby": "sn-rows" },
+  if ((table.rows || []).some((row) => row.length)) root.append(h("section", { class: "block", "data-part": "table", "aria-labelledby": "sn-rows" },
     h("h2", { id: "sn-rows", class: "visually-hidden", text: t("sixnimmt.rowsTitle") }), rows));
 
   // The turn's revealed cards (while someone chooses a row).
@@ -210,7 +213,7 @@ export function render(view, act, ctx) {
       h("h2", { id: "sn-hand", text: t("sixnimmt.hand") }),
       chosen ? h("p", { class: "chosen" }, face(chosen, "picked"),
         t(playable.size ? "sixnimmt.youChoseChange" : "sixnimmt.youChose", { card: chosen })) : null,
-      hand.length ? h("div", { class: "nc-grid" }, hand.map((card) => playButton(card,
+      hand.length ? h("div", { class: "nc-grid", "data-part": "hand" }, hand.map((card) => playButton(card,
         { type: "play", enabled: playable.has(card), payload: { type: "play", card } }, act,
         t(playable.has(card) ? playLabel : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))
         : h("p", { class: "muted", text: t("sixnimmt.handEmpty") })));
@@ -251,7 +254,7 @@ function penalties(view, table, name) {
   return h("section", { class: "block" },
     h("h2", { id: "sn-pen", text: t("sixnimmt.penalties") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "sn-pen" },
-      h("table", { class: "penalties" }, h("thead", {}, head), h("tbody", {}, body))));
+      h("table", { class: "penalties sheet" }, h("thead", {}, head), h("tbody", {}, body))));
 }
 
 export function status(view) {

@@ -182,11 +182,10 @@ const CSS = `
 .st-blue { --ink: #1a4fa0; --face: #d6e5fb; } .st-red { --ink: #b3161b; --face: #fbd9d9; }
 .st-green { --ink: #17663a; --face: #d3efdc; } .st-yellow { --ink: #6e5200; --face: #fbeaa6; }
 .st-purple { --ink: #6b2fa0; --face: #e8d9f8; } .st-brown { --ink: #6b3f1d; --face: #eddccb; }
-.st-groups { display: grid; gap: .35rem; }
 .st-group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
-.st-group-label { width: 100%; font-size: .85rem; color: var(--muted); }
-button.st-btn { padding: 0; border: none; background: none; min-width: 48px; min-height: 62px; border-radius: 9px; }
-button.st-btn .st-card { width: 3.3rem; height: 4.3rem; border-width: 3px; box-shadow: 0 3px 0 var(--accent); }
+.st-hand-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: .3rem; }
+button.st-btn { padding: 0; border: none; background: none; min-width: 44px; min-height: 58px; border-radius: 9px; }
+button.st-btn .st-card { width: 100%; height: 58px; border-width: 3px; box-shadow: 0 3px 0 var(--accent); }
 button.st-btn:disabled .st-card { opacity: .55; box-shadow: none; border-width: 2px; }
 button.st-btn[aria-pressed="true"] .st-card, button.st-btn.down .st-card { outline: 4px solid var(--accent); outline-offset: 1px; }
 button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
@@ -194,8 +193,8 @@ button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-s
 .st-felt p { margin: 0 0 .4rem; }
 .st-trick { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; margin: 0; padding: 0; }
 .st-trick li { display: flex; flex-direction: column; align-items: center; gap: .15rem; max-width: 4.2rem; }
-.st-trick li span.st-who { font-size: .75rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 4.2rem; }
-.st-trick li.win span.st-who { font-weight: 700; text-decoration: underline; }
+.st-trick li .short-name { font-size: .75rem; white-space: nowrap; }
+.st-trick li.win .short-name { font-weight: 700; text-decoration: underline; }
 .st-last { margin-top: .5rem; font-size: .9rem; }
 .st-seats { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem; }
 .st-seat { border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); padding: .4rem .6rem; }
@@ -238,17 +237,10 @@ function cardButton(card, label, onClick, extra = {}) {
   return button;
 }
 
-// Cards in rows by colour, each row labelled by its symbol and colour name.
-function byColour(cards, make) {
-  const groups = new Map();
-  for (const card of sorted(cards)) {
-    const { color } = parse(card);
-    if (!groups.has(color)) groups.set(color, []);
-    groups.get(color).push(card);
-  }
-  return h("div", { class: "st-groups" }, [...groups].map(([color, list]) => h("div", { class: "st-group" },
-    h("span", { class: "st-group-label", "aria-hidden": "true", text: `${SYMBOL[color]} ${colorName(color)}` }),
-    list.map(make))));
+// The cards in one grid sorted by colour (each face has its colour's symbol), so a hand of
+// 15 fits in two or three rows beside the trick.
+function cardGrid(cards, make) {
+  return h("div", { class: "st-hand-grid", "data-part": "hand" }, sorted(cards).map(make));
 }
 
 // The two cards picked so far under "tough", kept across re-renders of the same choice.
@@ -298,7 +290,7 @@ function choosePanel(view, table, legal, lucky, send) {
     let buttons;
     if (!tough) {
       const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
-      buttons = byColour(pool, (card) => down.includes(card)
+      buttons = cardGrid(pool, (card) => down.includes(card)
         ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
         : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
           allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
@@ -316,7 +308,7 @@ function choosePanel(view, table, legal, lucky, send) {
         const again = section.querySelector(`[data-focus-key="card-${card}"]`);
         if (again) again.focus();
       };
-      buttons = byColour(pool, (card) => cardButton(card,
+      buttons = cardGrid(pool, (card) => cardButton(card,
         down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
         usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
     }
@@ -354,16 +346,17 @@ function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
   const entry = (e, win) => h("li", { class: win ? "win" : "" }, face(e.card, true),
-    h("span", { class: "st-who", "aria-hidden": "true", text: ctx.seatName(e.seat) }),
+    ctx.nameTag(e.seat),
     h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
   const last = table.last_trick;
   return h("section", { class: "block", "aria-labelledby": "st-trick" },
     h("h2", { id: "st-trick", text: t("sticheln.trick") }),
-    h("div", { class: "st-felt" },
+    h("div", { class: "st-felt", "data-part": "table" },
       led ? h("p", { class: "st-led", text: t("sticheln.led", { color: `${SYMBOL[led]} ${colorName(led)}` }) })
         : (view.phase === "play" ? h("p", { text: t("sticheln.trickEmpty", { name: ctx.seatName(table.leader) }) }) : null),
       trick.length ? h("ul", { class: "st-trick" }, trick.map((e) => entry(e, false))) : null,
-      last ? h("div", { class: "st-last" },
+      // A completed trick stays on the table until the next card is led.
+      last && !trick.length ? h("div", { class: "st-last" },
         h("p", { text: t("sticheln.lastTrick", { name: ctx.seatName(last.winner) }) }),
         h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner)))) : null));
 }
@@ -373,7 +366,7 @@ function handPanel(view, legal, send) {
   const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
   return h("section", { class: "block hand", "aria-labelledby": "st-hand" },
     h("h2", { id: "st-hand", text: t("sticheln.hand") }),
-    hand.length ? byColour(hand, (card) => cardButton(card,
+    hand.length ? cardGrid(hand, (card) => cardButton(card,
       playable.has(card) ? t("sticheln.play", { card: cardName(card) }) : cardName(card),
       playable.has(card) ? () => send({ type: "play", card }) : null))
       : h("p", { class: "muted", text: t("sticheln.handEmpty") }));
@@ -441,7 +434,7 @@ function scoreSheet(view, table, ctx) {
   return h("section", { class: "block" },
     h("h2", { id: "st-sheet", text: t("sticheln.sheet") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "st-sheet" },
-      h("table", { class: "st-sheet" }, h("thead", {}, head), h("tbody", {}, body))));
+      h("table", { class: "st-sheet sheet" }, h("thead", {}, head), h("tbody", {}, body))));
 }
 
 export function status(view) {

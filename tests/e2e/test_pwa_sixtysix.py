@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 
+from phone import start
 from playwright import sync_api
 
 MATCH_POINTS = 7
@@ -13,7 +14,7 @@ MATCH_SECONDS = 150  # a runaway guard, far above a normal match
 
 def test_play_a_whole_two_player_match_against_the_easy_bot(page, live_server):
     expect = sync_api.expect
-    page.goto(live_server + "/")
+    start(page, live_server)
     page.get_by_label("Game", exact=True).select_option(label="Sixty-six")
     page.get_by_label("Number of players").fill("2")
     page.get_by_label("Seat 2", exact=True).select_option(label="Bot (easy)")
