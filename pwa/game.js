@@ -7,10 +7,11 @@ import { h, showError, clearError, announce, handleError, typeInfo, setTitle, se
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
-import { confirmBeforePlay } from "./settings.js";
+import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.js";
+import { eventsBetween } from "./pacing.js";
 import { describeEvent, loadModule } from "./renderers.js";
+import { openHowTo } from "./howto.js";
 
-const LOG_LINES = 12;
 const seenKey = (id) => `poyta.seen.${id}`;
 
 export async function gamePage(id, page) {
@@ -99,7 +100,10 @@ export async function gamePage(id, page) {
   let tapped = null;
   area.addEventListener("click", (event) => { tapped = event.target.closest("button"); }, true);
   function act(action) {
-    if (!confirmBeforePlay()) return send(action);
+    // Moves that cannot be undone (closing the stock, declaring) are confirmed by default.
+    const final = state.module && state.module.irreversible && state.module.irreversible(action)
+      && confirmIrreversible();
+    if (!final && !confirmBeforePlay()) return send(action);
     const key = actionKey(action);
     if (state.pending && state.pending.key === key) return confirmPending();
     cancelPending();
@@ -109,13 +113,14 @@ export async function gamePage(id, page) {
     return new Promise((resolve, reject) => {
       state.pending = { key, action, focusKey, resolve, reject };
       markPending();
+      const question = t(final ? "confirm.final" : "confirm.ask", { what: label });
       confirmBar.replaceChildren(
-        h("p", { id: "confirm-text", text: t("confirm.ask", { what: label }) }),
+        h("p", { id: "confirm-text", text: question }),
         h("div", { class: "button-row" },
           h("button", { type: "button", class: "primary", onclick: confirmPending }, t("confirm.yes")),
           h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))));
       confirmBar.hidden = false;
-      announce(t("confirm.ask", { what: label }));
+      announce(question);
     });
   }
   function actionKey(action) {
@@ -147,7 +152,14 @@ export async function gamePage(id, page) {
   }
 
   // ------------------------------------------------------------ showing a view
-  async function show(view, force = false) {
+  // Views are shown one after the other: a paced reveal finishes before the next view starts.
+  let showing = Promise.resolve();
+  function show(view, force = false) {
+    showing = showing.then(() => showNow(view, force)).catch(handleError);
+    return showing;
+  }
+
+  async function showNow(view, force) {
     const prev = state.view;
     if (!force && prev && view.version < prev.version) return; // a slow, older answer
     if (!force && prev && JSON.stringify(prev) === JSON.stringify(view)) return;
@@ -161,6 +173,13 @@ export async function gamePage(id, page) {
     const info = await typeInfo(view.type);
     setTitle(view.title);
     heading.textContent = view.title;
+    if (!tools.childElementCount) {
+      tools.append(h("button", { type: "button", "aria-haspopup": "dialog",
+        onclick: () => openHowTo({ type: view.type, title: view.title, gameId: view.id }) }, t("game.howto")));
+    }
+    // What happened since the last view: the game log's new lines, and the reveal built from them.
+    const fresh = await (logQueue = logQueue.then(() => updateLog(prev === null)));
+    if (prev && !force && mod && mod.stages && revealStep()) await reveal(prev, view, fresh.map((line) => line.event), mod);
 
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
@@ -176,10 +195,57 @@ export async function gamePage(id, page) {
 
     // Announce what happened: the game log's new lines when the game describes its events,
     // else the renderer's own diff of the two views; then the status.
-    const lines = await (logQueue = logQueue.then(() => updateLog(prev === null)));
+    const lines = prev === null ? [] : fresh.map((line) => line.text);
     const said = mod && mod.describeEvent ? lines : (prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : []);
     if (prev === null) announce(status);
     else announce([...said, status].join(". "));
+  }
+
+  // Other seats' moves one at a time (a completed trick a while longer), then the summary of
+  // a finished round or deal until the player goes on. A tap on the table hurries it along.
+  let lastStepAt = 0;
+  async function reveal(prev, view, events, mod) {
+    const stages = mod.stages(prev, view, eventsBetween(prev, view, events), ctx);
+    const summary = mod.summary ? mod.summary(prev, view, ctx) : null;
+    if (!stages.length && !summary) return;
+    let hurry = false;
+    const onTap = () => { hurry = true; };
+    area.addEventListener("click", onTap);
+    area.dataset.revealing = "true";
+    try {
+      for (const stage of stages) {
+        // Cards that came in separate answers keep the pace too.
+        if (!hurry) await pause(lastStepAt + revealStep() - Date.now());
+        renderArea(stage.view, mod);
+        lastStepAt = Date.now();
+        if (stage.card !== null) {
+          const card = area.querySelector(`[data-part="table"] [data-card="${CSS.escape(String(stage.card))}"]`);
+          if (card) card.classList.add("arrived");
+        }
+        if (stage.done && !hurry) await pause(revealStep() * 3);
+      }
+      if (!hurry) await pause(lastStepAt + revealStep() - Date.now());
+      if (summary && view.status !== "finished") await showSummary(summary);
+    } finally {
+      area.removeEventListener("click", onTap);
+      delete area.dataset.revealing;
+    }
+  }
+
+  // The round's or deal's result in a sheet over the table; the next one starts when closed.
+  function showSummary(content) {
+    return new Promise((resolve) => {
+      const go = h("button", { type: "button", class: "primary big" }, t("game.continue"));
+      const dialog = h("dialog", { class: "sheet summary", "aria-labelledby": "summary-title" },
+        h("div", { class: "sheet-body" }, content, go));
+      const heading = dialog.querySelector("h2");
+      if (heading) heading.id = "summary-title";
+      go.addEventListener("click", () => dialog.close());
+      dialog.addEventListener("close", () => { dialog.remove(); resolve(); });
+      document.body.append(dialog);
+      dialog.showModal();
+      go.focus();
+    });
   }
 
   function renderArea(view, mod) {
@@ -208,27 +274,27 @@ export async function gamePage(id, page) {
 
   // ------------------------------------------------------------ game log
   let logQueue = Promise.resolve(); // one events request at a time, so each event is added once
-  // Fetches the events after the last one known; returns the new lines (none on first load).
+  // Fetches the events after the last one known; returns them with their lines.
   async function updateLog(first) {
     let answer;
     try {
       answer = await api.events(id, first ? 0 : state.lastEvent || 0);
     } catch {
-      return []; // the log is a nicety: the view itself is already shown
+      return []; // the log is a nicety: the view itself is shown all the same
     }
     if (!answer.events.length && state.lastEvent !== null) return [];
     const seen = parseInt(localStorage.getItem(seenKey(id)) || "0", 10);
     // Two views shown in quick succession may fetch the same events: keep each once.
     const fresh = answer.events.filter((event) => state.lastEvent === null || event.number > state.lastEvent)
       .map((event) => ({ event, text: describeEvent(state.module, event, ctx) }));
-    state.log = [...state.log, ...fresh].slice(-LOG_LINES);
+    state.log = [...state.log, ...fresh];
     state.lastEvent = Math.max(state.lastEvent || 0, answer.last);
     localStorage.setItem(seenKey(id), String(answer.last));
     // Time-outs while the player was away become notices until dismissed.
-    const missed = fresh.slice(-LOG_LINES).filter(({ event }) => event.number > seen && event.type === "timeout");
+    const missed = fresh.filter(({ event }) => event.number > seen && event.type === "timeout");
     if (missed.length) addTimeoutNotices(missed.map((line) => line.text));
-    renderLog();
-    return first ? [] : fresh.map((line) => line.text);
+    renderLog(fresh);
+    return fresh;
   }
   // One notice box, with the latest few time-outs, until dismissed.
   let missedLines = [];
@@ -238,10 +304,21 @@ export async function gamePage(id, page) {
       h("button", { type: "button", class: "link", onclick: () => { missedLines = []; missedBox.hidden = true; } }, t("dismiss")));
     missedBox.hidden = false;
   }
-  function renderLog() {
-    const items = state.log.slice().reverse().map(({ text }) => h("li", { text }));
-    log.replaceChildren(h("h2", { id: "log-title", text: t("log.title") }),
-      items.length ? h("ol", { class: "log-lines", reversed: true }, items) : h("p", { class: "muted", text: t("log.empty") }));
+  // The whole log, oldest first and numbered as the game numbers its events, in a box that
+  // scrolls; it follows the newest line unless the player scrolled back to read.
+  function renderLog(fresh) {
+    let list = log.querySelector(".log-lines");
+    if (!list) {
+      log.replaceChildren(h("h2", { id: "log-title", text: t("log.title") }));
+      if (!state.log.length) { log.append(h("p", { class: "muted", text: t("log.empty") })); return; }
+      list = h("ol", { class: "log-lines" });
+      log.append(h("div", { class: "log-box", tabindex: "0", role: "region", "aria-labelledby": "log-title" }, list));
+      fresh = state.log;
+    }
+    const box = list.parentElement;
+    const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 8;
+    list.append(...fresh.map(({ event, text }) => h("li", { value: String(event.number), text })));
+    if (atEnd) box.scrollTop = box.scrollHeight;
   }
 }
 
@@ -259,6 +336,8 @@ export function shortNames(view, ctx) {
     return short;
   });
 }
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isYourTurn(view) {
   return view.status === "active" && view.your_seat !== null && (view.to_act || []).includes(view.your_seat)

@@ -3,6 +3,7 @@ import { t, listNames } from "./i18n.js";
 import { api } from "./api.js";
 import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
+import { openHowTo } from "./howto.js";
 import { h, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d"];
@@ -39,7 +40,8 @@ export async function homePage(page, retry) {
   renderLobby(lobby);
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
     h("ul", { class: "plain-list link-list" }, types.map((ty) =>
-      h("li", {}, h("a", { href: `#/rules/${encodeURIComponent(ty.type)}` }, t("home.rules", { title: ty.title }))))));
+      h("li", {}, h("button", { type: "button", class: "link", "aria-haspopup": "dialog",
+        onclick: () => openHowTo({ type: ty.type, title: ty.title }) }, t("howto.title", { title: ty.title }))))));
 }
 
 // One line of the inbox or the lobby: "Anna, Bo and 2 bots".

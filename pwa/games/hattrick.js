@@ -3,6 +3,7 @@
 // Contract: see games/README.md. view.table and the events are documented in rules/hattrick/game.py.
 import { t, addStrings, listNames } from "../i18n.js";
 import { h } from "../ui.js";
+import { tricksStages, between } from "../pacing.js";
 
 addStrings("en", {
   "hattrick.colour.red": "red",
@@ -233,7 +234,7 @@ function trickSection(table, name, nameTag) {
     const seat = (table.leader + i) % players;
     const entry = trick[i];
     if (entry) {
-      slots.append(h("li", { class: "ht-slot" },
+      slots.append(h("li", { class: "ht-slot", "data-card": entry.card },
         face(entry.card, entry.passed ? "face-down" : "", entry.passed ? t("hattrick.passed") : ""),
         nameTag(seat),
         h("span", { class: "visually-hidden", text: t(entry.passed ? "hattrick.inTrickPassed" : "hattrick.inTrick",
@@ -341,6 +342,25 @@ function sheetSection(view, table, name) {
     h("h2", { id: "ht-sheet", text: t("hattrick.sheet") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "ht-sheet" },
       h("table", { class: "ht-sheet sheet" }, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
+// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+export function stages(prev, view, events) {
+  return tricksStages(prev, events, {
+    plays: ["played", "passed"], done: ["trick_taken"], ends: ["deal_ended", "game_over"],
+    entry: (event) => ({ card: event.card, passed: event.type === "passed" }),
+    leaderAfter: (event) => event.next_leader,
+    showTrick: (before, trick, leader) => between(before, { trick, leader,
+      trick_colours: [...new Set(trick.filter((e) => !e.passed).map((e) => split(e.card).colour))] }),
+  });
+}
+
+// Between two deals: how the one just played ended, before the next is shown.
+export function summary(prev, view, ctx) {
+  const end = (view.table || {}).previous_deal;
+  if (view.deal === prev.deal || !end) return null;
+  injectStyle();
+  return h("div", { class: "hattrick" }, dealEndSection(end, (seat) => ctx.seatName(seat)));
 }
 
 export function status(view) {

@@ -2,6 +2,7 @@
 // Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
 import { t, addStrings } from "../i18n.js";
 import { h } from "../ui.js";
+import { step, between } from "../pacing.js";
 
 addStrings("en", {
   "sixnimmt.bullheads": "{n} bullheads",
@@ -121,9 +122,9 @@ const heads = (n) => t(n === 1 ? "sixnimmt.bullhead" : "sixnimmt.bullheads", { n
 
 
 // The face of a card: its number and one mark per bullhead (decorative; names carry the meaning).
-function face(card, extra = "") {
+function face(card, extra = "", tag = null) {
   const n = bullheads(card);
-  return h("span", { class: `nc b${n} ${extra}`, "aria-hidden": "true" },
+  return h("span", { class: `nc b${n} ${extra}`, "aria-hidden": "true", "data-card": tag },
     h("span", { class: "nc-num", text: String(card) }),
     h("span", { class: "nc-heads" }, Array.from({ length: n }, () => h("i"))));
 }
@@ -170,7 +171,7 @@ export function render(view, act, ctx) {
     const total = table.row_bullheads ? table.row_bullheads[index] : sum(row);
     const words = { row: index + 1, cards: row.length ? row.join(", ") : t("sixnimmt.empty"), heads: heads(total) };
     const slots = h("span", { class: "row-cards", "aria-hidden": "true" },
-      row.map((card) => face(card)),
+      row.map((card) => face(card, "", card)),
       Array.from({ length: Math.max(0, 5 - row.length) }, () => h("span", { class: "nc slot" })),
       h("span", { class: "nc slot sixth", text: "6" }));
     const label = h("span", { class: "row-label", "aria-hidden": "true" },
@@ -255,6 +256,42 @@ function penalties(view, table, name) {
     h("h2", { id: "sn-pen", text: t("sixnimmt.penalties") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "sn-pen" },
       h("table", { class: "penalties sheet" }, h("thead", {}, head), h("tbody", {}, body))));
+}
+
+// The paced reveal: the turn's cards shown, then placed one at a time, lowest first.
+export function stages(prev, view, events) {
+  const stages = [];
+  let rows = ((prev.table || {}).rows || []).map((row) => [...row]);
+  let revealed = null;
+  const now = () => between(prev, { rows, revealed, row_bullheads: null, row_chooser: null, last_turn: null });
+  for (const event of events) {
+    if (event.type === "revealed") {
+      revealed = event.cards;
+      stages.push(step(now()));
+    } else if (event.type === "placed" && revealed) {
+      rows = rows.map((row, index) => (index !== event.row ? row
+        : (event.took && event.took.length ? [event.card] : [...row, event.card])));
+      stages.push(step(now(), event.card, event.took && event.took.length > 0));
+    } else if (event.type === "round_over" || event.type === "game_over") {
+      break;
+    }
+  }
+  return stages;
+}
+
+// Between two rounds: each player's bullheads of the round and in all, before the next deal.
+export function summary(prev, view, ctx) {
+  const table = view.table || {};
+  const history = table.round_scores || [];
+  if (table.round === (prev.table || {}).round || !history.length) return null;
+  const round = history[history.length - 1];
+  return h("section", { class: "sixnimmt" },
+    h("h2", { text: t("sixnimmt.ev.roundOver", { round: history.length }) }),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sixnimmt.player") }),
+      h("th", { scope: "col", text: t("sixnimmt.roundN", { n: history.length }) }),
+      h("th", { scope: "col", text: t("sixnimmt.total") }))),
+    h("tbody", {}, view.seats.map((seat) => h("tr", {}, h("th", { scope: "row", text: ctx.seatName(seat.seat) }),
+      h("td", { text: heads(round[seat.seat]) }), h("td", { text: String(seat.score ?? 0) }))))));
 }
 
 export function status(view) {

@@ -2,6 +2,7 @@
 // Contract: see games/README.md. view.table is documented in rules/sixtysix/game.py.
 import { t, addStrings } from "../i18n.js";
 import { h } from "../ui.js";
+import { tricksStages, between } from "../pacing.js";
 
 addStrings("en", {
   "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
@@ -350,7 +351,7 @@ function felt(view, table, ctx) {
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
       h("h2", { id: "sx-trick", class: "visually-hidden", text: t("sixtysix.trick") }),
-      trick.length ? h("ul", { class: "sx-trick-cards" }, trick.map((p, i) => h("li", { class: i === best ? "sx-best" : "" },
+      trick.length ? h("ul", { class: "sx-trick-cards" }, trick.map((p, i) => h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
         face(p.card), ctx.nameTag(p.seat),
         h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))))
         : null,
@@ -461,6 +462,27 @@ function lastHand(result, table, ctx) {
       h("thead", {}, h("tr", {}, ["side", "cardPoints", "trickCount", "gamePoints"].map((key) =>
         h("th", { scope: "col", text: t(`sixtysix.${key}`) })))),
       h("tbody", {}, rows))));
+}
+
+// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+export function stages(prev, view, events) {
+  return tricksStages(prev, events, {
+    plays: ["played"], done: ["trick"], ends: ["hand_over", "match_over"],
+    entry: (event) => ({ seat: event.seat, card: event.card }),
+    leaderAfter: (event) => event.winner,
+    showTrick: (before, trick) => between(before, { trick, turn: null }),
+  });
+}
+
+// Between two hands: the result of the one just played, before the next is shown.
+export function summary(prev, view, ctx) {
+  const table = view.table || {};
+  return view.deal !== prev.deal && table.last_hand ? lastHand(table.last_hand, table, ctx) : null;
+}
+
+// Closing the stock and declaring end something for good: the shell asks first.
+export function irreversible(action) {
+  return action.type === "close" || action.type === "declare";
 }
 
 export function status(view) {

@@ -2,6 +2,7 @@
 // Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
 import { t, addStrings, listNames } from "../i18n.js";
 import { h } from "../ui.js";
+import { tricksStages, between } from "../pacing.js";
 
 addStrings("en", {
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
@@ -345,7 +346,7 @@ function namePanel(view, table, legal, lucky, send) {
 function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
-  const entry = (e, win) => h("li", { class: win ? "win" : "" }, face(e.card, true),
+  const entry = (e, win) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
     ctx.nameTag(e.seat),
     h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
   const last = table.last_trick;
@@ -406,17 +407,40 @@ function seatsPanel(view, table, ctx, lucky) {
 }
 
 function previousPanel(view, previous, ctx, lucky) {
-  const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
   // Open while the new deal has not got going, so the result is seen first.
   const fresh = (view.table.tricks_played || 0) === 0 && !(view.table.trick || []).length;
   return h("details", { class: "block st-previous", open: fresh },
-    h("summary", { text: t("sticheln.previous", { deal: previous.deal }) }),
-    h("ul", { class: "st-seats" }, view.seats.map(({ seat }) => h("li", { class: "st-seat" },
+    h("summary", { text: t("sticheln.previous", { deal: previous.deal }) }), previousList(view, previous, ctx, lucky));
+}
+
+function previousList(view, previous, ctx, lucky) {
+  const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
+  return h("ul", { class: "st-seats" }, view.seats.map(({ seat }) => h("li", { class: "st-seat" },
       h("div", { class: "st-seat-head" }, h("strong", { text: ctx.seatName(seat) }),
         h("span", { text: String(previous.scores[seat]) })),
       h("div", { class: "st-pain", text: previous.pain_colors[seat]
         ? t("sticheln.painColors", { kind, colors: colorList(previous.pain_colors[seat]) }) : t("sticheln.none", { kind }) }),
-      wonLine(previous.collected[seat], previous.pain_colors[seat])))));
+      wonLine(previous.collected[seat], previous.pain_colors[seat]))));
+}
+
+// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+export function stages(prev, view, events) {
+  return tricksStages(prev, events, {
+    plays: ["played"], done: ["trick_won"], ends: ["deal_end", "game_over"],
+    entry: (event) => ({ seat: event.seat, card: event.card }),
+    leaderAfter: (event) => event.winner,
+    showTrick: (before, trick, leader) => between(before,
+      { trick, leader, turn: null, led_color: parse(trick[0].card).color }, { phase: "play" }),
+  });
+}
+
+// Between two deals: the result of the one just played, before the next is shown.
+export function summary(prev, view, ctx) {
+  const previous = (view.table || {}).previous_deal;
+  if (view.deal === prev.deal || !previous) return null;
+  injectStyles();
+  return h("section", { class: "sticheln" }, h("h2", { text: t("sticheln.previous", { deal: previous.deal }) }),
+    previousList(view, previous, ctx, (view.table.variants || []).includes("reverse")));
 }
 
 function scoreSheet(view, table, ctx) {

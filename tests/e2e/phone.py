@@ -21,6 +21,23 @@ def call(page, base: str, method: str, path: str, body: dict | None = None) -> d
     return response.json() if response.status != 204 else {}
 
 
+def play_by_api(page, base: str, game_id: str, until) -> dict:
+    """This phone's player makes its first legal move until `until(view)`; a bot moving first
+    (409) just means looking again. Returns the view that satisfied `until`."""
+    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
+    headers = {"Authorization": f"Bearer {token}"}
+    for _ in range(1000):
+        view = page.request.get(f"{base}/api/v1/games/{game_id}", headers=headers).json()
+        if until(view):
+            return view
+        if view["legal_actions"]:
+            page.request.post(f"{base}/api/v1/games/{game_id}/actions", headers=headers,
+                              data={"action": view["legal_actions"][0], "version": view["version"]})
+        else:
+            page.wait_for_timeout(50)  # a bot's move
+    raise AssertionError("the game never got there")
+
+
 def api_view(page, base: str, game_id: str) -> dict:
     """The game as the player of this phone gets it from the API."""
     return call(page, base, "GET", f"/games/{game_id}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone import call, start
+from phone import call, play_by_api, start
 from playwright import sync_api
 
 TIMEOUT = 20_000  # ms; well below the 40 s plain polling, so updates can only come by long-poll
@@ -43,20 +43,15 @@ def first_card(page) -> tuple:
 
 
 def finish_by_api(phones_, base: str, game_id: str) -> None:
-    """Each phone's player makes its first legal move until the game is over; a deadline
-    job moving first (409/422) just means looking again."""
+    """Each phone's player in turn makes its moves until the game is over."""
+    def done_or_waiting(view: dict) -> bool:
+        return view["status"] == "finished" or not view["legal_actions"]
+
     for _ in range(200):
         for phone in phones_:
-            token = phone.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
-            headers = {"Authorization": f"Bearer {token}"}
-            view = phone.request.get(f"{base}/api/v1/games/{game_id}", headers=headers).json()
-            if view["status"] == "finished":
+            if play_by_api(phone, base, game_id, done_or_waiting)["status"] == "finished":
                 return
-            if view["legal_actions"]:
-                phone.request.post(f"{base}/api/v1/games/{game_id}/actions", headers=headers,
-                                   data={"action": view["legal_actions"][0], "version": view["version"]})
-            else:
-                phone.wait_for_timeout(50)  # a bot's or the other player's move
+        phones_[0].wait_for_timeout(50)  # a bot's or the other player's move
     raise AssertionError("the game did not finish")
 
 

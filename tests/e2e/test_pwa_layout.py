@@ -96,6 +96,15 @@ def test_home_settings_and_rules_fit_the_smallest_phone(new_page, live_server):
     page.get_by_label("Peli", exact=True).select_option(label="Sixty-six")
     expect(page.get_by_label("Pelaajien määrä")).to_have_value("2")
     assert layout_problems(page) == []
+    # How to play, in Finnish, as a sheet over the page; closing it returns to where it was.
+    opener = page.get_by_role("button", name="Näin pelaat: Sixty-six")
+    opener.click()
+    sheet = page.get_by_role("dialog", name="Näin pelaat: Sixty-six")
+    expect(sheet).to_contain_text("66 korttipisteen")
+    assert layout_problems(page) == []
+    sheet.get_by_role("button", name="Sulje").click()
+    expect(sheet).to_have_count(0)
+    expect(opener).to_be_focused()
     page.get_by_role("link", name="Asetukset").click()
     expect(page.get_by_role("heading", level=1, name="Asetukset")).to_be_visible()
     assert layout_problems(page) == []

@@ -40,6 +40,19 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
     game_id = page.url.split("#/game/")[1]
     assert api_view(page, live_server, game_id)["options"]["threshold"] == 500
 
+    # How to play opens over the table and closes back to it; its full rules link comes back here.
+    page.get_by_role("button", name="How to play").click()
+    sheet = page.get_by_role("dialog", name="How to play 6 nimmt!")
+    expect(sheet).to_contain_text("The sixth card in a row takes the five cards before it")
+    sheet.get_by_role("link", name="Every rule in detail").click()
+    expect(sheet).to_have_count(0)
+    expect(page.get_by_role("heading", level=1, name="Rules of 6 nimmt!")).to_be_visible()
+    page.get_by_role("link", name="Back to the game").click()
+    page.get_by_role("button", name="How to play").click()
+    sheet.get_by_role("button", name="Close").click()
+    expect(sheet).to_have_count(0)
+    expect(page.get_by_role("button", name="How to play")).to_be_focused()
+
     play = page.get_by_role("button", name=re.compile(r"^Play \d+, \d bullheads?$"))
     take = page.get_by_role("button", name=re.compile(r"^Take row [1-4]: [\d, ]+ — \d+ bullheads?$"))
     round_turn = page.locator(".round-turn")
