@@ -2,9 +2,9 @@
 determinizations of the view (rules/sixtysix/search/). All read only the view."""
 from __future__ import annotations
 
-from rules.search import Budget, flat_monte_carlo
+from rules.search import Budget, Clock, Problem, search
 from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, beats, best_of
-from rules.sixtysix.search import CODE, Knowledge, apply, finish
+from rules.sixtysix.search import CODE, Knowledge, Position, apply, finish
 
 
 def easy_action(view: dict, legal: list, rng, budget: Budget) -> dict:
@@ -92,12 +92,13 @@ ROLLOUT_EXACT_CARDS = 4
 
 
 def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool) -> dict:
-    """Flat Monte Carlo over determinizations of the view. A correct declaration is
+    """The shared search over determinizations of the view. A correct declaration is
     taken at once (waiting can only let the opponents score more); a false one stays
     a candidate, as it can cost less than playing on. With `exact`, two-player
     endgames are solved perfectly: once, when the view fixes every card (stock exhausted),
     else per sample (rollouts from an open stock solve only the last ROLLOUT_EXACT_CARDS
     tricks)."""
+    clock = Clock(budget)
     declaring = _declaration(view["table"], [a for a in legal if a["type"] == "declare"])
     if declaring:
         return declaring
@@ -105,29 +106,17 @@ def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool) 
     # The easy choice goes first, so it keeps every tie against the searched ones.
     default = easy_action(view, legal, rng, budget)
     candidates = [default] + [a for a in legal if a != default]
-    if exact and knowledge.known_exactly():
-        # Two players, stock exhausted, every card accounted for: one deal is the truth,
-        # so each candidate is valued once by the perfect-play solver.
-        truth = knowledge.deal(rng)
-        values = []
-        for action in candidates:
-            position = truth.copy()
-            apply(position, (action["type"], CODE.get(action.get("card"))))
-            values.append(finish(position, knowledge.side, True))
-        return candidates[values.index(max(values))]
+    # Two players, stock exhausted, every card accounted for: one deal is the truth.
+    certain = exact and knowledge.known_exactly()
     # Already strict: solve every sample exactly. Still open: rollouts reach the strict
     # phase with full hands, where a solve per sample costs too much; solve the last
     # tricks only.
     from_cards = 99 if knowledge.stock_size == 0 else ROLLOUT_EXACT_CARDS
-    dealt = []
 
-    def simulate(action: dict, sample_rng) -> float:
-        # Candidates are tried round-robin; each round plays all of them on the same
-        # deal, so their difference is not drowned by the luck of the deal.
-        if action is candidates[0]:
-            dealt[:] = [knowledge.deal(sample_rng)]
-        position = dealt[0].copy()
+    def simulate(action: dict, dealt: Position, sample_rng) -> float:
+        position = dealt.copy()
         apply(position, (action["type"], CODE.get(action.get("card"))))
         return finish(position, knowledge.side, exact, from_cards)
 
-    return flat_monte_carlo(candidates, simulate, budget, rng)
+    return search(Problem(candidates, knowledge.deal, simulate, certain=certain), clock, rng,
+                  lambda: default)
