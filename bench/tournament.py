@@ -9,7 +9,9 @@ the CPU it spent per decision; where lower scores win, each level's mean score a
 ratio of every other's. All with 95% intervals: normal ones over games for means and
 rates, a paired bootstrap over games for ratios. Levels rotate round the table from
 game to game, so no level keeps a seat's advantage. Seeds are fixed (game i uses seed
-i + --first-seed), so the deals are repeatable; `--seconds` or `--iterations` set the
+i + --first-seed), so the deals are repeatable; with `--record FILE` each finished game
+is appended to FILE as it ends and a rerun with the same arguments plays only the games
+missing from it (a long line survives being stopped). `--seconds` or `--iterations` set the
 search levels' budget per decision (default: each level's own). Besides a game's bot
 levels, a seat may be `random` or one of the game's benchmark-only levels
 (`BENCHMARK_LEVELS` in its search module, e.g. 6 nimmt!'s `baseline`).
@@ -72,6 +74,20 @@ def play_one(game_name: str, players: int, options: dict, levels: list[str], see
     return game.outcome(state), len(game.record(state)["deals"]), thinking, decisions
 
 
+def read_record(path: str, line: dict) -> dict:
+    """Games of this same line already in the record, by seed."""
+    games = {}
+    try:
+        with open(path) as record:
+            for text in record:
+                entry = json.loads(text)
+                if all(entry[key] == value for key, value in line.items()):
+                    games[entry["seed"]] = tuple(entry["result"])
+    except FileNotFoundError:
+        pass
+    return games
+
+
 def mean_interval(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     spread = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
@@ -110,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="CPU seconds per search decision")
     parser.add_argument("--iterations", type=int, help="simulations per search decision")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--record", help="JSON-lines file of finished games, resumed from")
     args = parser.parse_args(argv)
 
     game = import_module(f"rules.{args.game}").GAME
@@ -129,13 +146,23 @@ def main(argv: list[str] | None = None) -> int:
     for index in range(args.games):
         shift = index % args.players
         seatings.append(seats[shift:] + seats[:shift])
+    seeds = [args.first_seed + i for i in range(args.games)]
+    line = {"game": args.game, "seats": seats, "options": options,
+            "budget": None if budget is None else [budget.seconds, budget.iterations]}
+    recorded = read_record(args.record, line) if args.record else {}
+    missing = [i for i in range(args.games) if seeds[i] not in recorded]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(play_one, [args.game] * args.games, [args.players] * args.games,
-                                [options] * args.games, seatings,
-                                [args.first_seed + i for i in range(args.games)],
-                                [budget] * args.games))
+        played = pool.map(play_one, [args.game] * len(missing), [args.players] * len(missing),
+                          [options] * len(missing), [seatings[i] for i in missing],
+                          [seeds[i] for i in missing], [budget] * len(missing))
+        for index, result in zip(missing, played):
+            recorded[seeds[index]] = result
+            if args.record:
+                with open(args.record, "a") as record:
+                    record.write(json.dumps({**line, "seed": seeds[index], "result": result}) + "\n")
     elapsed = time.perf_counter() - started
+    results = [recorded[seed] for seed in seeds]
 
     levels = list(dict.fromkeys(seats))
     # Per game and level: the mean score of its seats, per deal too, whether one of them
@@ -162,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         described = str(budget)
     print(f"{game.title}, {args.players} players, seats {args.seats}, {args.games} games "
           f"(seeds {args.first_seed}-{args.first_seed + args.games - 1}), options {options}, "
-          f"budget {described}, {elapsed:.0f} s")
+          f"budget {described}, {len(missing)} games played in {elapsed:.0f} s")
     for level in levels:
         mean, spread = mean_interval(scores[level])
         deal_mean, deal_spread = mean_interval(per_deal[level])
