@@ -1,13 +1,12 @@
 """The HTTP API and the PWA host: `create_app()` is the application factory."""
 from __future__ import annotations
 
-import os
 from http import HTTPStatus
 
 from flask import Flask, jsonify
 from flask_smorest import Api
-from redis import BlockingConnectionPool, Redis
 
+from api import connections, health, logs, metrics
 from api.changes import ChangeFeed
 from api.service import Service, ServiceError
 
@@ -52,7 +51,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        **connections.settings(),
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -61,9 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    # Many long-polls may read at once: they queue for a connection rather than fail.
-    redis = Redis(connection_pool=BlockingConnectionPool.from_url(
-        app.config["REDIS_URL"], max_connections=64, timeout=20))
+    redis = connections.store_client(app.config)
     app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
@@ -77,6 +74,8 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     register_docs(app)
+    for operations in (logs, metrics, health):
+        operations.init_app(app)
     app.register_blueprint(pwa_blp)
 
     @app.errorhandler(ServiceError)

@@ -5,6 +5,7 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api import metrics
 from api.auth import current_player, service
 from api.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -21,7 +22,8 @@ BEARER = [{"bearer": []}]
 def long_poll(key: str, seen: dict, wait: int, current: Callable[[], dict]) -> dict:
     """Hold the request while the client's ETag is `seen`'s and nothing changes; the newest data."""
     if wait and blp._generate_etag(seen) in request.if_none_match:
-        current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
+        with metrics.long_poll_held():
+            current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
         return current()
     return seen
 
