@@ -1,6 +1,6 @@
 FROM python:3.11-slim
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md gunicorn.conf.py ./
 COPY api ./api
 COPY rules ./rules
 COPY worker ./worker

@@ -5,8 +5,8 @@ from http import HTTPStatus
 
 from flask import Flask, jsonify
 from flask_smorest import Api
-from redis import BlockingConnectionPool, Redis
 
+from api import connections, health, logs, metrics
 from api.changes import ChangeFeed
 from api.config import Settings
 from api.service import Service, ServiceError
@@ -53,7 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        REDIS_URL=settings.redis_url,
+        **settings.connections,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -62,13 +62,11 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    # Many long-polls may read at once: they queue for a connection rather than fail.
-    redis = Redis(connection_pool=BlockingConnectionPool.from_url(
-        app.config["REDIS_URL"], max_connections=64, timeout=20))
+    redis = connections.store_client(app.config)
     # The queue has its own connections: RQ may live on another Redis than the game store.
-    queue_url = app.config.get("RQ_REDIS_URL") or settings.rq_redis_url or app.config["REDIS_URL"]
     app.extensions["poyta"] = Service(redis, app.config.get("PACES"),
-                                      queue_redis=Redis.from_url(queue_url), settings=settings)
+                                      queue_redis=connections.queue_client(app.config),
+                                      settings=settings)
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
     api = PoytaApi(app)
@@ -81,6 +79,8 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     register_docs(app)
+    for operations in (logs, metrics, health):
+        operations.init_app(app)
     app.register_blueprint(pwa_blp)
 
     @app.errorhandler(ServiceError)

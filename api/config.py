@@ -1,7 +1,7 @@
 """Every setting read from the environment, in one place.
 
-    REDIS_URL                  the game store (default redis://127.0.0.1:6379/0)
-    RQ_REDIS_URL               the Redis of the job queue (default: the game store's)
+    REDIS_URL, REDIS_CLUSTER, RQ_REDIS_URL   where the game store and the queue live
+                               (read by `api.connections.settings`)
     POYTA_RETENTION_DAYS       finished or idle games and idle players expire after this (30)
     POYTA_TOKEN_CACHE_SECONDS  how long a process trusts a bearer token it looked up (2)
     POYTA_MEDIUM_SECONDS, POYTA_HARD_SECONDS   CPU seconds a search bot thinks per move
@@ -14,15 +14,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from api import connections
 from rules.search import Budget
-
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 @dataclass(frozen=True)
 class Settings:
-    redis_url: str = DEFAULT_REDIS_URL
-    rq_redis_url: str | None = None
+    connections: dict = field(default_factory=lambda: connections.settings({}))
     retention_seconds: int = 30 * 86400
     token_cache_seconds: float = 2.0
     budgets: dict[str, Budget] = field(default_factory=dict)
@@ -32,12 +30,10 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
         env = os.environ if env is None else env
-        redis_url = env.get("REDIS_URL") or DEFAULT_REDIS_URL
         budgets = {level: Budget(seconds=float(env[f"POYTA_{level.upper()}_SECONDS"]))
                    for level in ("medium", "hard") if env.get(f"POYTA_{level.upper()}_SECONDS")}
         return cls(
-            redis_url=redis_url,
-            rq_redis_url=env.get("RQ_REDIS_URL") or None,
+            connections=connections.settings(env),
             retention_seconds=int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400),
             token_cache_seconds=float(env.get("POYTA_TOKEN_CACHE_SECONDS") or 2.0),
             budgets=budgets,

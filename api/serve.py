@@ -5,8 +5,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+from api import connections
 from api.embedded_redis import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,7 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> int:
     url, embedded = resolve(ROOT / "data" / "redis")
-    env = {**os.environ, "REDIS_URL": url}
+    # The RQ workers and gunicorn's workers share one metrics folder: /metrics sums them all.
+    env = {**os.environ, "REDIS_URL": url,
+           "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
+    queue_url = connections.queue_url(connections.settings(env))
     port = os.environ.get("PORT", "8000")
     bin_dir = Path(sys.executable).parent
     print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
@@ -22,7 +27,7 @@ def main() -> int:
     children = [
         # Pöytä's worker is a SimpleWorker (jobs run in its own process: no fork and no
         # re-import per job, which keeps an easy bot's move in milliseconds) with the sweeper.
-        subprocess.Popen([str(bin_dir / "rq"), "worker", "bots", "--url", url, "--with-scheduler",
+        subprocess.Popen([str(bin_dir / "rq"), "worker", "bots", "--url", queue_url, "--with-scheduler",
                           "--worker-class", "worker.runner.PoytaWorker"], env=env, cwd=ROOT),
         subprocess.Popen([str(bin_dir / "gunicorn"), "--bind", f"0.0.0.0:{port}",
                           "--worker-class", "gevent", "--workers", "2",

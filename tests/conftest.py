@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 from api import create_app
 from api.embedded_redis import start_embedded
 from api.service import BOT_QUEUE
+from redis_servers import queue_redis_url, valkey_cluster  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,6 +10,7 @@ import os
 from redis import Redis
 from rq import get_current_job
 
+from api import connections
 from api.config import Settings
 from api.service import Service
 from worker import notify
@@ -22,8 +23,9 @@ def service_for(queue_redis: Redis) -> Service:
     settings = Settings.from_env()
     url = os.environ.get("REDIS_URL") or _url_of(queue_redis)
     if url not in _services:
-        store_redis = Redis.from_url(url) if os.environ.get("REDIS_URL") else queue_redis
-        _services[url] = Service(store_redis, queue_redis=queue_redis, settings=settings)
+        store = (connections.store_client(settings.connections) if os.environ.get("REDIS_URL")
+                 else queue_redis)
+        _services[url] = Service(store, queue_redis=queue_redis, settings=settings)
     return _services[url]
 
 

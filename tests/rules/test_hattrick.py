@@ -350,7 +350,7 @@ def test_shared_win():
     (1, {"type": "play", "card": "blue-1"}, "seat 1 is not to act now"),
     (0, ["play", "red-1"], "must be a JSON object"),
     (0, {"type": "discard", "card": "red-1"}, "unknown action type"),
-    (0, {"type": "play"}, "is not a card name"),
+    (0, {"type": "play"}, "needs the field 'card'"),
     (0, {"type": "play", "card": 5}, "is not a card name"),
     (0, {"type": "play", "card": "purple-3"}, "is not a card name"),
     (0, {"type": "play", "card": "red-21"}, "is not a card name"),
@@ -382,7 +382,7 @@ def test_illegal_pass_and_play_in_two_colour_trick_change_nothing():
 def test_view_shape_and_privacy_at_start():
     state = new(6, seed=918273645546372819)
     own = GAME.view(state, 2)
-    assert set(own) == {"phase", "deal", "scores", "hand", "table"}
+    assert set(own) == {"seat", "phase", "deal", "scores", "hand", "table"}
     assert own["hand"] == state["hands"][2]
     assert set(own["table"]) == {"deals", "dealer", "leader", "turn", "hand_sizes", "trick",
                                  "trick_colours", "piles", "passed", "passed_counts", "deal_scores",

@@ -230,7 +230,8 @@ def test_duplicate_cards_give_one_action():
 @pytest.mark.parametrize("seat,action,words", [
     (1, {"type": "play", "card": "AH"}, "not to act"),
     (0, {"type": "play", "card": "AS"}, "not a card in your hand"),
-    (0, {"type": "play"}, "not a card in your hand"),
+    (0, {"type": "play"}, "needs the field 'card'"),
+    (0, {"type": "play", "card": "1S"}, "field 'card': '1S' is not a card name like 'QH'"),
     (0, {"type": "shout"}, "unknown action type"),
     (0, "play AH", "JSON object"),
     (0, {"type": "declare"}, "just won a trick"),
@@ -586,7 +587,7 @@ def test_views_show_own_hand_and_side_points_only():
     assert mine["table"]["tricks"] == [1, 2] and mine["table"]["hand_sizes"] == [2, 2]
     spectator = GAME.view(state, None)
     assert spectator["hand"] is None and spectator["table"]["my_points"] is None
-    assert set(mine) == {"phase", "deal", "scores", "hand", "table"}
+    assert set(mine) == {"seat", "phase", "deal", "scores", "hand", "table"}
     text = json.dumps(spectator)
     assert "7H" not in text and "AH" not in text and "9D" not in text
 

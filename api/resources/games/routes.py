@@ -5,6 +5,7 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api import metrics
 from api.auth import current_player, service
 from api.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -22,8 +23,9 @@ def long_poll(channel: str, wait: int, current: Callable[[], dict]) -> dict:
     """The newest data; with `wait`, held while it matches the client's ETag and nothing changes."""
     if not wait:
         return current()
-    return current_app.extensions["poyta_changes"].hold(
-        channel, current, lambda seen: blp._generate_etag(seen) in request.if_none_match, wait)
+    with metrics.long_poll_held():
+        return current_app.extensions["poyta_changes"].hold(
+            channel, current, lambda seen: blp._generate_etag(seen) in request.if_none_match, wait)
 
 
 @blp.route("/types")

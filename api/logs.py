@@ -1,0 +1,71 @@
+"""JSON logs, one object a line, each with the id of the request it belongs to.
+
+The request id is the caller's `X-Request-Id` when it is a plain token (a proxy's
+id carries through), else a fresh one; it is echoed in the response. Each request
+ends with one access line; paths are logged as their route, so invite codes and
+other secrets in a URL never reach the log.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import time
+
+from flask import Flask, g, has_request_context, request
+
+ACCESS = logging.getLogger("poyta.access")
+REQUEST_ID_HEADER = "X-Request-Id"
+ACCEPTED_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+RECORD_FIELDS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+                 "level": record.levelname, "logger": record.name, "message": record.getMessage()}
+        if has_request_context() and "request_id" in g:
+            entry["request_id"] = g.request_id  # the extra fields below may repeat it
+        entry.update({key: value for key, value in vars(record).items()
+                      if key not in RECORD_FIELDS})
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+JsonFormatter.converter = time.gmtime
+
+
+def configure() -> None:
+    """JSON lines on stderr for the whole process, unless logging is set up already."""
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter())
+    root.addHandler(handler)
+    root.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+
+
+def init_app(app: Flask) -> None:
+    configure()
+
+    @app.before_request
+    def take_request_id():
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        g.request_id = given if ACCEPTED_REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+        g.log_started = time.perf_counter()
+
+    @app.after_request
+    def log_request(response):
+        if "request_id" in g:
+            response.headers[REQUEST_ID_HEADER] = g.request_id
+            ACCESS.info("request", extra={
+                "request_id": g.request_id, "method": request.method,
+                "route": request.url_rule.rule if request.url_rule else None,
+                "game": (request.view_args or {}).get("game_id"),
+                "status": response.status_code,
+                "ms": round((time.perf_counter() - g.log_started) * 1000, 1)})
+        return response
