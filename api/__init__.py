@@ -7,6 +7,7 @@ from flask_smorest import Api
 from api import (authenticate_first, connections, docs, headers, health, limits, logs, metrics,
                  outage, ratelimits)
 from api.changes import ChangeFeed
+from api.config import Settings
 from api.errors import error_body
 from api.service import Service, ServiceError
 
@@ -39,6 +40,7 @@ def _summary(errors: dict | None, path: str = "") -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
+    settings = Settings.from_env()
     app = Flask(__name__, static_folder=None)
     app.config.update(
         API_TITLE="Pöytä",
@@ -46,7 +48,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        **connections.settings(),
+        **settings.connections,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -56,7 +58,11 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(config or {})
     redis = connections.store_client(app.config, **outage.COMMAND_OPTIONS)
-    app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
+    # The queue has its own connections: RQ may live on another Redis than the game store.
+    app.extensions["poyta"] = Service(redis, app.config.get("PACES"),
+                                      queue_redis=connections.queue_client(
+                                          app.config, **outage.COMMAND_OPTIONS),
+                                      settings=settings)
     app.extensions["poyta_changes"] = ChangeFeed(
         connections.store_client(app.config, **outage.SUBSCRIBER_OPTIONS))
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from flask import Flask, current_app, g, request
 
-from api.auth import current_player
+from api.auth import current_player, service
+from api.service import Unauthorized
 
 
 def init_app(app: Flask) -> None:
@@ -29,7 +30,10 @@ def _security() -> list[dict] | None:
 
 
 def recheck() -> None:
-    """After a long wait: the caller's token must still be valid (401 for a device signed
-    out meanwhile), so a waiting request never answers for a revoked device."""
-    if g.pop("player", None) is not None:
-        current_player()
+    """After a long wait: the caller's token must still be valid, looked up afresh (401 for a
+    device signed out meanwhile), so a waiting request never answers for a revoked device."""
+    if g.get("player") is None:
+        return
+    token = request.headers["Authorization"].partition(" ")[2].strip()
+    if service().player_for_token(token, fresh=True) is None:
+        raise Unauthorized("unknown or revoked token")

@@ -20,11 +20,12 @@ import time
 
 from redis import Redis
 from redis.exceptions import RedisError
-from rq import Queue, SimpleWorker
+from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from api import connections
+from worker.runner import PoytaWorker
 
 log = logging.getLogger("worker.run")
 
@@ -47,7 +48,7 @@ def _die_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-class OutageProofWorker(SimpleWorker):
+class OutageProofWorker(PoytaWorker):
     """Remembers the job it is running, so a job cut short by a lost Redis can be queued again
     (every job is idempotent: one whose game moved on does nothing)."""
 
@@ -101,8 +102,6 @@ def main(queues: list[str]) -> int:
                 previous.requeue_in_flight()
         except RedisError:
             continue  # gone again: wait once more
-        # SimpleWorker runs jobs in its own process: no fork and no re-import per job,
-        # which keeps an easy bot's move in milliseconds.
         worker = OutageProofWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
                                    maintenance_interval=MAINTENANCE_INTERVAL)
         try:

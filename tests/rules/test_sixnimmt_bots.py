@@ -9,7 +9,9 @@ import pytest
 from rules.search import Budget
 from rules.sixnimmt import GAME
 from rules.sixnimmt.game import HAND_SIZE
-from rules.sixnimmt.search import Rows, knowledge_of, play_turn
+from rules.sixnimmt.bots import Seen
+from rules.sixnimmt.game import default_row
+from rules.sixnimmt.search import Rows, baseline, play_out, play_turn
 
 SEARCHERS = ("medium", "hard")
 VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
@@ -76,12 +78,31 @@ def test_the_simulator_places_every_turn_as_the_rules_do(seed):
     assert turns >= HAND_SIZE
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_rollout_plays_a_whole_round_as_the_rules_do(seed):
+    """play_out, the rollouts' inner loop, against game.py with the rules' default row."""
+    rng = random.Random(seed)
+    players = 2 + seed % 9
+    state = GAME.new_game(players, GAME.normalise_options(players, VARIANTS[seed % 2]), seed)
+    orders = [rng.sample(hand, len(hand)) for hand in state["hands"]]
+    penalties = [0] * players
+    play_out(Rows.of(state["rows"]), orders, penalties)
+    for turn in range(HAND_SIZE):
+        for seat in range(players):
+            GAME.apply_action(state, seat, {"type": "play", "card": orders[seat][turn]})
+        if state["phase"] == "take_row":
+            GAME.apply_action(state, state["row_chooser"],
+                              {"type": "take_row", "row": default_row(state["rows"])})
+    assert state["round_scores"][-1] == penalties
+    assert any(penalties)
+
+
 def test_every_true_deal_is_one_the_search_may_sample():
     """The unseen pool holds every card the opponents really have; own cards are exact."""
     for state in positions(200):
         for seat in GAME.to_act(state):
             view = GAME.view(state, seat)
-            known = knowledge_of(view)
+            known = Seen.of(view)
             own = sorted(state["hands"][seat] + [c for c in [state["chosen"][seat]] if c])
             assert sorted(known.own) == own
             truth = {s: state["hands"][s] + [c for c in [state["chosen"][s]] if c]
@@ -178,3 +199,23 @@ def test_search_avoids_a_full_row_and_takes_the_cheap_row():
     assert state["phase"] == "take_row"
     # Row 1 costs 3 bullheads, the others 9 or 10, and no later card depends on the choice.
     assert decide(state, 0, "hard", 1, Budget(iterations=400)) == {"type": "take_row", "row": 1}
+
+
+# --- the benchmark-only baseline --------------------------------------------------------
+
+def test_the_baseline_is_for_benchmarks_only_and_plays_legal_actions():
+    assert "baseline" not in {level.name for level in GAME.bot_levels}
+    for state in positions(40):
+        for seat in GAME.to_act(state):
+            legal = GAME.legal_actions(state, seat)
+            assert baseline(GAME.view(state, seat), legal, random.Random(seat), Budget()) in legal
+
+
+def test_the_baseline_dodges_a_full_row_this_turn():
+    state = GAME.new_game(4, GAME.normalise_options(4, {}), 1)
+    state["turn"] = HAND_SIZE - 1
+    state["rows"] = [[51, 52, 53, 54, 55], [60], [70], [80]]
+    state["hands"] = [[56, 103], [2, 57], [3, 58], [4, 59]]
+    view = GAME.view(state, 0)
+    assert baseline(view, GAME.legal_actions(state, 0), random.Random(1), Budget()) == {
+        "type": "play", "card": 103}
