@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask_smorest import abort
 
-from api.service import ACTIVE, WAITING, Service
+from api.service import ACTIVE, WAITING, NotFound, Service
 
 MAX_OPEN_GAMES = 30        # waiting for players or in play, per player
 MAX_LOBBY_ENTRIES = 3      # public games a player created that still wait for players
@@ -22,8 +22,11 @@ def check_new_game(service: Service, player: dict, seats: list, public: bool) ->
     if hard > MAX_HARD_BOTS:
         abort(422, message=f"a game may seat at most {MAX_HARD_BOTS} hard bots")
     open_games = lobby_entries = 0
-    for game_id in service._game_ids(player["id"]):
-        stored = service.load(game_id)
+    for game_id in service.store.game_ids(player["id"]):
+        try:
+            stored = service.load(game_id)
+        except NotFound:  # expired
+            continue
         status = stored.status()
         open_games += status in (WAITING, ACTIVE)
         lobby_entries += (status == WAITING and stored.meta["public"]

@@ -1,4 +1,4 @@
-"""`python -m worker.run QUEUE...`: Pöytä's worker (`worker.runner`) with RQ's scheduler, outliving Redis outages.
+"""`python -m worker.run QUEUE...`: Pöytä's worker (`worker.runner`) that outlives Redis outages.
 
 RQ's worker already waits out a dead Redis while it is idle, but quits when
 Redis vanishes in the middle of a job, and its scheduler child dies at the
