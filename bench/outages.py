@@ -46,9 +46,10 @@ class Stack:
         self.serve = subprocess.Popen([sys.executable, "-m", "api.serve"], cwd=ROOT, env=env,
                                       stdout=self.log, stderr=subprocess.STDOUT)
         self.http = requests.Session()
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while not self.answers("/api/v1/games/types"):
             if time.monotonic() > deadline:
+                self.close()
                 raise SystemExit("the server did not start; see " + str(folder / "serve.log"))
             time.sleep(0.2)
 
