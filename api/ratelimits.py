@@ -17,9 +17,8 @@ from flask_limiter import Limiter, RequestLimit
 from flask_limiter.errors import RateLimitExceeded
 from redis.exceptions import RedisError
 
-from api import connections
+from api import connections, outage
 from api.errors import error_response
-from api.outage import COMMAND_TIMEOUT, CONNECT_TIMEOUT
 
 
 def by_address() -> str:
@@ -51,8 +50,7 @@ BUDGETS = (
     Budget("create_game", ("games.Games", "games.Rematch"), "20/minute;300/hour", by_player),
     Budget("create_game_per_address", ("games.Games", "games.Rematch"), "60/minute;1000/hour",
            by_address),
-    Budget("act", ("games.Actions", "games.Join", "games.TakeBack"), "20/second;600/minute",
-           by_player),
+    Budget("act", ("games.Actions", "games.Join", "games.TakeBack"), "600/minute", by_player),
     Budget("guess_code", ("games.Invite", "players.SignIn"), "10/minute;60/hour", by_address),
     Budget("guess_code_per_player", ("games.Invite",), "10/minute;60/hour", by_player),
     Budget("long_poll", ("games.GameView", "players.Inbox"), "120/minute", by_player,
@@ -67,8 +65,8 @@ def init_app(app: Flask) -> None:
     limiter = Limiter(
         by_address, app=app, storage_uri=connections.queue_url(app.config), strategy="fixed-window",
         key_prefix="ratelimit", on_breach=too_many,
-        storage_options={"socket_connect_timeout": CONNECT_TIMEOUT,
-                         "socket_timeout": COMMAND_TIMEOUT})
+        storage_options={"socket_connect_timeout": outage.CONNECT_TIMEOUT,
+                         "socket_timeout": outage.COMMAND_TIMEOUT})
     chosen = app.config.get("RATE_LIMITS", {})
     for budget in BUDGETS:
         exempt = (lambda: not waits()) if budget.long_polls_only else None
@@ -78,6 +76,9 @@ def init_app(app: Flask) -> None:
                 chosen.get(budget.name, budget.limits), key_func=budget.key, exempt_when=exempt,
                 scope=f"{endpoint}:{budget.name}")(view)
     app.register_error_handler(RateLimitExceeded, lambda error: error.response or too_many(None))
+    # Counted beside the rate limits, never in the game store.
+    app.extensions["poyta_long_polls"] = connections.queue_client(app.config,
+                                                                  **outage.COMMAND_OPTIONS)
     app.before_request(count_long_poll)
     app.teardown_request(release_long_poll)
 
@@ -93,8 +94,7 @@ def count_long_poll() -> Response | None:
     if request.endpoint not in ("games.GameView", "players.Inbox") or not waits():
         return None
     key = LONG_POLL_KEY.format(by_player())
-    redis = current_app.extensions["poyta"].redis
-    pipe = redis.pipeline()
+    pipe = current_app.extensions["poyta_long_polls"].pipeline()
     pipe.incr(key)
     pipe.expire(key, LONG_POLL_KEY_TTL)
     open_polls = pipe.execute()[0]
@@ -109,6 +109,6 @@ def release_long_poll(_error) -> None:
     key = g.pop("long_poll_key", None)
     if key is not None:
         try:
-            current_app.extensions["poyta"].redis.decr(key)
+            current_app.extensions["poyta_long_polls"].decr(key)
         except RedisError:
             pass  # the key expires by itself

@@ -143,7 +143,7 @@ def test_changing_a_secret_choice_replaces_it_and_queues_nothing(client, redis, 
         "type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}]}
     ).get_json()
     game_id = view["id"]
-    client.post(f"/api/v1/games/{game_id}/join", json={}, headers=bert)
+    client.post(f"/api/v1/games/invites/{view['invites'][0]['code']}", headers=bert)
     run_jobs(redis)
     queue = Queue(BOT_QUEUE, connection=redis)
     hand = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["hand"]
