@@ -8,6 +8,7 @@ from flask_smorest import Api
 
 from api import connections, health, logs, metrics
 from api.changes import ChangeFeed
+from api.contract import ContractPlugin
 from api.service import Service, ServiceError
 
 API_PREFIX = "/api/v1"
@@ -64,7 +65,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
-    api = PoytaApi(app)
+    api = PoytaApi(app, spec_kwargs={"extra_plugins": [ContractPlugin()]})
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp

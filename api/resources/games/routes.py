@@ -104,7 +104,7 @@ class Events(MethodView):
         service().viewable(stored, seat)
         events = service().events(stored, seat, query["after"])
         last = service().event_count(game_id)
-        return {"events": events, "last": last}
+        return {"type": stored.game.name, "events": events, "last": last}
 
 
 @blp.route("/<string:game_id>/join")

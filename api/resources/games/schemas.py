@@ -108,6 +108,7 @@ class GameSummarySchema(Schema):
 
 
 class EventsSchema(Schema):
+    type = fields.String(metadata={"description": "The game's type"})
     events = fields.List(fields.Dict(), metadata={
         "description": "What happened, as the caller may know it: each with its `number`, "
                        "`type`, the game `version` it led to, and the details of its type"})
