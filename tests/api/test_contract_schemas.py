@@ -115,3 +115,13 @@ def test_views_actions_and_events_of_whole_games_fit_the_schemas(spec, name):
     declared = {shape["properties"]["type"]["const"] for shape in game.event_shapes}
     assert seen_events <= declared
     json.dumps(example_view(game))
+
+
+def test_the_guide_lists_every_games_actions_as_the_spec_says(spec):
+    from pathlib import Path
+    from runpy import run_path
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    guide = (examples / "README.md").read_text(encoding="utf-8")
+    block = guide.split("<!-- actions from the spec -->\n")[1].split("<!-- end of")[0]
+    assert block == run_path(str(examples / "spec_actions.py"))["markdown"](spec)
