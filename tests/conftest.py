@@ -81,7 +81,7 @@ def serve(redis, redis_url):
     yield start
     for server, worker in running:
         worker.terminate()
-        worker.wait(timeout=10)
+        worker.wait(timeout=30)
         server.shutdown()
 
 
