@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import Flask, jsonify
 from flask_smorest import Api
 
-from api import (authenticate_first, connections, docs, headers, health, limits, logs, metrics,
-                 outage, ratelimits)
+from api import (authenticate_first, connections, contract, docs, headers, health, limits, logs,
+                 metrics, outage, ratelimits)
 from api.changes import ChangeFeed
 from api.config import Settings
 from api.errors import error_body
@@ -21,6 +21,8 @@ class PoytaApi(Api):
         payload, code, headers = super().handle_http_exception(error)
         if "message" not in payload:
             payload["message"] = _summary(payload.get("errors")) or error.description
+        if getattr(error, "valid_methods", None):  # a 405 names what is allowed (RFC 9110)
+            headers = {**(headers or {}), "Allow": ", ".join(error.valid_methods)}
         return payload, code, headers
 
 
@@ -48,6 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
+        PROVIDE_AUTOMATIC_OPTIONS=False,  # every method a route answers is in the spec
         **settings.connections,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
@@ -66,7 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["poyta_changes"] = ChangeFeed(
         connections.store_client(app.config, **outage.SUBSCRIBER_OPTIONS))
 
-    api = PoytaApi(app)
+    api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp
@@ -75,6 +78,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
+    contract.init_app(app, api)
     for operations in (logs, metrics, health):
         operations.init_app(app)
     app.register_blueprint(pwa_blp)

@@ -1,10 +1,20 @@
 """Serves the PWA at the site root."""
 from pathlib import Path
 
-from flask import Blueprint, abort, send_from_directory
+from flask import Blueprint, send_from_directory
+from werkzeug.routing import PathConverter
 
 PWA_DIR = Path(__file__).resolve().parents[3] / "pwa"
 blp = Blueprint("pwa", __name__)
+
+
+class ShellPath(PathConverter):
+    """A path outside the API, so that an API path's 405 lists only the API's methods."""
+
+    regex = r"(?!api/)[^/].*?"
+
+
+blp.record_once(lambda state: state.app.url_map.converters.setdefault("shell", ShellPath))
 
 
 @blp.route("/")
@@ -12,10 +22,8 @@ def index():
     return _send("index.html")
 
 
-@blp.route("/<path:path>")
+@blp.route("/<shell:path>")
 def shell_file(path):
-    if path.startswith("api/"):
-        abort(404)
     return _send(path)
 
 
