@@ -288,8 +288,8 @@ def test_a_failing_push_service_does_not_keep_the_webhook_back(client, service, 
 
 @pytest.mark.skipif(not hasattr(worker.jobs, "notify_turn"),
                     reason="worker/jobs.py has no notify_turn job yet")
-def test_the_real_worker_notifies_both_players_once(client, service, new_player, push_service,
-                                                    webhook):
+def test_the_real_worker_notifies_both_players_once(client, service, redis, new_player,
+                                                    push_service, webhook):
     anna_phone, bert_phone = push_service.browser("anna"), push_service.browser("bert")
     anna, anna_headers = new_player("Anna")
     subscribe(client, anna_headers, push_service.subscription(anna_phone))
@@ -299,8 +299,7 @@ def test_the_real_worker_notifies_both_players_once(client, service, new_player,
     subscribe(client, bert_headers, push_service.subscription(bert_phone))
     assert client.post(f"/api/v1/games/invites/{stored.seats[1]['invite']}",
                        headers=bert_headers).status_code == 200
-    SimpleWorker([Queue(NOTICE_QUEUE, connection=service.redis)],
-                 connection=service.redis).work(burst=True)
+    SimpleWorker([Queue(NOTICE_QUEUE, connection=redis)], connection=redis).work(burst=True)
     assert push_service.errors == [] and webhook.errors == []
     assert len(push_service.received(anna_phone)) == 1
     assert len(push_service.received(bert_phone)) == 1
