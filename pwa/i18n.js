@@ -3,6 +3,12 @@
 const catalogues = {
   en: {
     "app.name": "Pöytä",
+    "offline.asOf": "Offline: shown as it was on {time}; it may have changed since.",
+    "held.waiting": "Offline: your move “{what}” is held and will be sent when the network is back.",
+    "held.cancel": "Don't send it",
+    "held.sent": "Your held move “{what}” was sent.",
+    "held.stale": "The game moved on while you were offline, so your move “{what}” was not sent. Look at the table and play again.",
+    "held.refused": "Your held move “{what}” was not accepted: {why}",
     "game.continue": "Continue",
     "settings.pace": "Other players' cards",
     "settings.pace.normal": "One by one",
@@ -178,6 +184,12 @@ const catalogues = {
   },
   fi: {
     "app.name": "Pöytä",
+    "offline.asOf": "Ei yhteyttä: näytetään tilanne {time}; se on voinut muuttua.",
+    "held.waiting": "Ei yhteyttä: siirtosi ”{what}” odottaa ja lähetetään, kun yhteys palaa.",
+    "held.cancel": "Älä lähetä",
+    "held.sent": "Odottanut siirtosi ”{what}” lähetettiin.",
+    "held.stale": "Peli eteni sillä välin, kun olit poissa linjoilta, joten siirtoasi ”{what}” ei lähetetty. Katso pöytää ja pelaa uudelleen.",
+    "held.refused": "Odottanutta siirtoasi ”{what}” ei hyväksytty: {why}",
     "game.continue": "Jatka",
     "settings.pace": "Muiden pelaajien kortit",
     "settings.pace.normal": "Yksi kerrallaan",

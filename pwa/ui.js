@@ -102,6 +102,12 @@ export function setPage(title, ...children) {
   main().replaceChildren(...children);
 }
 
+// What the phone kept from an earlier visit, shown while offline: say it is not current.
+export function staleNote(at) {
+  const time = new Date(at).toLocaleString(document.documentElement.lang, { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  return h("p", { class: "stale-note", role: "note", text: t("offline.asOf", { time }) });
+}
+
 // ---------------------------------------------------------------- time left
 // "12 h left": coarse on purpose, a turn lasts minutes to days.
 export function timeLeft(iso, now = Date.now()) {
