@@ -4,7 +4,7 @@
 import { t, listNames } from "./i18n.js";
 import { api, me, OfflineError } from "./api.js";
 import { keep, kept, holdMove, heldMove, dropMove } from "./keep.js";
-import { h, staleNote, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
+import { h, staleNote, nameTag, shortNames, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
@@ -59,9 +59,8 @@ export async function gamePage(id, page) {
     },
     // A name that fits under a card at 8 players; tapping it shows the full name.
     nameTag(seat) {
-      const full = ctx.seatName(seat);
-      const short = state.view ? shortNames(state.view, ctx)[seat] : full;
-      return h("span", { class: "short-name", "aria-hidden": "true", "data-full-name": full, text: short });
+      const names = state.view ? state.view.seats.map((s) => ctx.seatName(s.seat)) : [];
+      return nameTag(ctx.seatName(seat), shortNames(names)[seat]);
     },
   };
 
@@ -381,21 +380,6 @@ export async function gamePage(id, page) {
     list.append(...fresh.map(({ event, text }) => h("li", { value: String(event.number), text })));
     if (atEnd) box.scrollTop = box.scrollHeight;
   }
-}
-
-// Names short enough for the table: bots lose their level ("Bot 4"), long names keep their
-// first word, plus the next word's initial when two seats would otherwise look the same.
-const SHORT = 8;
-export function shortNames(view, ctx) {
-  const full = view.seats.map((seat) => ctx.seatName(seat.seat).replace(/\s*\(.*\)$/, ""));
-  const first = full.map((name) => (name.length <= SHORT ? name : name.split(/\s+/)[0]));
-  return first.map((name, seat) => {
-    const clash = first.some((other, i) => i !== seat && other === name);
-    const words = full[seat].split(/\s+/);
-    let short = clash && words[1] ? `${name} ${words[1][0]}.` : name;
-    if (short.length > SHORT + 2) short = `${short.slice(0, SHORT - 1)}.`;
-    return short;
-  });
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
