@@ -15,6 +15,7 @@ import math
 import random
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -34,6 +35,9 @@ STANDIN_AFTER_TIMEOUTS = 3
 SIGNIN_CODE_SECONDS = 600
 PACES = {"none": None, "5m": 300, "1h": 3600, "1d": 86400, "3d": 3 * 86400}
 DEFAULT_PACE = "1d"
+CHAT_LENGTH = 200  # characters in one message at a table
+CHAT_KEEP = 100    # messages a table keeps (the oldest go)
+CHAT_RATE = (5, 30)  # at most this many messages from one player at one table, in these seconds
 RETRY = Retry(max=3, interval=[1, 5, 15])
 
 # Sets the new state only if nobody changed the game since it was read.
@@ -85,6 +89,14 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status = 422
+
+
+class TooManyRequests(ServiceError):
+    status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def _hash(secret: str) -> str:
@@ -412,6 +424,7 @@ class Service:
                 "joined": seat["bot"] is not None or seat["player_id"] is not None,
                 "automated": seat["automated"],
                 "score": score, "to_act": to_act, "standin": seat["standin"],
+                "resigned": bool(seat.get("resigned")),
                 "timeouts": seat["timeouts"],
                 "deadline": _iso(seat["deadline"]) if seat["deadline"] else None}
 
@@ -496,9 +509,9 @@ class Service:
         for _ in range(CAS_ATTEMPTS):
             stored = self.load(game_id)
             before = stored.to_act()
-            change(stored)
+            events = change(stored) or []
             self._track_turns(stored, before)
-            if self._try_commit(stored, None, [], {}):
+            if self._try_commit(stored, None, events, {}):
                 self._after_commit(stored, before)
                 return stored
         raise Conflict("the game is too busy right now; try again")
@@ -508,10 +521,65 @@ class Service:
             seat = stored.seat_of(player["id"])
             if seat is None:
                 raise Forbidden("you have no seat in this game")
+            if stored.seats[seat].get("resigned"):
+                raise Conflict("you resigned this game: a bot plays your seat to the end")
             if not stored.seats[seat]["standin"]:
                 raise Conflict("you already play your seat yourself")
             stored.seats[seat].update(standin=False, timeouts=0, turn_since=None, deadline=None)
         return self._update_meta(game_id, give_back)
+
+    def resign(self, game_id: str, player: dict) -> StoredGame:
+        """The player gives up their seat for good: a bot plays it to the end."""
+        def give_up(stored: StoredGame) -> list[dict]:
+            seat = stored.seat_of(player["id"])
+            if seat is None:
+                raise Forbidden("you have no seat in this game")
+            if stored.status() != ACTIVE:
+                raise Conflict("only a game in progress can be resigned")
+            if stored.seats[seat].get("resigned"):
+                raise Conflict("you have resigned this game already")
+            stored.seats[seat].update(standin=True, resigned=True, turn_since=None, deadline=None)
+            return [{"type": "resigned", "seat": seat}]
+        return self._update_meta(game_id, give_up)
+
+    # --- talk at the table: a short capped list per game ----------------------------------
+    def say(self, game_id: str, player: dict, text: str) -> dict:
+        stored = self.load(game_id)
+        seat = stored.seat_of(player["id"])
+        if seat is None:
+            raise Forbidden("only the game's players talk at its table")
+        text = text.strip()
+        if not text:
+            raise Unprocessable("the message is empty")
+        if len(text) > CHAT_LENGTH:
+            raise Unprocessable(f"a message has at most {CHAT_LENGTH} characters")
+        if any(unicodedata.category(char) == "Cc" for char in text):
+            raise Unprocessable("a message is one line of plain text")
+        limit, seconds = CHAT_RATE
+        rate = f"{game_key(game_id)}:chat-rate:{player['id']}"
+        pipe = self.redis.pipeline()
+        pipe.incr(rate)
+        pipe.expire(rate, seconds, nx=True)
+        pipe.ttl(rate)
+        count, _, ttl = pipe.execute()
+        if count > limit:
+            raise TooManyRequests(f"at most {limit} messages in {seconds} seconds at a table", max(int(ttl), 1))
+        message = {"number": self.redis.incr(f"{game_key(game_id)}:chat-count"), "seat": seat,
+                   "name": stored.seats[seat]["name"], "text": text, "at": _iso(time.time())}
+        pipe = self.redis.pipeline()
+        pipe.rpush(f"{game_key(game_id)}:chat", json.dumps(message))
+        pipe.ltrim(f"{game_key(game_id)}:chat", -CHAT_KEEP, -1)
+        pipe.execute()
+        return message
+
+    def chat(self, game_id: str, player: dict | None, after: int) -> dict:
+        stored = self.load(game_id)
+        seat = stored.seat_of(player and player["id"])
+        if seat is None and not stored.meta["public"]:
+            raise Forbidden("only the game's players read its table talk")
+        kept = [json.loads(entry) for entry in self.redis.lrange(f"{game_key(game_id)}:chat", 0, -1)]
+        return {"messages": [message for message in kept if message["number"] > after],
+                "last": int(self.redis.get(f"{game_key(game_id)}:chat-count") or 0)}
 
     def _track_turns(self, stored: StoredGame, before: list[int]) -> None:
         """Start the clock of each human seat that has just become to act; stop the others."""

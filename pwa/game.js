@@ -12,6 +12,7 @@ import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.j
 import { eventsBetween } from "./pacing.js";
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
+import { tableTalk, resignButton } from "./table.js";
 
 const seenKey = (id) => `poyta.seen.${id}`;
 
@@ -31,11 +32,13 @@ export async function gamePage(id, page) {
   const seats = h("section", { "aria-labelledby": "seats-title", class: "seats" });
   const log = h("section", { "aria-labelledby": "log-title", class: "log" });
   const rulesLink = h("p", { class: "rules-link" });
+  const talkBox = h("div");
+  const resignBox = h("div");
   const confirmBar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("confirm.title"), hidden: true });
   const missedBox = h("div", { class: "notice", role: "note", hidden: true });
   const nameTip = h("p", { class: "name-tip", role: "status", hidden: true });
   setPage("", h("div", { class: "game-head" }, heading, tools), staleBox, statusLine, heldBox, notices, missedBox, invite, outcome,
-    area, seats, log, rulesLink, confirmBar, nameTip);
+    area, seats, talkBox, log, resignBox, rulesLink, confirmBar, nameTip);
   // A short name on the table shows the full one when tapped (screen readers hear it in full).
   let tipTimer = null;
   area.addEventListener("click", (event) => {
@@ -75,7 +78,11 @@ export async function gamePage(id, page) {
     onGone: (error) => showError(error.message),
   });
   window.addEventListener("online", flushHeld);
-  page.stop = () => { poller.stop(); cancelPending(); window.removeEventListener("online", flushHeld); };
+  let talk = null;
+  page.stop = () => {
+    poller.stop(); cancelPending(); window.removeEventListener("online", flushHeld);
+    if (talk) talk.stop();
+  };
   page.pollNow = poller.now;
   showHeld();
 
@@ -217,6 +224,13 @@ export async function gamePage(id, page) {
     renderInvites(invite, view);
     renderSeats(seats, view, mod, ctx);
     renderOutcome(outcome, view, info);
+    if (!talk && view.status !== "waiting") {
+      talk = tableTalk(view.id, view.your_seat);
+      talkBox.replaceChildren(talk.element);
+    }
+    const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
+    resignBox.replaceChildren(...(view.status === "active" && mine && !mine.resigned
+      ? [resignButton(view, (resigned) => show(resigned, false, true))] : []));
     rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}/${encodeURIComponent(view.id)}` },
       t("game.rules", { title: view.title })));
     renderArea(view, mod);
@@ -402,6 +416,10 @@ function statusText(view, mod, ctx) {
 function renderNotices(box, view, ctx, show) {
   const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
   if (!mine || !mine.standin || view.status === "finished") { box.replaceChildren(); return; }
+  if (mine.resigned) {
+    box.replaceChildren(h("div", { class: "notice", role: "note" }, h("p", { text: t("game.resignedYou") })));
+    return;
+  }
   const button = h("button", { type: "button", class: "primary big", onclick: async () => {
     button.disabled = true;
     try { await show(await api.takeBack(view.id)); refreshInbox(); } catch (e) { handleError(e); button.disabled = false; }
@@ -438,7 +456,8 @@ function renderSeats(section, view, mod, ctx) {
       h("span", { class: "seat-score", text: t("game.score", { score: seat.score ?? 0 }) }),
       acting ? h("span", { class: "badge", text: t("game.toAct") }) : null,
       acting && seat.deadline ? h("span", { class: "deadline" }, timeLeftNode(seat.deadline)) : null,
-      seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null,
+      seat.resigned ? h("span", { class: "badge warn", text: t("game.resigned") })
+        : (seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null),
       note ? h("span", { class: "badge ok", text: note }) : null));
   }
   section.replaceChildren(h("h2", { id: "seats-title", text: t("game.seats") }), list);
@@ -457,6 +476,7 @@ function renderOutcome(box, view, info) {
     if (i === 0 || scores[seat] !== scores[order[i - 1]]) rank = i + 1;
     rows.push(h("tr", { class: winners.includes(seat) ? "winner" : "" },
       h("td", { text: String(rank) }), h("th", { scope: "row" }, view.seats[seat].name,
+        view.seats[seat].resigned ? ` (${t("game.resigned")})` : "",
         seat === view.your_seat ? ` (${t("game.you")})` : ""),
       h("td", { text: String(scores[seat]) })));
   });

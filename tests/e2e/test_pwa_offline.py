@@ -3,25 +3,12 @@ not current; a card tapped offline is held and sent, with the version it was mad
 network returns; a game that moved on meanwhile (409) is told to the player."""
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
-from phone import call, start
+from phone import call, outside, start
 from playwright import sync_api
 
 PLAY = re.compile(r"^Play \d+(, | instead, )\d bullheads?$")
-
-
-def post(base: str, path: str, body: dict, token: str | None = None) -> dict:
-    """The API from outside the phone (another player), unaffected by the phone's network."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(f"{base}/api/v1{path}", data=json.dumps(body).encode(),
-                                     headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)
 
 
 def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
@@ -30,8 +17,8 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     start(page, live_server, "Anna")
     game = call(page, live_server, "POST", "/games", {
         "type": "sixnimmt", "players": 2, "seats": ["human", "human"], "options": {"threshold": 500}})
-    bo = post(live_server, "/players", {"name": "Bo"})
-    post(live_server, f"/games/invites/{game['invites'][0]['code']}", {}, bo["token"])
+    bo = outside(live_server, "POST", "/players", body={"name": "Bo"})
+    outside(live_server, "POST", f"/games/invites/{game['invites'][0]['code']}", bo["token"], {})
 
     # Seen once online: the inbox, then the game.
     page.goto(f"{live_server}/#/")
@@ -69,8 +56,8 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     other = page.get_by_role("button", name=re.compile(r"^Play \d+ instead")).first
     other.click()
     expect(held).to_be_visible()
-    view = call_as(bo["token"], live_server, game["id"])
-    post(live_server, f"/games/{game['id']}/actions", {"action": view["legal_actions"][0]}, bo["token"])
+    view = outside(live_server, "GET", f"/games/{game['id']}", bo["token"])
+    outside(live_server, "POST", f"/games/{game['id']}/actions", bo["token"], {"action": view["legal_actions"][0]})
     page.context.set_offline(False)
     expect(page.get_by_role("status").filter(has_text="The game moved on while you were offline")).to_be_visible()
     events = call(page, live_server, "GET", f"/games/{game['id']}/events?after=0")["events"]
@@ -78,7 +65,3 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     assert {"seat": 0, "card": number} in revealed["cards"]  # her first card, not the held change
 
 
-def call_as(token: str, base: str, game_id: str) -> dict:
-    request = urllib.request.Request(f"{base}/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)
