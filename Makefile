@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 # axe-core for the browser tests' accessibility audit, from the npm registry by its lock file.
 AXE := tests/e2e/node_modules/axe-core/axe.min.js
 
+TS_EXAMPLE := examples/typescript
+TS_STAMP := $(TS_EXAMPLE)/node_modules/.package-lock.json
+
 .PHONY: run test chromium bench clean
 
 $(STAMP): pyproject.toml
@@ -13,6 +16,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
+
+# The TypeScript bot example's compiler and type generator, pinned by its lockfile.
+$(TS_STAMP): $(TS_EXAMPLE)/package-lock.json
+	npm ci --prefix $(TS_EXAMPLE) --no-audit --no-fund --loglevel=error
 
 run: $(STAMP)
 	$(BIN)/python -m api.serve
@@ -28,8 +35,8 @@ $(AXE): tests/e2e/package.json tests/e2e/package-lock.json
 	touch $(AXE)
 
 # Two processes: the machine this project is built for has two cores.
-test: $(STAMP) chromium $(AXE)
+test: $(STAMP) chromium $(TS_STAMP) $(AXE)
 	$(BIN)/python -m pytest -q -n 2
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .hypothesis tests/e2e/node_modules
+	rm -rf $(VENV) data .pytest_cache .hypothesis $(TS_EXAMPLE)/node_modules tests/e2e/node_modules
