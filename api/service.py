@@ -196,12 +196,12 @@ class Service:
         return token, token_hash, device_id, {"token_hash": token_hash, "label": label,
                                               "created": time.time()}
 
-    def player_for_token(self, token: str, fresh: bool = False) -> dict | None:
-        """The token's player; trusted for `token_cache_seconds` in this process unless `fresh`."""
+    def player_for_token(self, token: str) -> dict | None:
+        """The token's player; trusted for `token_cache_seconds` in this process."""
         token_hash = _hash(token)
         now = time.monotonic()
         cached = self._tokens.get(token_hash)
-        if cached is not None and cached[0] > now and not fresh:
+        if cached is not None and cached[0] > now:
             return cached[1]
         player_id, dot, _ = token.partition(".")
         found = self.store.identity(player_id, token_hash) if dot else None
