@@ -3,6 +3,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# axe-core for the browser tests' accessibility audit, from the npm registry by its lock file.
+AXE := tests/e2e/node_modules/axe-core/axe.min.js
 
 TS_EXAMPLE := examples/typescript
 TS_STAMP := $(TS_EXAMPLE)/node_modules/.package-lock.json
@@ -28,9 +30,13 @@ chromium:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+$(AXE): tests/e2e/package.json tests/e2e/package-lock.json
+	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
 # Two processes: the machine this project is built for has two cores.
-test: $(STAMP) chromium $(TS_STAMP)
+test: $(STAMP) chromium $(TS_STAMP) $(AXE)
 	$(BIN)/python -m pytest -q -n 2
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .hypothesis $(TS_EXAMPLE)/node_modules
+	rm -rf $(VENV) data .pytest_cache .hypothesis $(TS_EXAMPLE)/node_modules tests/e2e/node_modules

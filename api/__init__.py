@@ -76,15 +76,18 @@ def create_app(config: dict | None = None) -> Flask:
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp
+    from api.resources.table.routes import blp as table_blp
     from api.resources.pwa.routes import register_docs, blp as pwa_blp
 
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
+    api.register_blueprint(table_blp, url_prefix=f"{API_PREFIX}/games")
     register_docs(app)
     for operations in (logs, metrics, health):
         operations.init_app(app)
-    contract.init_app(app, api)  # after the request id is taken, so a 401 carries it
+    # After the logs: its early 401 must still carry and log the request id.
+    contract.init_app(app, api)
     app.register_blueprint(pwa_blp)
 
     @app.errorhandler(ServiceError)
@@ -93,6 +96,8 @@ def create_app(config: dict | None = None) -> Flask:
         response.status_code = error.status
         if error.status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
+        if getattr(error, "retry_after", None):
+            response.headers["Retry-After"] = str(error.retry_after)
         return response
 
     return app

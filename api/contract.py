@@ -57,6 +57,9 @@ OPERATION_IDS = {
     ("/api/v1/games/{game_id}/actions", "post"): "act",
     ("/api/v1/games/{game_id}/takeback", "post"): "takeBack",
     ("/api/v1/games/{game_id}/rematch", "post"): "rematch",
+    ("/api/v1/games/{game_id}/resign", "post"): "resign",
+    ("/api/v1/games/{game_id}/chat", "get"): "getChat",
+    ("/api/v1/games/{game_id}/chat", "post"): "say",
     ("/api/v1/games/{game_id}/record", "get"): "getRecord",
     ("/api/v1/games/{game_id}/replay/{step}", "get"): "getReplayStep",
     ("/api/v1/push/key", "get"): "getPushKey",
@@ -75,6 +78,9 @@ SERVICE_EVENTS = (
      "properties": {"type": {"const": "timeout"}, "seat": {"type": "integer", "minimum": 0},
                     "standin": {"type": "boolean"}},
      "required": ["type", "seat", "standin"]},
+    {"type": "object", "description": "The seat's player resigned: a bot plays it to the end",
+     "properties": {"type": {"const": "resigned"}, "seat": {"type": "integer", "minimum": 0}},
+     "required": ["type", "seat"]},
 )
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}

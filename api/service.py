@@ -22,6 +22,7 @@ import secrets
 import signal
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -46,6 +47,9 @@ SIGNIN_CODE_SECONDS = 600
 MAX_SUBSCRIPTIONS = 20   # push subscriptions per player
 PACES = {"none": None, "5m": 300, "1h": 3600, "1d": 86400, "3d": 3 * 86400}
 DEFAULT_PACE = "1d"
+CHAT_LENGTH = 200  # characters in one message at a table
+CHAT_KEEP = 100    # messages a table keeps (the oldest go)
+CHAT_RATE = (5, 30)  # at most this many messages from one player at one table, in these seconds
 RETRY = Retry(max=3, interval=[1, 5, 15])
 DUE_GRACE = 2.0          # seconds a queued job has before the sweeper looks after its game
 BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
@@ -81,6 +85,14 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status = 422
+
+
+class TooManyRequests(ServiceError):
+    status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def _hash(secret: str) -> str:
@@ -470,6 +482,7 @@ class Service:
                 "joined": seat["bot"] is not None or seat["player_id"] is not None,
                 "automated": seat["automated"],
                 "score": score, "to_act": to_act, "standin": seat["standin"],
+                "resigned": bool(seat.get("resigned")),
                 "timeouts": seat["timeouts"],
                 "deadline": _iso(seat["deadline"]) if seat["deadline"] else None}
 
@@ -568,9 +581,9 @@ class Service:
         for _ in range(CAS_ATTEMPTS):
             stored = self.load(game_id)
             turns = _Turns(stored)
-            change(stored)
+            events = change(stored) or []
             self._track_turns(stored, turns.to_act)
-            if self._try_commit(stored, turns, None, [], {}):
+            if self._try_commit(stored, turns, None, events, {}):
                 self._after_commit(stored)
                 return stored
         raise Conflict("the game is too busy right now; try again")
@@ -580,10 +593,54 @@ class Service:
             seat = stored.seat_of(player["id"])
             if seat is None:
                 raise Forbidden("you have no seat in this game")
+            if stored.seats[seat].get("resigned"):
+                raise Conflict("you resigned this game: a bot plays your seat to the end")
             if not stored.seats[seat]["standin"]:
                 raise Conflict("you already play your seat yourself")
             stored.seats[seat].update(standin=False, timeouts=0, turn_since=None, deadline=None)
         return self._update_meta(game_id, give_back)
+
+    def resign(self, game_id: str, player: dict) -> StoredGame:
+        """The player gives up their seat for good: a bot plays it to the end."""
+        def give_up(stored: StoredGame) -> list[dict]:
+            seat = stored.seat_of(player["id"])
+            if seat is None:
+                raise Forbidden("you have no seat in this game")
+            if stored.status() != ACTIVE:
+                raise Conflict("only a game in progress can be resigned")
+            if stored.seats[seat].get("resigned"):
+                raise Conflict("you have resigned this game already")
+            stored.seats[seat].update(standin=True, resigned=True, turn_since=None, deadline=None)
+            return [{"type": "resigned", "seat": seat}]
+        return self._update_meta(game_id, give_up)
+
+    # --- talk at the table: a short capped list per game ----------------------------------
+    def say(self, game_id: str, player: dict, text: str) -> dict:
+        stored = self.load(game_id)
+        seat = stored.seat_of(player["id"])
+        if seat is None:
+            raise Forbidden("only the game's players talk at its table")
+        text = text.strip()
+        if not text:
+            raise Unprocessable("the message is empty")
+        if len(text) > CHAT_LENGTH:
+            raise Unprocessable(f"a message has at most {CHAT_LENGTH} characters")
+        if any(unicodedata.category(char) == "Cc" for char in text):
+            raise Unprocessable("a message is one line of plain text")
+        limit, seconds = CHAT_RATE
+        message = {"seat": seat, "name": stored.seats[seat]["name"], "text": text, "at": _iso(time.time())}
+        number, wait = self.store.say(game_id, player["id"], message, limit, seconds, CHAT_KEEP)
+        if number is None:
+            raise TooManyRequests(f"at most {limit} messages in {seconds} seconds at a table", max(wait, 1))
+        return {"number": number, **message}
+
+    def chat(self, game_id: str, player: dict | None, after: int) -> dict:
+        stored = self.load(game_id)
+        seat = stored.seat_of(player and player["id"])
+        if seat is None and not stored.meta["public"]:
+            raise Forbidden("only the game's players read its table talk")
+        kept, last = self.store.chat(game_id)
+        return {"messages": [message for message in kept if message["number"] > after], "last": last}
 
     def _track_turns(self, stored: StoredGame, before: list[int]) -> None:
         """Start the clock of each human seat that has just become to act; stop the others."""

@@ -112,6 +112,23 @@ return redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 """
 
 
+# A message said at a table, if its player is within the rate limit: numbered, appended to the
+# game's list and the list cut to the most kept. Returns {number, 0}, or {0, seconds to wait}.
+# KEYS: the player's rate counter at the table, the message counter, the messages.
+# ARGV: limit, window seconds, message JSON (without its number), most kept, retention seconds.
+_SAY = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if count > tonumber(ARGV[1]) then return {0, redis.call('TTL', KEYS[1])} end
+local message = cjson.decode(ARGV[3])
+message['number'] = redis.call('INCR', KEYS[2])
+redis.call('RPUSH', KEYS[3], cjson.encode(message))
+redis.call('LTRIM', KEYS[3], -tonumber(ARGV[4]), -1)
+for k = 2, 3 do redis.call('EXPIRE', KEYS[k], ARGV[5]) end
+return {message['number'], 0}
+"""
+
+
 def game_key(game_id: str) -> str:
     return f"game:{{{game_id}}}"
 
@@ -122,6 +139,18 @@ def _actions_key(game_id: str) -> str:
 
 def _events_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
+
+
+def _chat_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:chat"
+
+
+def _chat_count_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:chat-count"
+
+
+def _chat_rate_key(game_id: str, player_id: str) -> str:
+    return f"game:{{{game_id}}}:chat-rate:{player_id}"
 
 
 def _player_key(player_id: str) -> str:
@@ -194,6 +223,7 @@ class Store:
         self._identity = redis.register_script(_IDENTITY)
         self._release = redis.register_script(_RELEASE)
         self._reschedule = redis.register_script(_RESCHEDULE)
+        self._say = redis.register_script(_SAY)
 
     # --- players -----------------------------------------------------------------------
     def create_player(self, player_id: str, fields: dict, token_hash: str, device_id: str,
@@ -434,6 +464,23 @@ class Store:
         pipe.sadd(key, target)
         pipe.expire(key, seconds)
         pipe.execute()
+
+    # --- table talk: a capped list per game, a rate counter per player and game ---------------
+    def say(self, game_id: str, player_id: str, message: dict, limit: int, seconds: int,
+            most: int) -> tuple[int | None, int]:
+        """(the message's number, 0), or (None, seconds to wait) past the rate limit."""
+        number, wait = self._say(
+            keys=[_chat_rate_key(game_id, player_id), _chat_count_key(game_id), _chat_key(game_id)],
+            args=[limit, seconds, json.dumps(message), most, self.retention])
+        return (int(number) or None, int(wait))
+
+    def chat(self, game_id: str) -> tuple[list[dict], int]:
+        """The messages kept at the table, oldest first, and the number of the last one said."""
+        pipe = self.redis.pipeline()
+        pipe.lrange(_chat_key(game_id), 0, -1)
+        pipe.get(_chat_count_key(game_id))
+        kept, last = pipe.execute()
+        return [json.loads(entry) for entry in kept], int(last or 0)
 
     # --- what a bench or an operator reads ---------------------------------------------------
     def game_sizes(self, game_id: str) -> dict[str, int]:

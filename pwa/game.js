@@ -2,8 +2,9 @@
 // invite links, the game's renderer (behind the confirm-before-play wrapper), result with
 // rematch and replay links, and the game log.
 import { t, listNames } from "./i18n.js";
-import { api } from "./api.js";
-import { h, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
+import { api, me, OfflineError } from "./api.js";
+import { keep, kept, holdMove, heldMove, dropMove } from "./keep.js";
+import { h, staleNote, nameTag, shortNames, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
@@ -11,26 +12,33 @@ import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.j
 import { eventsBetween } from "./pacing.js";
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
+import { tableTalk, resignButton } from "./table.js";
 
 const seenKey = (id) => `poyta.seen.${id}`;
 
 export async function gamePage(id, page) {
-  const state = { view: null, module: null, busy: false, lastEvent: null, log: [], pending: null };
+  const state = { view: null, module: null, busy: false, lastEvent: null, log: [], pending: null, asOf: null };
+  let showing = Promise.resolve(); // views are shown one after the other
+  let logQueue = Promise.resolve(); // one events request at a time, so each event is added once
   const heading = h("h1", { text: t("loading") });
   const tools = h("div", { class: "game-tools" });
   const statusLine = h("p", { class: "status-line", id: "status-line", tabindex: "-1" });
   const notices = h("div", { class: "notices" });
+  const staleBox = h("div");
+  const heldBox = h("div");
   const invite = h("div");
   const outcome = h("div");
   const area = h("section", { class: "game-area", "aria-label": "" });
   const seats = h("section", { "aria-labelledby": "seats-title", class: "seats" });
   const log = h("section", { "aria-labelledby": "log-title", class: "log" });
   const rulesLink = h("p", { class: "rules-link" });
+  const talkBox = h("div");
+  const resignBox = h("div");
   const confirmBar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("confirm.title"), hidden: true });
   const missedBox = h("div", { class: "notice", role: "note", hidden: true });
   const nameTip = h("p", { class: "name-tip", role: "status", hidden: true });
-  setPage("", h("div", { class: "game-head" }, heading, tools), statusLine, notices, missedBox, invite, outcome,
-    area, seats, log, rulesLink, confirmBar, nameTip);
+  setPage("", h("div", { class: "game-head" }, heading, tools), staleBox, statusLine, heldBox, notices, missedBox, invite, outcome,
+    area, seats, talkBox, log, resignBox, rulesLink, confirmBar, nameTip);
   // A short name on the table shows the full one when tapped (screen readers hear it in full).
   let tipTimer = null;
   area.addEventListener("click", (event) => {
@@ -54,20 +62,29 @@ export async function gamePage(id, page) {
     },
     // A name that fits under a card at 8 players; tapping it shows the full name.
     nameTag(seat) {
-      const full = ctx.seatName(seat);
-      const short = state.view ? shortNames(state.view, ctx)[seat] : full;
-      return h("span", { class: "short-name", "aria-hidden": "true", "data-full-name": full, text: short });
+      const names = state.view ? state.view.seats.map((s) => ctx.seatName(s.seat)) : [];
+      return nameTag(ctx.seatName(seat), shortNames(names)[seat]);
     },
   };
 
+  // Offline, the game as it was last seen (marked as not current) until the network answers.
+  const viewKey = `game.${me().id}.${id}`;
+  const saved = kept(viewKey);
+  if (saved) { state.asOf = saved.at; show(saved.data); }
   const poller = startPolling({
     load: (etag, wait, signal) => api.game(id, etag, wait, signal),
-    show: (view) => show(view),
+    show: async (view) => { await show(view, false, true); flushHeld(); },
     every: 40000,
     onGone: (error) => showError(error.message),
   });
-  page.stop = () => { poller.stop(); cancelPending(); };
+  window.addEventListener("online", flushHeld);
+  let talk = null;
+  page.stop = () => {
+    poller.stop(); cancelPending(); window.removeEventListener("online", flushHeld);
+    if (talk) talk.stop();
+  };
   page.pollNow = poller.now;
+  showHeld();
 
   // ------------------------------------------------------------ acting
   async function send(action) {
@@ -76,13 +93,22 @@ export async function gamePage(id, page) {
     area.setAttribute("aria-busy", "true");
     area.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     clearError();
+    const label = lastLabel;
     try {
       const view = await api.act(id, action);
       state.busy = false;
-      await show(view);
+      await show(view, false, true);
       return view;
     } catch (error) {
       state.busy = false;
+      if (error instanceof OfflineError && state.view) {
+        // Held, with the version it was made on, and sent when the network is back.
+        holdMove(id, { action, version: state.view.version, label });
+        showHeld();
+        handleError(error);
+        await show(state.view, true);
+        return null;
+      }
       handleError(error);
       if (state.view) await show(state.view, true);
       throw error;
@@ -98,7 +124,11 @@ export async function gamePage(id, page) {
   // With confirm-before-play on, the first tap only selects: a second tap on the same
   // control, or Confirm, sends it. The tapped control is remembered from the click itself.
   let tapped = null;
-  area.addEventListener("click", (event) => { tapped = event.target.closest("button"); }, true);
+  let lastLabel = "";
+  area.addEventListener("click", (event) => {
+    tapped = event.target.closest("button");
+    lastLabel = tapped ? (tapped.getAttribute("aria-label") || tapped.textContent.trim()) : "";
+  }, true);
   function act(action) {
     // Moves that cannot be undone (closing the stock, declaring) are confirmed by default.
     const final = state.module && state.module.irreversible && state.module.irreversible(action)
@@ -153,17 +183,22 @@ export async function gamePage(id, page) {
 
   // ------------------------------------------------------------ showing a view
   // Views are shown one after the other: a paced reveal finishes before the next view starts.
-  let showing = Promise.resolve();
-  function show(view, force = false) {
-    showing = showing.then(() => showNow(view, force)).catch(handleError);
+  // `current`: the view comes from the server now (not kept from an earlier visit).
+  function show(view, force = false, current = false) {
+    showing = showing.then(() => showNow(view, force, current)).catch(handleError);
     return showing;
   }
 
-  async function showNow(view, force) {
+  async function showNow(view, force, current) {
     const prev = state.view;
+    if (current) {
+      keep(viewKey, view);
+      if (state.asOf) { state.asOf = null; staleBox.replaceChildren(); }
+    }
     if (!force && prev && view.version < prev.version) return; // a slow, older answer
     if (!force && prev && JSON.stringify(prev) === JSON.stringify(view)) return;
     state.view = view;
+    staleBox.replaceChildren(...(state.asOf ? [staleNote(state.asOf)] : []));
     // Another player's move keeps a card awaiting confirmation, as long as it stays legal.
     if (state.pending && !view.legal_actions.some((a) => actionKey(a) === state.pending.key)) {
       cancelPending();
@@ -178,8 +213,8 @@ export async function gamePage(id, page) {
         onclick: () => openHowTo({ type: view.type, title: view.title, gameId: view.id }) }, t("game.howto")));
     }
     // What happened since the last view: the game log's new lines, and the reveal built from them.
-    const fresh = await (logQueue = logQueue.then(() => updateLog(prev === null)));
-    if (prev && !force && mod && mod.stages && revealStep()) await reveal(prev, view, fresh.map((line) => line.event), mod);
+    const { fresh, first } = await (logQueue = logQueue.then(() => updateLog()));
+    if (prev && !first && !force && mod && mod.stages && revealStep()) await reveal(prev, view, fresh.map((line) => line.event), mod);
 
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
@@ -189,13 +224,20 @@ export async function gamePage(id, page) {
     renderInvites(invite, view);
     renderSeats(seats, view, mod, ctx);
     renderOutcome(outcome, view, info);
+    if (!talk && view.status !== "waiting") {
+      talk = tableTalk(view.id, view.your_seat);
+      talkBox.replaceChildren(talk.element);
+    }
+    const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
+    resignBox.replaceChildren(...(view.status === "active" && mine && !mine.resigned
+      ? [resignButton(view, (resigned) => show(resigned, false, true))] : []));
     rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}/${encodeURIComponent(view.id)}` },
       t("game.rules", { title: view.title })));
     renderArea(view, mod);
 
     // Announce what happened: the game log's new lines when the game describes its events,
     // else the renderer's own diff of the two views; then the status.
-    const lines = prev === null ? [] : fresh.map((line) => line.text);
+    const lines = first ? [] : fresh.map((line) => line.text);
     const said = mod && mod.describeEvent ? lines : (prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : []);
     if (prev === null) announce(status);
     else announce([...said, status].join(". "));
@@ -207,7 +249,8 @@ export async function gamePage(id, page) {
   async function reveal(prev, view, events, mod) {
     const stages = mod.stages(prev, view, eventsBetween(prev, view, events), ctx);
     const summary = mod.summary ? mod.summary(prev, view, ctx) : null;
-    if (!stages.length && !summary) return;
+    // A long absence is told by the log, not replayed card by card.
+    if ((!stages.length && !summary) || stages.length > 12) return;
     let hurry = false;
     const onTap = () => { hurry = true; };
     area.addEventListener("click", onTap);
@@ -273,16 +316,17 @@ export async function gamePage(id, page) {
   }
 
   // ------------------------------------------------------------ game log
-  let logQueue = Promise.resolve(); // one events request at a time, so each event is added once
-  // Fetches the events after the last one known; returns them with their lines.
-  async function updateLog(first) {
+  // Fetches the events after the last one known; returns them with their lines, and whether
+  // they are the first fetched (the story so far, not news).
+  async function updateLog() {
+    const first = state.lastEvent === null;
     let answer;
     try {
-      answer = await api.events(id, first ? 0 : state.lastEvent || 0);
+      answer = await api.events(id, state.lastEvent || 0);
     } catch {
-      return []; // the log is a nicety: the view itself is shown all the same
+      return { fresh: [], first: true }; // the log is a nicety: the view is shown all the same
     }
-    if (!answer.events.length && state.lastEvent !== null) return [];
+    if (!answer.events.length && !first) return { fresh: [], first };
     const seen = parseInt(localStorage.getItem(seenKey(id)) || "0", 10);
     // Two views shown in quick succession may fetch the same events: keep each once.
     const fresh = answer.events.filter((event) => state.lastEvent === null || event.number > state.lastEvent)
@@ -294,7 +338,37 @@ export async function gamePage(id, page) {
     const missed = fresh.filter(({ event }) => event.number > seen && event.type === "timeout");
     if (missed.length) addTimeoutNotices(missed.map((line) => line.text));
     renderLog(fresh);
-    return fresh;
+    return { fresh, first };
+  }
+
+  // ------------------------------------------------------------ moves held while offline
+  let flushing = false;
+  async function flushHeld() {
+    const held = heldMove(id);
+    if (!held || flushing || state.busy) return;
+    flushing = true;
+    try {
+      const view = await api.act(id, held.action, held.version);
+      dropMove(id);
+      showHeld();
+      announce(t("held.sent", { what: held.label }));
+      await show(view, false, true);
+    } catch (error) {
+      if (error instanceof OfflineError) return; // still offline: keep it
+      dropMove(id);
+      showHeld(t(error.status === 409 ? "held.stale" : "held.refused", { what: held.label, why: error.message }));
+    } finally {
+      flushing = false;
+    }
+  }
+  // The held move (with a way to drop it), or what became of it.
+  function showHeld(outcome = null) {
+    const held = heldMove(id);
+    if (!held && !outcome) { heldBox.replaceChildren(); return; }
+    const text = held ? t("held.waiting", { what: held.label }) : outcome;
+    heldBox.replaceChildren(h("div", { class: `notice${held ? "" : " warn"}`, role: "status" }, h("p", { text }),
+      h("button", { type: "button", class: "link", onclick: () => { dropMove(id); heldBox.replaceChildren(); } },
+        t(held ? "held.cancel" : "dismiss"))));
   }
   // One notice box, with the latest few time-outs, until dismissed.
   let missedLines = [];
@@ -322,21 +396,6 @@ export async function gamePage(id, page) {
   }
 }
 
-// Names short enough for the table: bots lose their level ("Bot 4"), long names keep their
-// first word, plus the next word's initial when two seats would otherwise look the same.
-const SHORT = 8;
-export function shortNames(view, ctx) {
-  const full = view.seats.map((seat) => ctx.seatName(seat.seat).replace(/\s*\(.*\)$/, ""));
-  const first = full.map((name) => (name.length <= SHORT ? name : name.split(/\s+/)[0]));
-  return first.map((name, seat) => {
-    const clash = first.some((other, i) => i !== seat && other === name);
-    const words = full[seat].split(/\s+/);
-    let short = clash && words[1] ? `${name} ${words[1][0]}.` : name;
-    if (short.length > SHORT + 2) short = `${short.slice(0, SHORT - 1)}.`;
-    return short;
-  });
-}
-
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isYourTurn(view) {
@@ -357,6 +416,10 @@ function statusText(view, mod, ctx) {
 function renderNotices(box, view, ctx, show) {
   const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
   if (!mine || !mine.standin || view.status === "finished") { box.replaceChildren(); return; }
+  if (mine.resigned) {
+    box.replaceChildren(h("div", { class: "notice", role: "note" }, h("p", { text: t("game.resignedYou") })));
+    return;
+  }
   const button = h("button", { type: "button", class: "primary big", onclick: async () => {
     button.disabled = true;
     try { await show(await api.takeBack(view.id)); refreshInbox(); } catch (e) { handleError(e); button.disabled = false; }
@@ -393,7 +456,8 @@ function renderSeats(section, view, mod, ctx) {
       h("span", { class: "seat-score", text: t("game.score", { score: seat.score ?? 0 }) }),
       acting ? h("span", { class: "badge", text: t("game.toAct") }) : null,
       acting && seat.deadline ? h("span", { class: "deadline" }, timeLeftNode(seat.deadline)) : null,
-      seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null,
+      seat.resigned ? h("span", { class: "badge warn", text: t("game.resigned") })
+        : (seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null),
       note ? h("span", { class: "badge ok", text: note }) : null));
   }
   section.replaceChildren(h("h2", { id: "seats-title", text: t("game.seats") }), list);
@@ -412,6 +476,7 @@ function renderOutcome(box, view, info) {
     if (i === 0 || scores[seat] !== scores[order[i - 1]]) rank = i + 1;
     rows.push(h("tr", { class: winners.includes(seat) ? "winner" : "" },
       h("td", { text: String(rank) }), h("th", { scope: "row" }, view.seats[seat].name,
+        view.seats[seat].resigned ? ` (${t("game.resigned")})` : "",
         seat === view.your_seat ? ` (${t("game.you")})` : ""),
       h("td", { text: String(scores[seat]) })));
   });

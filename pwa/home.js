@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
 import { openHowTo } from "./howto.js";
-import { h, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
+import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d"];
 const DEFAULT_PACE = "1d";
@@ -21,7 +21,7 @@ export async function homePage(page, retry) {
   const rules = h("section", { "aria-labelledby": "rules-list" });
   const create = h("section", { "aria-labelledby": "new-game" }, h("h2", { id: "new-game", text: t("home.new") }), form);
   setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), mine, create, lobby, rules);
-  page.stop = watchInbox((lines) => renderInbox(mine, lines));
+  page.stop = watchInbox((lines, asOf) => renderInbox(mine, lines, asOf));
   page.pollNow = refreshInbox;
   let types;
   try {
@@ -60,10 +60,11 @@ function lineStatus(line) {
 }
 
 // The API orders the inbox: the player's turn first, then by deadline, then by last activity.
-function renderInbox(section, lines) {
+function renderInbox(section, lines, asOf) {
   const waiting = lines.filter((line) => line.your_turn).length;
   section.replaceChildren(h("h2", { id: "my-games" }, t("home.mine"),
     waiting ? h("span", { class: "badge count", text: t("home.yourTurnCount", { n: waiting }) }) : null));
+  if (asOf) section.append(staleNote(asOf));
   if (!lines.length) { section.append(h("p", { class: "muted", text: t("home.none") })); return; }
   section.append(h("ul", { class: "game-list" }, lines.map((line) => h("li", { class: line.your_turn ? "your-turn" : "" },
     h("a", { href: `#/game/${encodeURIComponent(line.id)}`, class: "game-link" },

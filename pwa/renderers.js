@@ -22,5 +22,6 @@ export function describeEvent(mod, event, ctx) {
     return t(`event.timeout${event.standin ? "Standin" : ""}${yours}`, { name: ctx.seatName(event.seat) });
   }
   if (event.type === "stand_in") return t(`event.standIn${yours}`, { name: ctx.seatName(event.seat) });
+  if (event.type === "resigned") return t(`event.resigned${yours}`, { name: ctx.seatName(event.seat) });
   return event.type;
 }

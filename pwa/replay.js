@@ -2,7 +2,7 @@
 // by the game's own renderer, as a spectator would see it, and the hands are listed below.
 import { t } from "./i18n.js";
 import { api } from "./api.js";
-import { h, setPage, announce, handleError } from "./ui.js";
+import { h, setPage, announce, handleError, nameTag, shortNames } from "./ui.js";
 import { loadModule } from "./renderers.js";
 
 export async function replayPage(id, page) {
@@ -15,7 +15,9 @@ export async function replayPage(id, page) {
   const hands = h("section", { "aria-labelledby": "replay-hands" });
   const state = { step: 0, steps: null, cache: new Map(), loading: null };
   const names = game.seats.map((seat) => seat.name || `#${seat.seat + 1}`);
-  const ctx = { t, yourSeat: null, busy: false, seatName: (seat) => names[seat] ?? `#${seat + 1}` };
+  const short = shortNames(names);
+  const ctx = { t, yourSeat: null, busy: false, seatName: (seat) => names[seat] ?? `#${seat + 1}`,
+    nameTag: (seat) => nameTag(ctx.seatName(seat), short[seat]) };
 
   const button = (key, label, target) => h("button", { type: "button", "data-key": key, onclick: () => go(target()) }, label);
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },

@@ -1,6 +1,6 @@
 // Pöytä service worker: precaches the app shell; the API is never cached (always network).
 // Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
-const CACHE_VERSION = "poyta-shell-v5";
+const CACHE_VERSION = "poyta-shell-v7";
 const SHELL = [
   "/",
   "/index.html",
@@ -19,6 +19,8 @@ const SHELL = [
   "/welcome.js",
   "/howto.js",
   "/pacing.js",
+  "/keep.js",
+  "/table.js",
   "/howto/sixnimmt.js",
   "/howto/sixtysix.js",
   "/howto/sticheln.js",

@@ -102,6 +102,32 @@ export function setPage(title, ...children) {
   main().replaceChildren(...children);
 }
 
+// Names short enough for a table of 8: bots lose their level ("Bot 4"), long names keep their
+// first word, plus the next word's initial when two seats would otherwise look the same.
+const SHORT = 8;
+export function shortNames(names) {
+  const full = names.map((name) => name.replace(/\s*\(.*\)$/, ""));
+  const first = full.map((name) => (name.length <= SHORT ? name : name.split(/\s+/)[0]));
+  return first.map((name, seat) => {
+    const clash = first.some((other, i) => i !== seat && other === name);
+    const words = full[seat].split(/\s+/);
+    let short = clash && words[1] ? `${name} ${words[1][0]}.` : name;
+    if (short.length > SHORT + 2) short = `${short.slice(0, SHORT - 1)}.`;
+    return short;
+  });
+}
+
+// A short name on the table; the game page shows the full one when it is tapped.
+export function nameTag(full, short = full) {
+  return h("span", { class: "short-name", "aria-hidden": "true", "data-full-name": full, text: short });
+}
+
+// What the phone kept from an earlier visit, shown while offline: say it is not current.
+export function staleNote(at) {
+  const time = new Date(at).toLocaleString(document.documentElement.lang, { weekday: "short", hour: "2-digit", minute: "2-digit" });
+  return h("p", { class: "stale-note", role: "note", text: t("offline.asOf", { time }) });
+}
+
 // ---------------------------------------------------------------- time left
 // "12 h left": coarse on purpose, a turn lasts minutes to days.
 export function timeLeft(iso, now = Date.now()) {

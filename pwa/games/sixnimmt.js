@@ -49,6 +49,8 @@ addStrings("en", {
   "sixnimmt.ev.drafted": "{name} took {card} from the display",
   "sixnimmt.ev.chose": "{name} chose a card",
   "sixnimmt.ev.changed": "{name} changed their card",
+  "sixnimmt.ev.choseYou": "You chose a card",
+  "sixnimmt.ev.changedYou": "You changed your card",
   "sixnimmt.ev.revealed": "Cards revealed: {cards}",
   "sixnimmt.ev.placed": "{name} placed {card} in row {row}",
   "sixnimmt.ev.took": "{name} took row {row} with {card}, {heads}",
@@ -102,6 +104,8 @@ addStrings("fi", {
   "sixnimmt.ev.drafted": "{name} otti kortin {card} esiltä",
   "sixnimmt.ev.chose": "{name} valitsi kortin",
   "sixnimmt.ev.changed": "{name} vaihtoi korttinsa",
+  "sixnimmt.ev.choseYou": "Valitsit kortin",
+  "sixnimmt.ev.changedYou": "Vaihdoit korttisi",
   "sixnimmt.ev.revealed": "Kortit paljastettiin: {cards}",
   "sixnimmt.ev.placed": "{name} sijoitti kortin {card} riviin {row}",
   "sixnimmt.ev.took": "{name} otti rivin {row} kortilla {card}, {heads}",
@@ -314,7 +318,7 @@ export function describeEvent(event, ctx) {
   const name = event.seat === undefined ? "" : ctx.seatName(event.seat);
   switch (event.type) {
     case "drafted": return t("sixnimmt.ev.drafted", { name, card: event.card });
-    case "chose": return t(event.changed ? "sixnimmt.ev.changed" : "sixnimmt.ev.chose", { name });
+    case "chose": return t(`sixnimmt.ev.${event.changed ? "changed" : "chose"}${event.seat === ctx.yourSeat ? "You" : ""}`, { name });
     case "revealed": return t("sixnimmt.ev.revealed", {
       cards: event.cards.map((entry) => `${ctx.seatName(entry.seat)} ${entry.card}`).join(", ") });
     case "row_choice": return t("sixnimmt.mustTake", { name });

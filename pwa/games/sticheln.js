@@ -68,6 +68,10 @@ addStrings("en", {
   "sticheln.log.choseAgain": "{name} has changed the card put down",
   "sticheln.log.named": "{name} has named a colour",
   "sticheln.log.namedAgain": "{name} has changed the colour named",
+  "sticheln.log.choseYou": "You have put down a card",
+  "sticheln.log.choseAgainYou": "You have changed the card you put down",
+  "sticheln.log.namedYou": "You have named a colour",
+  "sticheln.log.namedAgainYou": "You have changed the colour you named",
   "sticheln.log.yourCards": "You put down {cards}",
   "sticheln.log.yourColors": "You named {colors}",
   "sticheln.log.allChose": "Everybody has chosen",
@@ -144,6 +148,10 @@ addStrings("fi", {
   "sticheln.log.choseAgain": "{name} vaihtoi alas laitetun kortin",
   "sticheln.log.named": "{name} nimesi värin",
   "sticheln.log.namedAgain": "{name} vaihtoi nimeämänsä värin",
+  "sticheln.log.choseYou": "Laitoit kortin alas",
+  "sticheln.log.choseAgainYou": "Vaihdoit alas laittamasi kortin",
+  "sticheln.log.namedYou": "Nimesit värin",
+  "sticheln.log.namedAgainYou": "Vaihdoit nimeämäsi värin",
   "sticheln.log.yourCards": "Laitoit alas: {cards}",
   "sticheln.log.yourColors": "Nimesit: {colors}",
   "sticheln.log.allChose": "Kaikki ovat valinneet",
@@ -482,7 +490,8 @@ export function describeEvent(event, ctx) {
   const name = (seat) => ctx.seatName(seat);
   const scores = (list) => list.map((score, seat) => t("sticheln.scoreOf", { name: name(seat), score })).join(", ");
   switch (event.type) {
-    case "chose": return t(`sticheln.log.${event.phase === "name" ? "named" : "chose"}${event.changed ? "Again" : ""}`, { name: name(event.seat) });
+    case "chose": return t(`sticheln.log.${event.phase === "name" ? "named" : "chose"}${event.changed ? "Again" : ""}`
+      + (event.seat === ctx.yourSeat ? "You" : ""), { name: name(event.seat) });
     case "choice": return event.cards ? t("sticheln.log.yourCards", { cards: event.cards.map(cardName).join(", ") })
       : t("sticheln.log.yourColors", { colors: colorList(event.colors) });
     case "all_chosen": return t(event.phase === "name" ? "sticheln.log.allNamed" : "sticheln.log.allChose");

@@ -26,14 +26,14 @@ def test_a_reader_collects_every_event_once_in_order_while_writers_append(redis_
     store = Store(Redis.from_url(redis_url))
     game_id = secrets.token_hex(8)
     store.redis.hset(f"game:{{{game_id}}}", mapping={"version": 1, "status": "active",
-                                                     "public": "1"})
+                                                     "public": "1", "meta": '{"type": "sixnimmt"}'})
     threads = [threading.Thread(target=writer, args=(store, game_id, f"w{index}", batches))
                for index, batches in enumerate(work)]
     for thread in threads:
         thread.start()
     collected, last = [], 0
     while any(thread.is_alive() for thread in threads) or last < sum(map(sum, work)):
-        _, _, _, events, count = store.events(game_id, None, last)
+        _, _, _, events, count, _ = store.events(game_id, None, last)
         collected += events
         last = count
     for thread in threads:

@@ -1,5 +1,7 @@
 """What the browser tests share besides fixtures: a phone's player and the API as it sees it."""
+import json
 import re
+import urllib.request
 
 from playwright import sync_api
 
@@ -36,6 +38,17 @@ def play_by_api(page, base: str, game_id: str, until) -> dict:
         else:
             page.wait_for_timeout(50)  # a bot's move
     raise AssertionError("the game never got there")
+
+
+def outside(base: str, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
+    """The API for another player, from outside the phone (so never offline with it)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(f"{base}/api/v1{path}", method=method, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
 
 
 def api_view(page, base: str, game_id: str) -> dict:

@@ -58,6 +58,7 @@ class SeatSchema(Schema):
     score = fields.Raw()
     to_act = fields.Boolean()
     standin = fields.Boolean(metadata={"description": "A bot plays this seat after time-outs"})
+    resigned = fields.Boolean(metadata={"description": "Its player resigned: a bot plays it to the end"})
     timeouts = fields.Integer(metadata={"description": "Time-outs in a row"})
     deadline = fields.String(allow_none=True, metadata={"description": "When a bot stands in"})
 

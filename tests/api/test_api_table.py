@@ -1,0 +1,83 @@
+"""Resigning and table talk: a bot takes a resigned seat and the outcome says who resigned;
+short, rate-limited messages per game for its players, kept within bounds."""
+from api.service import CHAT_KEEP, CHAT_LENGTH, CHAT_RATE
+
+GAME = {"type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}],
+        "options": {"threshold": 1}}
+
+
+def two_players_at_a_table(client, new_player):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    game = client.post("/api/v1/games", json=GAME, headers=anna).get_json()
+    client.post(f"/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
+    return game["id"], anna, bert
+
+
+def test_a_resigned_seat_is_played_by_a_bot_to_the_end(client, new_player, run_bots):
+    game_id, anna, bert = two_players_at_a_table(client, new_player)
+    resigned = client.post(f"/api/v1/games/{game_id}/resign", headers=bert)
+    assert resigned.status_code == 200
+    seat = resigned.get_json()["seats"][1]
+    assert seat["resigned"] is True and seat["standin"] is True
+    assert resigned.get_json()["legal_actions"] == []
+    # Once is enough, there is no taking it back, and only players may resign.
+    assert client.post(f"/api/v1/games/{game_id}/resign", headers=bert).status_code == 409
+    assert client.post(f"/api/v1/games/{game_id}/takeback", headers=bert).status_code == 409
+    _, carl = new_player("Carl")
+    assert client.post(f"/api/v1/games/{game_id}/resign", headers=carl).status_code == 403
+    events = client.get(f"/api/v1/games/{game_id}/events?after=0", headers=anna).get_json()["events"]
+    assert any(e["type"] == "resigned" and e["seat"] == 1 for e in events)
+
+    # Anna plays on; the bot plays Bert's seat until the game is over.
+    for _ in range(100):
+        view = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()
+        if view["status"] == "finished":
+            break
+        if view["legal_actions"]:
+            client.post(f"/api/v1/games/{game_id}/actions", json={"action": view["legal_actions"][0]},
+                        headers=anna)
+        run_bots()
+    assert view["status"] == "finished"
+    assert [seat["resigned"] for seat in view["seats"]] == [False, True, False]
+    # A finished game cannot be resigned.
+    assert client.post(f"/api/v1/games/{game_id}/resign", headers=anna).status_code == 409
+
+
+def test_players_talk_at_the_table_within_limits(client, new_player):
+    game_id, anna, bert = two_players_at_a_table(client, new_player)
+    said = client.post(f"/api/v1/games/{game_id}/chat", json={"text": "  Good <b>luck</b>!  "}, headers=anna)
+    assert said.status_code == 201
+    assert said.get_json()["text"] == "Good <b>luck</b>!"  # kept as typed; the app shows it as text
+    heard = client.get(f"/api/v1/games/{game_id}/chat?after=0", headers=bert).get_json()
+    assert [(m["seat"], m["name"], m["text"]) for m in heard["messages"]] == [(0, "Anna", "Good <b>luck</b>!")]
+    assert client.get(f"/api/v1/games/{game_id}/chat?after={heard['last']}", headers=bert).get_json()["messages"] == []
+
+    # Empty, too long, or not a player: refused in the one error shape, nothing stored.
+    for body in ({"text": "   "}, {"text": "x" * (CHAT_LENGTH + 1)}, {}, {"text": 5}):
+        answer = client.post(f"/api/v1/games/{game_id}/chat", json=body, headers=anna)
+        assert answer.status_code == 422 and answer.get_json()["message"], body
+    _, carl = new_player("Carl")
+    assert client.post(f"/api/v1/games/{game_id}/chat", json={"text": "hi"}, headers=carl).status_code == 403
+    assert client.get(f"/api/v1/games/{game_id}/chat?after=0", headers=carl).status_code == 403
+    assert len(client.get(f"/api/v1/games/{game_id}/chat?after=0", headers=anna).get_json()["messages"]) == 1
+
+    # Rate-limited per player: the next message over the limit answers 429 with Retry-After.
+    count, seconds = CHAT_RATE
+    for n in range(count - 1):
+        assert client.post(f"/api/v1/games/{game_id}/chat", json={"text": f"{n}"}, headers=anna).status_code == 201
+    too_many = client.post(f"/api/v1/games/{game_id}/chat", json={"text": "more"}, headers=anna)
+    assert too_many.status_code == 429 and 0 < int(too_many.headers["Retry-After"]) <= seconds
+    assert too_many.get_json()["code"] == 429
+    assert client.post(f"/api/v1/games/{game_id}/chat", json={"text": "me too"}, headers=bert).status_code == 201
+
+
+def test_the_table_keeps_only_the_latest_messages(client, new_player, redis):
+    game_id, anna, bert = two_players_at_a_table(client, new_player)
+    for n in range(CHAT_KEEP + 5):
+        for key in redis.scan_iter("*chat-rate*"):  # past the rate limit: the bound is tested here
+            redis.delete(key)
+        assert client.post(f"/api/v1/games/{game_id}/chat", json={"text": f"line {n}"}, headers=anna).status_code == 201
+    heard = client.get(f"/api/v1/games/{game_id}/chat?after=0", headers=bert).get_json()
+    assert len(heard["messages"]) == CHAT_KEEP
+    assert heard["messages"][-1]["text"] == f"line {CHAT_KEEP + 4}" and heard["last"] == CHAT_KEEP + 5
