@@ -13,8 +13,56 @@ seats that have not chosen, legal_actions of a seat that has chosen offers the o
 so the finished deal is shown under table["previous_deal"]. In phase "over" the last deal stays
 on the table with everything revealed.
 
-The view's table and the events ("to" marks the only seats that may see one) are declared
-in shapes.py.
+Events (apply_action returns them in this order; "to" marks the only seats that may see one)
+    {"type": "chose", "seat", "phase": "choose"|"name", "changed": bool}
+                    seat has made (or, with "changed", replaced) its secret choice; never what
+    {"type": "choice", "seat", "cards": [names]} or {"type": "choice", "seat", "colors": [..]},
+                    "to": [seat]
+                    what that seat chose, told to that seat only (follows its "chose")
+    {"type": "all_chosen", "phase": "choose"|"name"}
+                    the last seat has chosen: the choices are final
+    {"type": "revealed", "pain": [[names] per seat], "pain_colors": [[colours] or None per seat]}
+                    every seat's choice turned up: when all have chosen, but under "dark" only at
+                    the end of the deal (just before "deal_end"); under "late" after the naming
+    {"type": "played", "seat", "card", "led_color", "trick"}
+                    a card played to the trick numbered `trick` (1-based within the deal)
+    {"type": "trick_won", "winner", "cards": [{"seat", "card"}], "trick", "tricks_per_deal"}
+                    the trick's winner takes these cards and leads next
+    {"type": "deal_end", "deal", "scores": [per seat], "totals": [per seat]}
+                    the deal is scored; totals are the match scores after it
+    {"type": "dealt", "deal", "dealer", "leader", "leftover": [names], "hand_size"}
+                    a new deal (from deal 2 on; new_game returns no events): no hand is told,
+                    each seat reads its new hand from its view
+    {"type": "game_over", "scores", "winners"}
+                    the last deal is scored and the match is over
+
+view()["table"] keys
+    seat            the viewer's seat, None for a spectator
+    dealer          dealer of this deal
+    leader          the seat that led (or leads) the current trick
+    turn            seat to play now, None outside phase "play"
+    to_act          seats that still have to act now
+    tricks_played   tricks finished in this deal
+    tricks_per_deal tricks in a deal (hand size minus cards put down)
+    trick           [{"seat": s, "card": name}] in playing order
+    led_color       colour of the first card of the trick, None when the trick is empty
+    last_trick      {"cards": [{"seat", "card"}], "winner": seat} of this deal, or None
+    leftover        cards set aside face up for the whole deal (7 and 8 players), sorted
+    chosen          [bool per seat]: has made this phase's secret choice (never what)
+    pain            [[names] per seat]: put-down pain (or lucky) cards the viewer may see;
+                    [] while still secret (until all chose; under "dark" until the deal ends)
+    pain_colors     [[colour names] per seat] or None per seat while unknown to the viewer
+    collected       [{colour: [names]} per seat]: every collected card, public, one key per
+                    colour in play
+    collected_count [int per seat]
+    deal_score      [int or None per seat]: this deal's score so far, None while that seat's
+                    pain colours are unknown to the viewer
+    deal_scores     [[int per seat] per finished deal]: the score sheet
+    deals           number of deals in the match
+    variants        names of the variant options switched on
+    previous_deal   None, or {"deal", "pain", "pain_colors", "collected", "scores",
+                    "last_trick"} of the deal that finished last, everything revealed (same
+                    shapes as above; "scores" is that deal's score per seat)
 """
 from __future__ import annotations
 
