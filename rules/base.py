@@ -123,7 +123,7 @@ class Field:
 
     def check(self, value: Any) -> None:
         if self.many is None:
-            if not self.accepts(value):
+            if type(value) is not self.value_type or value not in self.values:
                 raise IllegalAction(f"field '{self.name}': {_shown(value)} is not {self.what()}")
             return
         fewest, most = self.many
@@ -257,6 +257,7 @@ class Game:
 
     def __post_init__(self) -> None:
         self.action_types = {action.type: action for action in self.actions}
+        self._handlers = {action.type: getattr(self, action.handler) for action in self.actions}
 
     # --- options -------------------------------------------------------------
     def normalise_options(self, players: Any, raw: dict | None) -> dict:
@@ -321,7 +322,7 @@ class Game:
             if phase not in declared.phases:
                 expected = " or ".join(repr(a.type) for a in self.actions if phase in a.phases)
                 raise IllegalAction(f"now is the time for {expected}, not '{declared.type}'")
-        return getattr(self, declared.handler)(state, seat, action)
+        return self._handlers[declared.type](state, seat, action)
 
     def phase(self, state: State) -> str:
         return state["phase"]
