@@ -9,10 +9,18 @@ benchmarks) goes through these methods:
     game.to_act(state)                  -> seats that must act now
     game.legal_actions(state, seat)     -> list of action dicts
     game.apply_action(state, seat, action) -> events  # mutates state; IllegalAction
+    game.actions                        -> the declared action types (see below)
     game.view(state, seat_or_None)      -> what that seat (or a spectator) may see
     game.outcome(state)                 -> None while running, else scores/winners
     game.record(state)                  -> every deal as dealt, for replays
     game.bot_action(view, legal, level, rng, budget) -> an action chosen from the view alone
+
+Actions are declared as data: each game lists its `ActionType`s (type -> fields,
+each field with its type, range or card spelling -> the method that handles it,
+and the phases it belongs to). The declaration checks an action's shape and
+names the faulty field, dispatches it to its handler, and is what the HTTP
+API publishes as each game's action schemas; adding an action to a game means
+adding one entry and its handler there.
 
 Randomness only ever comes from `deal_rng(seed, deal)`, so a game is exactly
 replayable from its seed and its actions. The seed lives in the state under
@@ -33,7 +41,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from rules.search import DEFAULT_BUDGETS, Budget
 
@@ -52,6 +60,135 @@ class InvalidOptions(ValueError):
 def deal_rng(seed: int, deal: int) -> random.Random:
     """The shuffle source of one deal: independent of every other deal."""
     return random.Random(f"{seed}:{deal}")
+
+
+@dataclass(frozen=True)
+class CardFormat:
+    """How a game spells its cards: every valid name, and how to publish them."""
+
+    name: str  # the schema's name, e.g. "HattrickCard"
+    description: str
+    names: frozenset  # every valid card: all ints or all strings
+    example: Any
+    pattern: str = ""  # a regular expression matching exactly `names` (string cards)
+    spelling: str = ""  # how an error message says what is expected; made up if empty
+
+    @property
+    def python_type(self) -> type:
+        return type(self.example)
+
+    def spelled(self) -> str:
+        if self.spelling:
+            return self.spelling
+        if self.python_type is int:
+            return f"a card number from {min(self.names)} to {max(self.names)}"
+        return f"a card name like {self.example!r}"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an action: a card, a whole number in a range, or one of some words;
+    `many` = (fewest, most) makes it a list of such values."""
+
+    name: str
+    description: str
+    card: CardFormat | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    noun: str = ""  # what a choice is, for messages: "a colour"
+    many: tuple[int, int] | None = None
+    required: bool = True
+
+    def __post_init__(self) -> None:
+        # One type test and one set (or range) lookup per value: apply stays cheap.
+        if self.card is not None:
+            value_type, values = self.card.python_type, self.card.names
+        elif self.choices:
+            value_type, values = str, frozenset(self.choices)
+        else:
+            value_type, values = int, range(self.minimum, self.maximum + 1)
+        object.__setattr__(self, "value_type", value_type)
+        object.__setattr__(self, "values", values)
+
+    def accepts(self, value: Any) -> bool:
+        return type(value) is self.value_type and value in self.values
+
+    def what(self) -> str:
+        if self.card is not None:
+            return self.card.spelled()
+        if self.choices:
+            return f"{self.noun or 'one of'} ({', '.join(self.choices)})"
+        return f"a whole number from {self.minimum} to {self.maximum}"
+
+    def check(self, value: Any) -> None:
+        if self.many is None:
+            if not self.accepts(value):
+                raise IllegalAction(f"field '{self.name}': {_shown(value)} is not {self.what()}")
+            return
+        fewest, most = self.many
+        if type(value) is not list or not fewest <= len(value) <= most:
+            count = str(fewest) if fewest == most else f"{fewest} to {most}"
+            raise IllegalAction(f"field '{self.name}' must be a list of {count} values, "
+                                f"each {self.what()}")
+        for item in value:
+            if not self.accepts(item):
+                raise IllegalAction(
+                    f"field '{self.name}': {_shown(item)} is not {self.what()}")
+        if len(set(value)) != len(value):
+            raise IllegalAction(f"field '{self.name}' must name different values")
+
+    def example(self) -> Any:
+        one = (self.card.example if self.card is not None else
+               self.choices[0] if self.choices else self.minimum)
+        return one if self.many is None else [one] * self.many[0]
+
+
+@dataclass(frozen=True)
+class ActionType:
+    """One kind of action of a game, and the game method that carries it out:
+    `handler(state, seat, action) -> events`, called once the shape is checked."""
+
+    type: str
+    summary: str
+    handler: str
+    fields: tuple[Field, ...] = ()
+    phases: tuple[str, ...] = ()  # the phases it belongs to; empty: whenever the seat acts
+    one_field_of: bool = False  # exactly one of `fields` (all optional) is given
+    example: dict | None = None  # defaults to one made from the fields' examples
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", frozenset(["type", *(f.name for f in self.fields)]))
+
+    def check(self, action: dict) -> None:
+        keys = self.keys
+        for key in action:
+            if key not in keys:
+                extra = sorted(str(k) for k in action if k not in keys)
+                raise IllegalAction(f"unexpected field(s) in a '{self.type}' action: "
+                                    f"{', '.join(_shown(k, 24) for k in extra)}")
+        known = self.fields
+        for field in known:
+            if field.name in action:
+                field.check(action[field.name])
+            elif field.required:
+                raise IllegalAction(f"a '{self.type}' action needs the field '{field.name}' "
+                                    f"({field.what()})")
+        if self.one_field_of and len(action) != 2:
+            raise IllegalAction(f"a '{self.type}' action takes exactly one of the fields "
+                                f"{', '.join(repr(field.name) for field in known)}")
+
+    def example_action(self) -> dict:
+        if self.example is not None:
+            return dict(self.example)
+        chosen = self.fields[:1] if self.one_field_of else [f for f in self.fields if f.required]
+        return {"type": self.type, **{field.name: field.example() for field in chosen}}
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """A value quoted in an error message, cut short: messages never echo big inputs."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -113,6 +250,10 @@ class Game:
     bot_levels: tuple[BotLevel, ...] = field(default_factory=tuple)
     lower_score_wins: bool = False
     rules_page: str = ""  # file name in seeds/
+    actions: ClassVar[tuple[ActionType, ...]] = ()  # declared by each game's class
+
+    def __post_init__(self) -> None:
+        self.action_types = {action.type: action for action in self.actions}
 
     # --- options -------------------------------------------------------------
     def normalise_options(self, players: Any, raw: dict | None) -> dict:
@@ -158,8 +299,32 @@ class Game:
 
     def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
         """Validate fully, then mutate `state` and return the events; an IllegalAction
-        leaves the state untouched."""
-        raise NotImplementedError
+        leaves the state untouched.
+
+        The declaration checks the shape, the seat and the phase; the action's handler
+        checks the rest against the position before it changes anything."""
+        declared = self.action_types.get(action.get("type")) if type(action) is dict else None
+        if declared is None:
+            if type(action) is not dict:
+                raise IllegalAction("an action must be a JSON object")
+            raise IllegalAction(f"unknown action type {_shown(action.get('type'))}; expected "
+                                f"one of {', '.join(self.action_types)}")
+        declared.check(action)
+        if not self.may_change_choice(state, seat):
+            self.check_seat_may_act(state, seat)
+        if declared.phases:
+            phase = self.phase(state)
+            if phase not in declared.phases:
+                expected = " or ".join(repr(a.type) for a in self.actions if phase in a.phases)
+                raise IllegalAction(f"now is the time for {expected}, not '{declared.type}'")
+        return getattr(self, declared.handler)(state, seat, action)
+
+    def phase(self, state: State) -> str:
+        return state["phase"]
+
+    def may_change_choice(self, state: State, seat: int) -> bool:
+        """Whether `seat`, not to act, may still replace a secret choice it has made."""
+        return False
 
     def view(self, state: State, seat: int | None) -> dict:
         """{"phase", "deal", "scores", "hand", "table"}: `hand` is None for spectators."""
@@ -193,20 +358,3 @@ class Game:
 def winners_of(scores: list[int], lower_wins: bool) -> list[int]:
     best = min(scores) if lower_wins else max(scores)
     return [seat for seat, score in enumerate(scores) if score == best]
-
-
-def action_type(action: Any, fields: dict[str, tuple[str, ...]]) -> str:
-    """The action's type after checking its shape; IllegalAction otherwise.
-
-    `fields` names, for each action type, the fields it may carry besides "type".
-    """
-    if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object")
-    kind = action.get("type")
-    if kind not in fields:
-        raise IllegalAction(
-            f"unknown action type {kind!r}; expected one of {', '.join(fields)}")
-    extra = sorted(set(action) - {"type", *fields[kind]})
-    if extra:
-        raise IllegalAction(f"unexpected field(s) in a {kind!r} action: {', '.join(map(str, extra))}")
-    return kind

@@ -5,7 +5,8 @@ from rules.hattrick.game import Hattrick
 
 GAME = Hattrick(
     name="hattrick", title="Hattrick", min_players=4, max_players=7,
-    options=(Option("deals", "int", 5, "number of deals in the match", minimum=1),),
+    options=(Option("deals", "int", 5, "number of deals in the match", minimum=1,
+                    maximum=20),),
     bot_levels=(BotLevel("easy", "builds one colour, dodges other colours, passes only to "
                                  "avoid a big unwanted take",
                         easy_action),

@@ -3,11 +3,7 @@
 Cards are named "<colour>-<value>": colours "red", "blue", "green"; values 1-20,
 plus 0 with 7 players ("blue-0").
 
-Actions (always by the seat in `table["turn"]`):
-    {"type": "play", "card": "red-15"}   put a card into the trick
-    {"type": "pass", "card": "green-3"}  show a card of the third colour and lay it
-                                         face down in front of you (-2 at scoring);
-                                         only once the trick shows two colours
+Actions (always by the seat in `table["turn"]`): declared in ACTIONS below.
 
 view(state, seat) -> {"phase": "play" | "over", "deal": int, "scores": [match score per
 seat, finished deals only], "hand": [own cards, by colour red/blue/green then value] or None
@@ -47,7 +43,7 @@ every card they name has been shown to everyone by then:
 from __future__ import annotations
 
 
-from rules.base import (Action, Game, IllegalAction, State, action_type,
+from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction, State,
                         deal_rng, winners_of)
 
 COLOURS = ("red", "blue", "green")  # also the order that breaks the last leader ties
@@ -58,6 +54,18 @@ ALL_CARDS = [f"{colour}-{value}" for colour in COLOURS for value in range(21)]
 COLOUR_OF = {card: index // 21 for index, card in enumerate(ALL_CARDS)}
 VALUE_OF = {card: index % 21 for index, card in enumerate(ALL_CARDS)}
 SORT_KEY = {card: index for index, card in enumerate(ALL_CARDS)}
+
+CARD = CardFormat("HattrickCard", "Colour red, blue or green, a hyphen and the value 1 to 20 "
+                  "(0 too with 7 players)", frozenset(ALL_CARDS), example="red-15",
+                  pattern="^(?:red|blue|green)-(?:[0-9]|1[0-9]|20)$")
+ACTIONS = (
+    ActionType("play", "Put a card into the trick; once the trick shows two colours, only "
+               "those colours may be played", "_play_card",
+               (Field("card", "a card in your hand", card=CARD),)),
+    ActionType("pass", "Once the trick shows two colours: show a card of the third colour and "
+               "lay it face down in front of you (-2 at scoring)", "_pass_card",
+               (Field("card", "a card of the third colour in your hand", card=CARD),)),
+)
 
 
 def deck_for(players: int) -> list[str]:
@@ -122,6 +130,8 @@ def settle_trick(played: list[tuple[int, int, int]]) -> tuple[dict[int, int], in
 
 
 class Hattrick(Game):
+    actions = ACTIONS
+
     def new_game(self, players: int, options: dict, seed: int) -> State:
         state: State = {
             "seed": seed, "players": players, "deals": options["deals"], "deal": 0,
@@ -163,18 +173,19 @@ class Hattrick(Game):
         return [{"type": "play" if COLOUR_OF[card] in colours else "pass", "card": card}
                 for card in hand]
 
-    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
-        self.check_seat_may_act(state, seat)
-        kind = action_type(action, {"play": ("card",), "pass": ("card",)})
-        card = action.get("card")
+    def _play_card(self, state: State, seat: int, action: Action) -> list[dict]:
+        return self._put_card(state, seat, action["card"], passed=False)
+
+    def _pass_card(self, state: State, seat: int, action: Action) -> list[dict]:
+        return self._put_card(state, seat, action["card"], passed=True)
+
+    def _put_card(self, state: State, seat: int, card: str, passed: bool) -> list[dict]:
         hand = state["hands"][seat]
-        if not isinstance(card, str) or card not in COLOUR_OF:
-            raise IllegalAction(f"{card!r} is not a card name like 'red-15'")
         if card not in hand:
             raise IllegalAction(f"{card} is not in your hand")
         colours = trick_colours(state["trick"])
         in_trick_colour = COLOUR_OF[card] in colours
-        if kind == "pass":
+        if passed:
             if len(colours) < 2:
                 raise IllegalAction("you may pass only once the trick shows two colours")
             if in_trick_colour:
@@ -186,7 +197,6 @@ class Hattrick(Game):
                                 f"with your {card}")
 
         hand.remove(card)
-        passed = kind == "pass"
         if passed:
             state["passed"][seat].append(card)
         state["trick"].append([seat, card, passed])

@@ -1,12 +1,6 @@
 """6 nimmt! (Wolfgang Kramer): play cards onto four rows; the sixth card of a row takes the row.
 
-Actions (JSON objects):
-    {"type": "play", "card": 37}      phase "choose": secretly choose a card from your hand;
-                                      until the last player has chosen, choosing again
-                                      replaces your choice (the first card returns to hand)
-    {"type": "take_row", "row": 0}    phase "take_row": your card is too low for every row;
-                                      take row 0-3 and your card starts it again
-    {"type": "draft", "card": 12}     phase "draft" (option draft): take a face-up card
+Actions: declared in ACTIONS below (type, fields, phase, handler).
 
 Phases: "draft" -> "choose" (10 turns, with a "take_row" pause when needed) -> next round,
 or "over" after the round in which someone reached the threshold.
@@ -48,7 +42,7 @@ view()["table"] keys:
 from __future__ import annotations
 
 
-from rules.base import (Action, Game, IllegalAction, State, action_type,
+from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction, State,
                         deal_rng, winners_of)
 
 HAND_SIZE = 10
@@ -57,7 +51,20 @@ ROW_LIMIT = 5
 HIGHEST_CARD = 104
 
 DRAFT, CHOOSE, TAKE_ROW, OVER = "draft", "choose", "take_row", "over"
-ACTION_OF_PHASE = {DRAFT: "draft", CHOOSE: "play", TAKE_ROW: "take_row"}
+
+CARD = CardFormat("SixNimmtCard", "A card's number: 1 to 104 (to 10 x players + 4 with the "
+                  "tactical deck)", frozenset(range(1, HIGHEST_CARD + 1)), example=37)
+ACTIONS = (
+    ActionType("play", "Secretly choose a card from your hand for this turn; until the last "
+               "player has chosen, choosing again replaces your choice", "_choose_card",
+               (Field("card", "a card in your hand", card=CARD),), phases=(CHOOSE,)),
+    ActionType("take_row", "Your card is lower than every row's end: take a row (its cards "
+               "count against you) and your card starts it again", "_take_row",
+               (Field("row", "the row to take", minimum=0, maximum=ROW_COUNT - 1),),
+               phases=(TAKE_ROW,)),
+    ActionType("draft", "Option draft: take a card from the face-up display", "_draft_card",
+               (Field("card", "a card in the display", card=CARD),), phases=(DRAFT,)),
+)
 
 
 def _card_bullheads(card: int) -> int:
@@ -94,14 +101,8 @@ def target_row(rows: list[list[int]], card: int) -> int | None:
     return best
 
 
-def _int_field(action: Action, key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"'{key}' must be a whole number")
-    return value
-
-
 class SixNimmt(Game):
+    actions = ACTIONS
 
     def new_game(self, players: int, options: dict, seed: int) -> State:
         tactical = options["tactical_deck"]
@@ -163,7 +164,7 @@ class SixNimmt(Game):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if self._may_change_choice(state, seat):
+        if self.may_change_choice(state, seat):
             return [{"type": "play", "card": card} for card in state["hands"][seat]]
         if seat not in self.to_act(state):
             return []
@@ -175,29 +176,22 @@ class SixNimmt(Game):
         return [{"type": "draft", "card": card} for card in state["draft_display"]]
 
     @staticmethod
-    def _may_change_choice(state: State, seat: int) -> bool:
+    def may_change_choice(state: State, seat: int) -> bool:
         """A chosen card may be replaced while others still choose."""
         return (state["phase"] == CHOOSE and 0 <= seat < state["players"]
                 and state["chosen"][seat] is not None)
 
-    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
-        if not self._may_change_choice(state, seat):
-            self.check_seat_may_act(state, seat)
-        kind = action_type(action, {"play": ("card",), "take_row": ("row",), "draft": ("card",)})
-        expected = ACTION_OF_PHASE[state["phase"]]
-        if kind != expected:
-            raise IllegalAction(f"now is the time for a '{expected}' action, not '{kind}'")
-        if kind == "play":
-            card = _int_field(action, "card")
-            if card not in state["hands"][seat]:
-                raise IllegalAction(f"card {card} is not in your hand")
-            return self._choose(state, seat, card)
-        if kind == "take_row":
-            row = _int_field(action, "row")
-            if not 0 <= row < ROW_COUNT:
-                raise IllegalAction(f"there is no row {row}; rows are 0 to {ROW_COUNT - 1}")
-            return self._place_turn(state, row)
-        card = _int_field(action, "card")
+    def _choose_card(self, state: State, seat: int, action: Action) -> list[dict]:
+        card = action["card"]
+        if card not in state["hands"][seat]:
+            raise IllegalAction(f"card {card} is not in your hand")
+        return self._choose(state, seat, card)
+
+    def _take_row(self, state: State, seat: int, action: Action) -> list[dict]:
+        return self._place_turn(state, action["row"])
+
+    def _draft_card(self, state: State, seat: int, action: Action) -> list[dict]:
+        card = action["card"]
         if card not in state["draft_display"]:
             raise IllegalAction(f"card {card} is not in the display")
         return self._draft(state, seat, card)

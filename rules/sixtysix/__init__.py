@@ -14,7 +14,8 @@ GAME = SixtySix(
                "32 cards (7-A) or 24 cards (9-A); 24 only with 2 players. "
                "4 players always use two 24-card decks",
                choices=(32, 24)),
-        Option("match_points", "int", 7, "game points that win the match", minimum=1),
+        Option("match_points", "int", 7, "game points that win the match", minimum=1,
+               maximum=50),
     ),
     bot_levels=(BotLevel("easy", "wins tricks with points cheaply, keeps its trumps "
                                  "and declares as soon as it has enough",

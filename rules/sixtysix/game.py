@@ -4,18 +4,7 @@ Cards are strings: rank "A", "10", "K", "Q", "J", "9", "8", "7" followed by suit
 "S", "H", "D", "C" ("AS", "10H", "7C"). With 4 players the double 24-card deck
 holds every card twice, so two identical names may be in play at once.
 
-Actions (every one by the seat in to_act, which is always a single seat):
-    {"type": "play", "card": "QH"}      lead or follow with a card
-    {"type": "close"}                   the leader closes the stock before leading
-    {"type": "declare"}                 "I have enough": only the seat that has just
-                                        won a trick, before it leads again
-    classic preset only:
-    {"type": "marry", "card": "KH"}     the leader shows K and Q of one suit and leads
-                                        the named one (K or Q)
-    {"type": "declare", "card": "KH"}   shows the marriage of that suit (K or Q named)
-                                        and declares at once, counting it
-    {"type": "exchange"}                the leader whose side has a trick swaps the
-                                        lowest trump for the face-up trump card
+Actions (always by the single seat in to_act): declared in ACTIONS below.
 
 view(state, seat)["table"] keys:
     seat         the viewing seat, None for a spectator
@@ -92,15 +81,36 @@ points stay hidden until a hand ends, so no event carries them before "hand_over
 """
 from __future__ import annotations
 
-from rules.base import (Action, Game, IllegalAction, InvalidOptions, State, action_type, deal_rng, winners_of)
+from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction,
+                        InvalidOptions, State, deal_rng, winners_of)
 from rules.sixtysix.cards import (DECK_24, DECK_32, POINTS, SORT_KEY, SUIT, SUITS,
                                   best_of, side_count, strict_cards)
 
-ACTIONS = {"play": ("card",), "close": (), "declare": ("card",), "marry": ("card",),
-           "exchange": ()}
+CARD = CardFormat("SixtySixCard", "Rank A, 10, K, Q, J, 9, 8 or 7, then suit S, H, D or C",
+                  frozenset(DECK_32), example="QH", pattern="^(?:A|10|K|Q|J|9|8|7)[SHDC]$")
+MARRIAGE_CARD = CardFormat(
+    "SixtySixMarriageCard", "The king or queen of a marriage's suit", frozenset(
+        rank + suit for rank in "KQ" for suit in SUITS), example="KH", pattern="^[KQ][SHDC]$",
+    spelling="the king or queen of the marriage's suit, like 'KH'")
+ACTIONS = (
+    ActionType("play", "Lead or follow with a card", "_play_card",
+               (Field("card", "a card in your hand", card=CARD),)),
+    ActionType("close", "As the leader, before leading: close the stock", "_close"),
+    ActionType("declare", "\"I have enough\": only the seat that has just won a trick, before "
+               "it leads again; classic preset: name a marriage card to show that marriage "
+               "and count it at once", "_declare",
+               (Field("card", "classic preset: the king or queen of a marriage in your hand",
+                      card=MARRIAGE_CARD, required=False),)),
+    ActionType("marry", "Classic preset, as the leader: show the king and queen of a suit "
+               "and lead the one named", "_marry",
+               (Field("card", "the king or queen to lead", card=MARRIAGE_CARD),)),
+    ActionType("exchange", "Classic preset, as the leader whose side has a trick: swap the "
+               "lowest trump for the face-up trump card", "_exchange"),
+)
 
 
 class SixtySix(Game):
+    actions = ACTIONS
 
     def check_option_combination(self, players: int, options: dict) -> None:
         if type(options["deck"]) is not int:
@@ -218,38 +228,49 @@ class SixtySix(Game):
         return actions
 
     # --- acting ------------------------------------------------------------------
-    def apply_action(self, state: State, seat: int, action: Action) -> list:
-        kind = action_type(action, ACTIONS)
-        self.check_seat_may_act(state, seat)
-        if kind in ("marry", "exchange") and not state["classic"]:
+    def phase(self, state: State) -> str:
+        return "over" if state["over"] else "play"
+
+    def _play_card(self, state: State, seat: int, action: Action) -> list:
+        self._check_play(state, seat, action)
+        return self._play(state, seat, action["card"])
+
+    def _check_leading(self, state: State, seat: int, kind: str, classic_only: bool) -> None:
+        if classic_only and not state["classic"]:
             raise IllegalAction(f"'{kind}' is only part of the classic preset")
-        if kind == "play":
-            self._check_play(state, seat, action)
-            return self._play(state, seat, action["card"])
         if not self._leading(state, seat):
             raise IllegalAction(f"'{kind}' is only possible before leading to a trick")
-        if kind == "close":
-            if not self.stock_open(state):
-                raise IllegalAction("the stock is already closed or exhausted")
-            state["closed_by"] = seat
-            state["closed_tricks"] = list(state["tricks"])
-            return [{"type": "closed", "seat": seat}]
-        if kind == "exchange":
-            if not self._may_exchange(state, seat):
-                raise IllegalAction(
-                    f"exchanging needs the {self.lowest_trump(state)} in hand, a trick taken "
-                    "by your side, a face-up trump card that differs from it, and an open "
-                    "stock of more than 2 cards")
-            hand = state["hands"][seat]
-            low, face_up = self.lowest_trump(state), state["stock"][-1]
-            hand.remove(low)
-            hand.append(face_up)
-            state["stock"][-1] = low
-            state["exchange"] = [seat, low, face_up]
-            return [{"type": "exchanged", "seat": seat, "gave": low, "took": face_up}]
-        if kind == "marry":
-            suit = self._check_marriage(state, seat, action)
-            return self._meld(state, seat, suit) + self._play(state, seat, action["card"])
+
+    def _close(self, state: State, seat: int, action: Action) -> list:
+        self._check_leading(state, seat, "close", classic_only=False)
+        if not self.stock_open(state):
+            raise IllegalAction("the stock is already closed or exhausted")
+        state["closed_by"] = seat
+        state["closed_tricks"] = list(state["tricks"])
+        return [{"type": "closed", "seat": seat}]
+
+    def _exchange(self, state: State, seat: int, action: Action) -> list:
+        self._check_leading(state, seat, "exchange", classic_only=True)
+        if not self._may_exchange(state, seat):
+            raise IllegalAction(
+                f"exchanging needs the {self.lowest_trump(state)} in hand, a trick taken "
+                "by your side, a face-up trump card that differs from it, and an open "
+                "stock of more than 2 cards")
+        hand = state["hands"][seat]
+        low, face_up = self.lowest_trump(state), state["stock"][-1]
+        hand.remove(low)
+        hand.append(face_up)
+        state["stock"][-1] = low
+        state["exchange"] = [seat, low, face_up]
+        return [{"type": "exchanged", "seat": seat, "gave": low, "took": face_up}]
+
+    def _marry(self, state: State, seat: int, action: Action) -> list:
+        self._check_leading(state, seat, "marry", classic_only=True)
+        suit = self._check_marriage(state, seat, action)
+        return self._meld(state, seat, suit) + self._play(state, seat, action["card"])
+
+    def _declare(self, state: State, seat: int, action: Action) -> list:
+        self._check_leading(state, seat, "declare", classic_only=False)
         if state["just_won"] != seat:
             raise IllegalAction("only the player who has just won a trick may declare")
         events = []
@@ -263,8 +284,8 @@ class SixtySix(Game):
         return events + self._end_by_declaration(state, seat)
 
     def _check_play(self, state: State, seat: int, action: Action) -> None:
-        card = action.get("card")
-        if not isinstance(card, str) or card not in state["hands"][seat]:
+        card = action["card"]
+        if card not in state["hands"][seat]:
             raise IllegalAction(f"{card!r} is not a card in your hand")
         trick = state["trick"]
         if trick and not self.stock_open(state):
@@ -275,9 +296,7 @@ class SixtySix(Game):
                     "trump if you can")
 
     def _check_marriage(self, state: State, seat: int, action: Action) -> str:
-        card = action.get("card")
-        if not isinstance(card, str) or card not in SUIT or card[0] not in "KQ":
-            raise IllegalAction("a marriage names the king or queen of its suit, e.g. 'KH'")
+        card = action["card"]
         if SUIT[card] not in self._marriage_suits(state, seat):
             raise IllegalAction(
                 f"you cannot show a marriage in {SUIT[card]}: you need its king and queen "

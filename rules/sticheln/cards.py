@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 
-from rules.base import IllegalAction
 
 COLORS = ("blue", "red", "green", "yellow", "purple", "brown")
 PURPLE = COLORS.index("purple")
@@ -71,15 +70,3 @@ def deal_score(cards: list[int], pain_colours: list[int], options: dict) -> int:
 
 def names(cards: list[int]) -> list[str]:
     return [CARD_NAMES[card] for card in cards]
-
-
-def parse_card(name) -> int:
-    if not isinstance(name, str) or name not in CARD_IDS:
-        raise IllegalAction(f"{name!r} is not a card name like 'red-5'")
-    return CARD_IDS[name]
-
-
-def parse_colour(name) -> int:
-    if not isinstance(name, str) or name not in COLOR_IDS:
-        raise IllegalAction(f"{name!r} is not a colour; colours are {', '.join(COLORS)}")
-    return COLOR_IDS[name]

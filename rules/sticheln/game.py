@@ -4,14 +4,7 @@ is trump, and each player picks a pain colour whose cards cost him their face va
 Cards are named "<colour>-<value>", e.g. "red-5", "brown-0". Colours in table order:
 blue, red, green (0-20), yellow, purple, brown (0-18); purple is only used from six players on.
 
-Actions
-    {"type": "choose_pain", "card": "red-4"}             put one hand card down (phase "choose")
-    {"type": "choose_pain", "cards": ["red-4", "blue-2"]} the same under "tough": two colours
-    {"type": "play", "card": "blue-12"}                   play a card to the trick (phase "play")
-    {"type": "name_pain", "color": "red"}                 "late": name a colour you won
-                                                          (phase "name")
-    {"type": "name_pain", "colors": ["red", "blue"]}      "late" + "tough": two colours, or one if
-                                                          you won cards of one colour only
+Actions: declared in ACTIONS below (type, fields, phase, handler).
 
 Phases: "choose" (simultaneous, secret), "play", "name" ("late" only; simultaneous, secret),
 "over". A secret choice may be changed until the last seat has chosen: to_act lists only the
@@ -74,14 +67,36 @@ view()["table"] keys
 from __future__ import annotations
 
 
-from rules.base import (Action, Game, IllegalAction, InvalidOptions, State, action_type,
-                        deal_rng, winners_of)
-from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, COLOR_IDS, COLORS, SETUP, SPAN, VARIANTS, colors_in_play,
-                                  deal_cards, deal_score, names, parse_card, parse_colour,
-                                  trick_winner)
+from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction,
+                        InvalidOptions, State, deal_rng, winners_of)
+from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, COLOR_IDS, COLORS, SETUP, SPAN, VARIANTS,
+                                  colors_in_play, deal_cards, deal_score, names, trick_winner)
+
+CARD = CardFormat(
+    "StichelnCard", "Colour, a hyphen and the value: blue, red and green run from 0 to 20, "
+    "yellow, purple and brown from 0 to 18", frozenset(CARD_IDS), example="red-5",
+    pattern="^(?:(?:blue|red|green)-(?:[0-9]|1[0-9]|20)|(?:yellow|purple|brown)-(?:[0-9]|1[0-8]))$")
+COLOUR = {"choices": COLORS, "noun": "a colour"}
+ACTIONS = (
+    ActionType("choose_pain", "Secretly put down a card whose colour becomes your pain colour "
+               "(two cards of different colours under 'tough'); until the last player has "
+               "chosen, choosing again replaces your choice", "_choose_pain",
+               (Field("card", "the card to put down", card=CARD, required=False),
+                Field("cards", "under 'tough': the two cards to put down", card=CARD,
+                      many=(2, 2), required=False)), phases=("choose",), one_field_of=True),
+    ActionType("play", "Play a card to the trick: no duty to follow", "_play",
+               (Field("card", "a card in your hand", card=CARD),), phases=("play",)),
+    ActionType("name_pain", "Variant 'late', after the last trick: secretly name a colour you "
+               "won as your pain colour (two under 'tough', or one if you won one colour only)",
+               "_name_pain",
+               (Field("color", "the colour", **COLOUR, required=False),
+                Field("colors", "under 'tough': the colours", **COLOUR, many=(1, 2),
+                      required=False)), phases=("name",), one_field_of=True),
+)
 
 
 class Sticheln(Game):
+    actions = ACTIONS
 
     def check_option_combination(self, players: int, options: dict) -> None:
         if options["late"] and options["dark"]:
@@ -123,13 +138,13 @@ class Sticheln(Game):
             return [s for s, done in enumerate(state["chosen"]) if not done and state["won"][s]]
         return []
 
-    def _may_change_choice(self, state: State, seat: int) -> bool:
+    def may_change_choice(self, state: State, seat: int) -> bool:
         """A seat that has made this phase's secret choice may still replace it."""
         return (state["phase"] in ("choose", "name") and seat in range(state["players"])
                 and state["chosen"][seat])
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state) and not self._may_change_choice(state, seat):
+        if seat not in self.to_act(state) and not self.may_change_choice(state, seat):
             return []
         phase = state["phase"]
         if phase == "play":
@@ -168,33 +183,18 @@ class Sticheln(Game):
         return sorted(COLOR_IDS[name] for name in action.get("colors", [action.get("color")]))
 
     # --- acting -------------------------------------------------------------------------------
-    def apply_action(self, state: State, seat: int, action: Action) -> list[dict]:
-        kind = action_type(action, {"choose_pain": ("card", "cards"), "play": ("card",),
-                                     "name_pain": ("color", "colors")})
-        if not self._may_change_choice(state, seat):
-            self.check_seat_may_act(state, seat)
-        expected = {"choose": "choose_pain", "play": "play", "name": "name_pain"}[state["phase"]]
-        if kind != expected:
-            raise IllegalAction(f"now is the time for '{expected}', not '{kind}'")
-        if kind == "choose_pain":
-            return self._choose_pain(state, seat, action)
-        if kind == "play":
-            return self._play(state, seat, action)
-        return self._name_pain(state, seat, action)
-
     def _choose_pain(self, state: State, seat: int, action: Action) -> list[dict]:
         hand, previous = state["hands"][seat], state["pain"][seat]
         if state["options"]["tough"]:
-            given = action.get("cards")
-            if not isinstance(given, list) or len(given) != 2:
+            if "cards" not in action:
                 raise IllegalAction("under 'tough' put down two cards: {'cards': [a, b]}")
-            cards = sorted(parse_card(name) for name in given)
+            cards = sorted(CARD_IDS[name] for name in action["cards"])
             if cards[0] // SPAN == cards[1] // SPAN:
                 raise IllegalAction("the two pain cards must be of different colours")
         else:
             if "card" not in action:
                 raise IllegalAction("put down one card: {'card': name}")
-            cards = [parse_card(action["card"])]
+            cards = [CARD_IDS[action["card"]]]
         for card in cards:
             if card not in hand and card not in previous:
                 raise IllegalAction(f"you do not hold {CARD_NAMES[card]}")
@@ -223,7 +223,7 @@ class Sticheln(Game):
                 "pain_colors": [None if c is None else [COLORS[x] for x in c] for c in colours]}
 
     def _play(self, state: State, seat: int, action: Action) -> list[dict]:
-        card = parse_card(action.get("card"))
+        card = CARD_IDS[action["card"]]
         hand = state["hands"][seat]
         if card not in hand:
             raise IllegalAction(f"you do not hold {CARD_NAMES[card]}")
@@ -258,15 +258,13 @@ class Sticheln(Game):
         if state["options"]["tough"]:
             given = action.get("colors")
             wanted = min(2, len(won))
-            if not isinstance(given, list) or len(given) != wanted:
+            if given is None or len(given) != wanted:
                 raise IllegalAction(f"under 'tough' name {wanted} colour(s): {{'colors': [...]}}")
-            colours = sorted(parse_colour(name) for name in given)
-            if len(set(colours)) != len(colours):
-                raise IllegalAction("the two pain colours must be different")
+            colours = sorted(COLOR_IDS[name] for name in given)
         else:
             if "color" not in action:
                 raise IllegalAction("name one colour: {'color': name}")
-            colours = [parse_colour(action["color"])]
+            colours = [COLOR_IDS[action["color"]]]
         for colour in colours:
             if colour not in won:
                 raise IllegalAction(f"you won no {COLORS[colour]} card, so you cannot name it")

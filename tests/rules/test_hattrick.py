@@ -350,7 +350,7 @@ def test_shared_win():
     (1, {"type": "play", "card": "blue-1"}, "seat 1 is not to act now"),
     (0, ["play", "red-1"], "must be a JSON object"),
     (0, {"type": "discard", "card": "red-1"}, "unknown action type"),
-    (0, {"type": "play"}, "is not a card name"),
+    (0, {"type": "play"}, "needs the field 'card'"),
     (0, {"type": "play", "card": 5}, "is not a card name"),
     (0, {"type": "play", "card": "purple-3"}, "is not a card name"),
     (0, {"type": "play", "card": "red-21"}, "is not a card name"),

@@ -398,11 +398,12 @@ def test_draft_with_tactical_deck_lays_out_every_card():
 def test_illegal_actions_are_rejected_with_a_reason_and_change_nothing():
     state = position(rows=[[10], [20], [30], [40]], hands=[[11, 12], [21, 22]])
     rejected(state, 0, {"type": "play", "card": 21}, "card 21 is not in your hand")
-    rejected(state, 0, {"type": "play", "card": "11"}, "'card' must be a whole number")
-    rejected(state, 0, {"type": "play", "card": True}, "'card' must be a whole number")
-    rejected(state, 0, {"type": "play"}, "'card' must be a whole number")
-    rejected(state, 0, {"type": "take_row", "row": 0}, "time for a 'play' action")
-    rejected(state, 0, {"type": "draft", "card": 11}, "time for a 'play' action")
+    rejected(state, 0, {"type": "play", "card": "11"}, "field 'card': '11' is not a card number")
+    rejected(state, 0, {"type": "play", "card": True}, "field 'card': True is not a card number")
+    rejected(state, 0, {"type": "play", "card": 105}, "from 1 to 104")
+    rejected(state, 0, {"type": "play"}, "needs the field 'card'")
+    rejected(state, 0, {"type": "take_row", "row": 0}, "time for 'play', not 'take_row'")
+    rejected(state, 0, {"type": "draft", "card": 11}, "time for 'play', not 'draft'")
     rejected(state, 0, {"type": "pass"}, "unknown action type")
     rejected(state, 0, ["play", 11], "must be a JSON object")
     rejected(state, 5, {"type": "play", "card": 11}, "seat 5 is not to act now")
@@ -412,11 +413,11 @@ def test_illegal_row_choices_are_rejected():
     state = position(rows=[[10], [20], [30], [40]], hands=[[1, 12], [21, 22]])
     play(state, [1, 21])
     rejected(state, 1, {"type": "take_row", "row": 0}, "seat 1 is not to act now")
-    rejected(state, 0, {"type": "take_row", "row": 4}, "there is no row 4")
-    rejected(state, 0, {"type": "take_row", "row": -1}, "there is no row -1")
-    rejected(state, 0, {"type": "take_row", "row": "1"}, "'row' must be a whole number")
-    rejected(state, 0, {"type": "take_row", "row": False}, "'row' must be a whole number")
-    rejected(state, 0, {"type": "play", "card": 12}, "time for a 'take_row' action")
+    rejected(state, 0, {"type": "take_row", "row": 4}, "field 'row': 4 is not a whole number from 0 to 3")
+    rejected(state, 0, {"type": "take_row", "row": -1}, "field 'row': -1 is not")
+    rejected(state, 0, {"type": "take_row", "row": "1"}, "field 'row': '1' is not")
+    rejected(state, 0, {"type": "take_row", "row": False}, "field 'row': False is not")
+    rejected(state, 0, {"type": "play", "card": 12}, "time for 'take_row', not 'play'")
 
 
 def test_illegal_draft_picks_are_rejected():
@@ -424,7 +425,7 @@ def test_illegal_draft_picks_are_rejected():
     missing = next(card for card in range(1, 105) if card not in state["draft_display"])
     rejected(state, 0, {"type": "draft", "card": missing}, f"card {missing} is not in the display")
     rejected(state, 1, {"type": "draft", "card": state["draft_display"][0]}, "seat 1 is not to act")
-    rejected(state, 0, {"type": "play", "card": state["draft_display"][0]}, "time for a 'draft'")
+    rejected(state, 0, {"type": "play", "card": state["draft_display"][0]}, "time for 'draft'")
 
 
 # --- options ------------------------------------------------------------------

@@ -230,7 +230,8 @@ def test_duplicate_cards_give_one_action():
 @pytest.mark.parametrize("seat,action,words", [
     (1, {"type": "play", "card": "AH"}, "not to act"),
     (0, {"type": "play", "card": "AS"}, "not a card in your hand"),
-    (0, {"type": "play"}, "not a card in your hand"),
+    (0, {"type": "play"}, "needs the field 'card'"),
+    (0, {"type": "play", "card": "1S"}, "field 'card': '1S' is not a card name like 'QH'"),
     (0, {"type": "shout"}, "unknown action type"),
     (0, "play AH", "JSON object"),
     (0, {"type": "declare"}, "just won a trick"),

@@ -356,12 +356,14 @@ def test_tough_puts_down_two_cards_of_different_colours():
     assert [a["cards"] for a in GAME.legal_actions(state, 0)] == [
         ["blue-3", "red-1"], ["blue-3", "red-2"]]
     for action, words in [({"type": "choose_pain", "card": "red-1"}, "two cards"),
-                          ({"type": "choose_pain", "cards": ["red-1"]}, "two cards"),
+                          ({"type": "choose_pain", "cards": ["red-1"]}, "list of 2 values"),
                           ({"type": "choose_pain", "cards": ["red-1", "red-2"]},
                            "different colours"),
                           ({"type": "choose_pain", "cards": ["red-1", "green-4"]},
                            "do not hold green-4"),
-                          ({"type": "choose_pain", "cards": "red-1"}, "two cards")]:
+                          ({"type": "choose_pain", "cards": "red-1"}, "list of 2 values"),
+                          ({"type": "choose_pain", "card": "red-1", "cards": ["red-1", "blue-3"]},
+                           "exactly one of the fields")]:
         before = snapshot(state)
         with pytest.raises(IllegalAction, match=words):
             GAME.apply_action(state, 0, action)
@@ -493,7 +495,7 @@ def test_late_and_tough_name_two_colours_or_the_only_one():
     (0, {"type": "play", "card": "blue-0"}, "do not hold blue-0"),
     (0, {"type": "play", "card": "red-21"}, "not a card name"),
     (0, {"type": "play", "card": 5}, "not a card name"),
-    (0, {"type": "play"}, "not a card name"),
+    (0, {"type": "play"}, "needs the field 'card'"),
     (0, {"type": "choose_pain", "card": "red-5"}, "time for 'play'"),
     (0, {"type": "name_pain", "color": "red"}, "time for 'play'"),
 ])
@@ -507,7 +509,7 @@ def test_illegal_plays_are_rejected_and_change_nothing(seat, action, words):
 
 @pytest.mark.parametrize("action, words", [
     ({"type": "play", "card": "red-5"}, "time for 'choose_pain'"),
-    ({"type": "choose_pain"}, "put down one card"),
+    ({"type": "choose_pain"}, "exactly one of the fields 'card', 'cards'"),
     ({"type": "choose_pain", "cards": ["red-5", "blue-1"]}, "put down one card"),
     ({"type": "choose_pain", "card": "purple-1"}, "do not hold purple-1"),
 ])
