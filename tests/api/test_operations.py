@@ -93,11 +93,13 @@ def gunicorn(redis_url, tmp_path_factory):
         cwd=ROOT, stderr=log, env={**os.environ, "REDIS_URL": redis_url,
                                    "PROMETHEUS_MULTIPROC_DIR": str(folder)})
     base = f"http://127.0.0.1:{port}"
-    wait_until_alive(base)
-    yield server, base, log
-    server.send_signal(signal.SIGINT)  # quick shutdown: nothing to drain
-    server.wait(timeout=20)
-    log.close()
+    try:
+        wait_until_alive(base)
+        yield server, base, log
+    finally:
+        server.send_signal(signal.SIGINT)  # quick shutdown: nothing to drain
+        server.wait(timeout=20)
+        log.close()
 
 
 def wait_until_alive(base: str) -> None:
