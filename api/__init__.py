@@ -8,6 +8,7 @@ from flask_smorest import Api
 
 from api import connections, health, logs, metrics
 from api.changes import ChangeFeed
+from api.config import Settings
 from api.service import Service, ServiceError
 
 API_PREFIX = "/api/v1"
@@ -44,6 +45,7 @@ def _summary(errors: dict | None, path: str = "") -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
+    settings = Settings.from_env()
     app = Flask(__name__, static_folder=None)
     app.config.update(
         API_TITLE="Pöytä",
@@ -51,7 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        **connections.settings(),
+        **settings.connections,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -61,7 +63,10 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(config or {})
     redis = connections.store_client(app.config)
-    app.extensions["poyta"] = Service(redis, app.config.get("PACES"))
+    # The queue has its own connections: RQ may live on another Redis than the game store.
+    app.extensions["poyta"] = Service(redis, app.config.get("PACES"),
+                                      queue_redis=connections.queue_client(app.config),
+                                      settings=settings)
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
     api = PoytaApi(app)

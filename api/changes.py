@@ -1,20 +1,24 @@
 """Wake waiting requests when a game or an inbox changes.
 
-Every commit publishes on `changed:<key>`. Each process holds one pattern
-subscription, shared by all of its waiting requests, so a thousand long-polls
-cost one Redis connection, not a thousand.
+Every commit publishes on the game's channel and on the inbox channel of each of
+its players (names in `api.store`). Each process holds one pattern subscription,
+shared by all of its waiting requests, so a thousand long-polls cost one Redis
+connection, not a thousand.
 """
 from __future__ import annotations
 
 import threading
 import time
 from collections import defaultdict
-from typing import Callable
+from typing import Callable, TypeVar
 
 from redis import Redis
 from redis.exceptions import RedisError
 
-CHANNEL_PREFIX = "changed:"
+from api.store import CHANNEL_PATTERN, game_channel, inbox_channel
+
+__all__ = ["ChangeFeed", "game_channel", "inbox_channel"]
+T = TypeVar("T")
 
 
 class ChangeFeed:
@@ -24,28 +28,30 @@ class ChangeFeed:
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
 
-    def wait(self, key: str, changed: Callable[[], bool], timeout: float) -> bool:
-        """Block until `changed()` is true (checked on each publish for `key`) or `timeout`."""
+    def hold(self, channel: str, read: Callable[[], T], unchanged: Callable[[T], bool],
+             timeout: float) -> T:
+        """`read()`, and while `unchanged(value)`, wait for a publish on `channel` and read again,
+        for at most `timeout` seconds. The waiter registers before the first read, so a change
+        right after it still wakes it, and each wake costs one read."""
         self._ensure_listener()
-        channel = CHANNEL_PREFIX + key
-        deadline = time.monotonic() + timeout
-        while True:
-            event = threading.Event()
-            with self._lock:
-                self._waiters[channel].add(event)
-            try:
-                # Checked after registering, so a change between the caller's
-                # read and this point still wakes us.
-                if changed():
-                    return True
+        event = threading.Event()
+        with self._lock:
+            self._waiters[channel].add(event)
+        try:
+            value = read()
+            deadline = time.monotonic() + timeout
+            while unchanged(value):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not event.wait(remaining):
-                    return changed()
-            finally:
-                with self._lock:
-                    self._waiters[channel].discard(event)
-                    if not self._waiters[channel]:
-                        del self._waiters[channel]
+                    break
+                event.clear()
+                value = read()
+            return value
+        finally:
+            with self._lock:
+                self._waiters[channel].discard(event)
+                if not self._waiters[channel]:
+                    del self._waiters[channel]
 
     def _ensure_listener(self) -> None:
         with self._lock:
@@ -58,7 +64,7 @@ class ChangeFeed:
         while True:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                pubsub.psubscribe(CHANNEL_PATTERN)
                 for message in pubsub.listen():
                     self._wake(message["channel"].decode())
             except (RedisError, OSError):

@@ -25,10 +25,10 @@ def main() -> int:
     print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
           f"open http://127.0.0.1:{port}/", flush=True)
     children = [
-        # SimpleWorker runs jobs in its own process: no fork and no re-import per job, which
-        # keeps an easy bot's move in milliseconds.
+        # Pöytä's worker is a SimpleWorker (jobs run in its own process: no fork and no
+        # re-import per job, which keeps an easy bot's move in milliseconds) with the sweeper.
         subprocess.Popen([str(bin_dir / "rq"), "worker", "bots", "--url", queue_url, "--with-scheduler",
-                          "--worker-class", "rq.SimpleWorker"], env=env, cwd=ROOT),
+                          "--worker-class", "worker.runner.PoytaWorker"], env=env, cwd=ROOT),
         subprocess.Popen([str(bin_dir / "gunicorn"), "--bind", f"0.0.0.0:{port}",
                           "--worker-class", "gevent", "--workers", "2",
                           "--worker-connections", "2000",

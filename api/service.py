@@ -1,60 +1,56 @@
-"""Players and games in Redis: the one place that stores, loads and changes them.
+"""Players and games: the one place that checks, changes and shows them.
 
-Used by the HTTP views and by the worker alike, so both go through the same
-checks. A game lives in one hash (`meta`, `state`, `version`, and one
-`seat:<player id>` field per seated player) plus lists of its actions and
-events. Every change is a compare-and-set on `version` done by one Lua script,
-which also bumps the inbox of every seated player and publishes the change, so
-concurrent requests never lose an update and long-polls wake at once.
+Used by the HTTP views and by the worker alike, so both go through the same checks. Storage
+(every key, script and channel) is `api.store`; this module decides what to store. Every change
+is a compare-and-set on the game's version, so concurrent requests never lose an update; one
+load per action, and the change is committed in one script that also wakes long-polls.
+
+No turn is ever lost: a commit that makes bots due or starts a deadline first records the game
+in the due-set, then commits, then queues the job (one pending bot job per game, which moves
+every bot seat due, one after another, each from its own view). A worker-side sweeper
+(`worker.runner`) looks at every game whose due time passed and queues again what went missing:
+a job lost with a process that died between commit and enqueue, a job of a worker killed
+mid-move, or a deadline that passed while no worker ran.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import math
+import os
 import random
 import secrets
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from redis import Redis
-from rq import Queue, Retry
+from rq import Retry
 
+from api import vapid
+from api.config import Settings
+from api.store import BOT_QUEUE, Commit, GameRecord, JobBoard, Store
 from rules import GAMES, IllegalAction, InvalidOptions
 from rules.base import Game
 from rules.search import Budget
 
-BOT_QUEUE = "bots"
+__all__ = ["BOT_QUEUE", "Service"]
+
 HUMAN = "human"
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
 CAS_ATTEMPTS = 20
 STANDIN_AFTER_TIMEOUTS = 3
 SIGNIN_CODE_SECONDS = 600
+MAX_SUBSCRIPTIONS = 20   # push subscriptions per player
 PACES = {"none": None, "5m": 300, "1h": 3600, "1d": 86400, "3d": 3 * 86400}
 DEFAULT_PACE = "1d"
 RETRY = Retry(max=3, interval=[1, 5, 15])
-
-# Sets the new state only if nobody changed the game since it was read.
-# KEYS: game hash, action list, event list, then the inbox counter of every
-# seated player. ARGV: expected version, meta, state, action (or ""), number
-# of events, the events, then field/value pairs for the game hash.
-_COMMIT_SCRIPT = """
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
-local version = tonumber(ARGV[1]) + 1
-redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'state', ARGV[3], 'version', version)
-if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[4]) end
-local events = tonumber(ARGV[5])
-for i = 6, 5 + events do redis.call('RPUSH', KEYS[3], ARGV[i]) end
-for i = 6 + events, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-redis.call('PUBLISH', 'changed:' .. KEYS[1], version)
-for i = 4, #KEYS do
-  redis.call('INCR', KEYS[i])
-  redis.call('PUBLISH', 'changed:' .. KEYS[i], version)
-end
-return version
-"""
+DUE_GRACE = 2.0          # seconds a queued job has before the sweeper looks after its game
+BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
+# A test hook: the API process dies right after a commit, before it queues the job.
+DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
 
 
 class ServiceError(Exception):
@@ -91,14 +87,6 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def game_key(game_id: str) -> str:
-    return f"game:{game_id}"
-
-
-def inbox_key(player_id: str) -> str:
-    return f"player:{player_id}:inbox"
-
-
 @dataclass
 class StoredGame:
     id: str
@@ -106,6 +94,8 @@ class StoredGame:
     meta: dict
     state: dict
     version: int
+    record: GameRecord | None = None  # as loaded: a commit sends only the JSON that changed
+    new_bots_job: str | None = None   # the job a commit made due, queued right after it
 
     @property
     def seats(self) -> list[dict]:
@@ -128,6 +118,9 @@ class StoredGame:
     def played_by_bot(self, seat: int) -> bool:
         return self.seats[seat]["bot"] is not None or self.seats[seat]["standin"]
 
+    def bots_to_act(self) -> list[int]:
+        return [seat for seat in self.to_act() if self.played_by_bot(seat)]
+
     def bot_level(self, seat: int) -> str:
         return self.seats[seat]["bot"] or self.game.bot_levels[0].name
 
@@ -135,48 +128,90 @@ class StoredGame:
         return [seat["player_id"] for seat in self.seats if seat["player_id"]]
 
 
+_BOTS_NOW = -1.0  # the due time of a game whose bots must move now
+
+
+def _due_time(stored: StoredGame) -> float | None:
+    """When a worker must act in the game: now for its bots, else its first deadline."""
+    if stored.bots_to_act():
+        return _BOTS_NOW
+    deadlines = [stored.seats[seat]["deadline"] for seat in stored.to_act()
+                 if stored.seats[seat]["deadline"] is not None]
+    return min(deadlines, default=None)
+
+
+class _Turns:
+    """What was due before a change: tells which jobs and due times the change adds."""
+
+    def __init__(self, stored: StoredGame | None):
+        """`None`: a new game, before which nothing was due."""
+        self.to_act = stored.to_act() if stored else []
+        self.bots = [seat for seat in self.to_act if stored.played_by_bot(seat)]
+        self.due = _due_time(stored) if stored else None
+
+
 class Service:
     def __init__(self, redis: Redis, paces: dict[str, int | None] | None = None,
-                 budgets: dict[str, Budget] | None = None):
-        self.redis = redis
+                 budgets: dict[str, Budget] | None = None, queue_redis: Redis | None = None,
+                 settings: Settings | None = None):
+        self.settings = settings or Settings()
+        self.store = Store(redis, self.settings.retention_seconds)
+        self.jobs = JobBoard(queue_redis or redis)
         self.paces = {**PACES, **(paces or {})}
-        self.budgets = budgets or {}
-        self.queue = Queue(BOT_QUEUE, connection=redis)
-        self._commit = redis.register_script(_COMMIT_SCRIPT)
+        self.budgets = budgets if budgets is not None else self.settings.budgets
+        self._tokens: dict[str, tuple[float, dict]] = {}
+        self._tokens_lock = threading.Lock()
 
     # --- players -----------------------------------------------------------------
     def create_player(self, name: str, bot: bool = False) -> dict:
         player_id = secrets.token_hex(8)
-        self.redis.hset(f"player:{player_id}",
-                        mapping={"name": name, "bot": int(bot), "created": time.time()})
-        return {"id": player_id, "name": name, "bot": bot,
-                "token": self._new_token(player_id, "first device")}
+        token, token_hash, device_id, device = self._new_token(player_id, "first device")
+        self.store.create_player(player_id, {"name": name, "bot": int(bot), "created": time.time()},
+                                 token_hash, device_id, device)
+        return {"id": player_id, "name": name, "bot": bot, "token": token}
 
-    def _new_token(self, player_id: str, label: str) -> str:
-        token = secrets.token_urlsafe(32)
+    @staticmethod
+    def _new_token(player_id: str, label: str) -> tuple[str, str, str, dict]:
+        """A token names its player, so one call on the player's keys checks it."""
+        token = f"{player_id}.{secrets.token_urlsafe(32)}"
         token_hash = _hash(token)
-        pipe = self.redis.pipeline()
-        pipe.set(f"token:{token_hash}", player_id)
-        pipe.hset(f"player:{player_id}:devices", token_hash[:16],
-                  json.dumps({"token_hash": token_hash, "label": label, "created": time.time()}))
-        pipe.execute()
-        return token
+        device_id = token_hash[:16]
+        return token, token_hash, device_id, {"token_hash": token_hash, "label": label,
+                                              "created": time.time()}
 
     def player_for_token(self, token: str) -> dict | None:
-        player_id = self.redis.get(f"token:{_hash(token)}")
-        if player_id is None:
+        """The token's player; trusted for `token_cache_seconds` in this process."""
+        token_hash = _hash(token)
+        now = time.monotonic()
+        cached = self._tokens.get(token_hash)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        player_id, dot, _ = token.partition(".")
+        found = self.store.identity(player_id, token_hash) if dot else None
+        if found is None:
             return None
-        player_id = player_id.decode()
-        name, bot = self.redis.hmget(f"player:{player_id}", "name", "bot")
-        if name is None:
-            return None
-        return {"id": player_id, "name": name.decode(), "bot": bot == b"1",
-                "device": _hash(token)[:16]}
+        player = {"id": player_id, "name": found[0], "bot": found[1], "device": token_hash[:16]}
+        with self._tokens_lock:
+            if len(self._tokens) > 10000:
+                self._tokens = {key: entry for key, entry in self._tokens.items() if entry[0] > now}
+            self._tokens[token_hash] = (now + self.settings.token_cache_seconds, player)
+        return player
+
+    def _forget_token(self, token_hash: str) -> None:
+        with self._tokens_lock:
+            self._tokens.pop(token_hash, None)
 
     def rename(self, player: dict, name: str) -> dict:
-        self.redis.hset(f"player:{player['id']}", "name", name)
-        for game_id in self._game_ids(player["id"]):
-            self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
+        """The new name in every game too: each game's seats change, no job is queued."""
+        self.store.rename_player(player["id"], name)
+        for game_id in self.store.game_ids(player["id"]):
+            try:
+                self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
+            except NotFound:
+                continue
+        with self._tokens_lock:
+            self._tokens = {key: entry for key, entry in self._tokens.items()
+                            if entry[1]["id"] != player["id"]}
         return {"id": player["id"], "name": name, "bot": player["bot"]}
 
     @staticmethod
@@ -186,36 +221,53 @@ class Service:
     def signin_code(self, player: dict) -> dict:
         """A one-use code that signs another device in as this player."""
         code = secrets.token_urlsafe(24)
-        self.redis.set(f"signin:{_hash(code)}", player["id"], ex=SIGNIN_CODE_SECONDS)
+        self.store.save_signin_code(_hash(code), player["id"], SIGNIN_CODE_SECONDS)
         return {"code": code, "expires_in": SIGNIN_CODE_SECONDS}
 
     def sign_in(self, code: str, label: str) -> dict:
-        player_id = self.redis.getdel(f"signin:{_hash(code)}")
-        if player_id is None:
+        player_id = self.store.take_signin_code(_hash(code))
+        found = self.store.player(player_id) if player_id else None
+        if found is None:
             raise Unprocessable("this sign-in code is unknown, used or expired; make a new one")
-        player_id = player_id.decode()
-        name, bot = self.redis.hmget(f"player:{player_id}", "name", "bot")
-        return {"id": player_id, "name": name.decode(), "bot": bot == b"1",
-                "token": self._new_token(player_id, label)}
+        token, token_hash, device_id, device = self._new_token(player_id, label)
+        self.store.add_device(player_id, token_hash, device_id, device)
+        return {"id": player_id, "name": found[0], "bot": found[1], "token": token}
 
     def devices(self, player: dict) -> list[dict]:
-        entries = self.redis.hgetall(f"player:{player['id']}:devices")
-        devices = []
-        for device_id, raw in entries.items():
-            entry = json.loads(raw)
-            devices.append({"id": device_id.decode(), "label": entry["label"],
-                            "created": _iso(entry["created"]),
-                            "current": device_id.decode() == player["device"]})
+        devices = [{"id": device_id, "label": entry["label"], "created": _iso(entry["created"]),
+                    "current": device_id == player["device"]}
+                   for device_id, entry in self.store.devices(player["id"]).items()]
         return sorted(devices, key=lambda device: device["created"])
 
     def revoke(self, player: dict, device_id: str) -> None:
-        raw = self.redis.hget(f"player:{player['id']}:devices", device_id)
-        if raw is None:
+        token_hash = self.store.revoke(player["id"], device_id)
+        if token_hash is None:
             raise NotFound(f"no device {device_id!r}")
-        pipe = self.redis.pipeline()
-        pipe.delete(f"token:{json.loads(raw)['token_hash']}")
-        pipe.hdel(f"player:{player['id']}:devices", device_id)
-        pipe.execute()
+        self._forget_token(token_hash)
+
+    # --- Web Push ------------------------------------------------------------------------
+    def push_key(self) -> str:
+        return vapid.public_key(self.store)
+
+    def subscribe_push(self, player: dict, subscription: dict) -> str:
+        """Store (or renew) a browser's subscription for a player; returns its id.
+
+        An endpoint belongs to one player at a time: when another player signs in on the same
+        browser and subscribes, the previous player stops getting notices on it.
+        """
+        sub_id = hashlib.sha256(subscription["endpoint"].encode()).hexdigest()
+        entry = {"endpoint": subscription["endpoint"],
+                 "keys": {"p256dh": subscription["keys"]["p256dh"],
+                          "auth": subscription["keys"]["auth"]},
+                 "created": time.time()}
+        if not self.store.subscribe_push(player["id"], sub_id, entry, MAX_SUBSCRIPTIONS):
+            raise Unprocessable(f"at most {MAX_SUBSCRIPTIONS} push subscriptions per player; "
+                                "delete one first")
+        return sub_id
+
+    def unsubscribe_push(self, player: dict, sub_id: str) -> None:
+        if not self.store.unsubscribe_push(player["id"], sub_id):
+            raise NotFound(f"no push subscription {sub_id!r}")
 
     # --- game types -------------------------------------------------------------
     def game_types(self) -> list[dict]:
@@ -252,18 +304,14 @@ class Service:
         state = game.new_game(meta["players"], meta["options"], secrets.randbits(63))
         game_id = secrets.token_urlsafe(12)
         stored = StoredGame(game_id, game, meta, state, 0)
-        pipe = self.redis.pipeline()
-        pipe.hset(game_key(game_id), mapping={"version": 0, "meta": "{}", "state": "{}"})
-        for seat in meta["seats"]:
-            if seat["invite"]:
-                pipe.set(f"invite:{seat['invite']}", game_id)
-        if meta["public"]:
-            pipe.zadd("lobby", {game_id: meta["created"]})
-        pipe.execute()
-        self._track_turns(stored, before=[])
-        self._commit_or_fail(stored, None, [], {f"seat:{creator_id}": creator_seat})
-        self.redis.zadd(f"player:{creator_id}:games", {game_id: time.time()})
-        self._after_commit(stored, before=[])
+        self.store.create_game(game_id, [seat["invite"] for seat in meta["seats"] if seat["invite"]],
+                               meta["created"] if meta["public"] else None)
+        turns = _Turns(None)
+        self._track_turns(stored, turns.to_act)
+        if not self._try_commit(stored, turns, None, [], {f"seat:{creator_id}": creator_seat}):
+            raise Conflict("the game changed while it was being created")
+        self.store.seated(creator_id, game_id, None, stored.status() != WAITING)
+        self._after_commit(stored)
         return stored
 
     @staticmethod
@@ -312,7 +360,7 @@ class Service:
         return self._seat_player(game_id, player, take)
 
     def accept_invite(self, code: str, player: dict) -> StoredGame:
-        game_id = self.redis.get(f"invite:{code}")
+        game_id = self.store.invite(code)
         if game_id is None:
             raise NotFound("this invite link is unknown or was already used")
 
@@ -321,7 +369,7 @@ class Service:
                 if seat["invite"] == code and seat["player_id"] is None:
                     return {"seat": index}
             raise Conflict("this invite's seat is already taken")
-        return self._seat_player(game_id.decode(), player, take)
+        return self._seat_player(game_id, player, take)
 
     def _seat_player(self, game_id: str, player: dict, choose) -> StoredGame:
         for _ in range(CAS_ATTEMPTS):
@@ -330,49 +378,59 @@ class Service:
                 raise Conflict("you already have a seat in this game")
             seat = choose(stored)["seat"]
             invite = stored.seats[seat]["invite"]
-            before = stored.to_act()
+            turns = _Turns(stored)
             stored.seats[seat].update(player_id=player["id"], name=player["name"], invite=None,
                                       reserved_for=None, automated=player["bot"])
-            self._track_turns(stored, before)
-            if self._try_commit(stored, None, [], {f"seat:{player['id']}": seat}):
-                pipe = self.redis.pipeline()
-                pipe.zadd(f"player:{player['id']}:games", {game_id: time.time()})
-                if invite:
-                    pipe.delete(f"invite:{invite}")
-                if stored.status() != WAITING:
-                    pipe.zrem("lobby", game_id)
-                pipe.execute()
-                self._after_commit(stored, before)
+            self._track_turns(stored, turns.to_act)
+            if self._try_commit(stored, turns, None, [], {f"seat:{player['id']}": seat}):
+                self.store.seated(player["id"], game_id, invite, stored.status() != WAITING)
+                self._after_commit(stored)
                 return stored
         raise Conflict("the game is too busy right now; try again")
 
     def lobby(self) -> list[dict]:
-        games = []
-        for game_id in self.redis.zrevrange("lobby", 0, 49):
-            stored = self.load(game_id.decode())
-            if stored.status() == WAITING:
+        games, gone = [], []
+        for game_id in self.store.lobby():
+            stored = self._load_or_none(game_id)
+            if stored is not None and stored.status() == WAITING:
                 games.append(self.summary(stored, None))
+            else:
+                gone.append(game_id)
+        self.store.leave_lobby(gone)
         return games
 
     # --- loading and viewing -----------------------------------------------------
     def load(self, game_id: str) -> StoredGame:
-        meta, state, version = self.redis.hmget(game_key(game_id), "meta", "state", "version")
-        if meta is None or version == b"0":
+        stored = self._load_or_none(game_id)
+        if stored is None:
             raise NotFound(f"no game with id {game_id!r}")
-        meta = json.loads(meta)
-        return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(state), int(version))
+        return stored
+
+    def _load_or_none(self, game_id: str) -> StoredGame | None:
+        record = self.store.load(game_id)
+        if record is None:
+            return None
+        meta = json.loads(record.meta)
+        meta.update(seats=json.loads(record.seats), updated=record.updated)
+        return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(record.state),
+                          record.version, record)
 
     def version_and_seat(self, game_id: str, player: dict | None) -> tuple[int, int | None]:
-        """What the ETag is made of, read without loading the game state."""
-        field = f"seat:{player['id']}" if player else "-"
-        version, seat = self.redis.hmget(game_key(game_id), "version", field)
-        if version is None or version == b"0":
+        """What the ETag is made of, read without the game's JSON; refuses private spectators."""
+        head = self.store.head(game_id, player and player["id"])
+        if head is None:
             raise NotFound(f"no game with id {game_id!r}")
-        return int(version), None if seat is None else int(seat)
+        version, seat, status, public = head
+        self._may_watch(seat, status, public)
+        return version, seat
+
+    @staticmethod
+    def _may_watch(seat: int | None, status: str, public: bool) -> None:
+        if seat is None and not public and status != WAITING:
+            raise Forbidden("this game is private: only its players may watch it")
 
     def viewable(self, stored: StoredGame, seat: int | None) -> StoredGame:
-        if seat is None and not stored.meta["public"] and stored.status() != WAITING:
-            raise Forbidden("this game is private: only its players may watch it")
+        self._may_watch(seat, stored.status(), stored.meta["public"])
         return stored
 
     def view(self, stored: StoredGame, seat: int | None) -> dict:
@@ -433,17 +491,28 @@ class Service:
         }
 
     def inbox(self, player: dict) -> list[dict]:
-        lines = [self.summary(self.load(game_id), player["id"]) for game_id in self._game_ids(player["id"])]
+        lines, gone = [], []
+        for game_id in self.store.game_ids(player["id"]):
+            stored = self._load_or_none(game_id)
+            if stored is None:
+                gone.append(game_id)  # expired after its retention
+            else:
+                lines.append(self.summary(stored, player["id"]))
+        self.store.forget_games(player["id"], gone)
         far = "9999"
         return sorted(lines, key=lambda line: (not line["your_turn"], line["status"] == FINISHED,
                                                line["deadline"] or far,
                                                _descending(line["updated"])))
 
-    def inbox_version(self, player: dict) -> int:
-        return int(self.redis.get(inbox_key(player["id"])) or 0)
+    def inbox_version(self, player: dict) -> str:
+        """Changes whenever any of the player's games does: a digest of their versions.
 
-    def _game_ids(self, player_id: str) -> list[str]:
-        return [game_id.decode() for game_id in self.redis.zrevrange(f"player:{player_id}:games", 0, 199)]
+        Commits publish to each seated player's inbox channel but write no key of theirs, so a
+        move costs the same however many humans play and needs no other hash slot.
+        """
+        game_ids = self.store.game_ids(player["id"])
+        versions = self.store.versions(game_ids) if game_ids else []
+        return hashlib.sha256(json.dumps([game_ids, versions]).encode()).hexdigest()[:20]
 
     # --- acting ---------------------------------------------------------------------
     def act(self, game_id: str, player: dict, action: Any, version: int | None) -> StoredGame:
@@ -453,18 +522,19 @@ class Service:
             raise Forbidden("you have no seat in this game")
         if stored.seats[seat]["standin"]:
             raise Unprocessable("a bot plays this seat after repeated time-outs; take it back first")
-        return self.apply(game_id, seat, action, version, by_player=True)
+        return self.apply(game_id, seat, action, version, by_player=True, loaded=stored)
 
     def apply(self, game_id: str, seat: int, action: Any, version: int | None,
               by_player: bool = False, note: dict | None = None,
-              seat_changes: dict | None = None) -> StoredGame:
+              seat_changes: dict | None = None, loaded: StoredGame | None = None) -> StoredGame:
         """Apply `action` for `seat`; with `version`, only to exactly that version.
 
         `note` is an event told before the action's own (a stand-in's move);
-        `seat_changes` update the seat's entry in the same commit.
+        `seat_changes` update the seat's entry in the same commit; `loaded` is the game as just
+        loaded, used for the first attempt.
         """
         for _ in range(CAS_ATTEMPTS):
-            stored = self.load(game_id)
+            stored, loaded = loaded or self.load(game_id), None
             if version is not None and version != stored.version:
                 raise Conflict(f"the game is at version {stored.version}, not {version}; reload it")
             status = stored.status()
@@ -472,7 +542,7 @@ class Service:
                 raise Unprocessable("the game has not started: it is waiting for players to join")
             if status == FINISHED:
                 raise Unprocessable("the game is over")
-            before = stored.to_act()
+            turns = _Turns(stored)
             try:
                 events = stored.game.apply_action(stored.state, seat, action)
             except IllegalAction as error:
@@ -484,22 +554,24 @@ class Service:
             stored.seats[seat].update(seat_changes or {})
             if note is not None:
                 events = [note, *events]
-            self._track_turns(stored, before)
+            self._track_turns(stored, turns.to_act)
             entry = {"seat": seat, "action": action, "version": stored.version}
-            if self._try_commit(stored, entry, events, {}):
-                self._after_commit(stored, before)
+            # A seat that was not to act changed its secret choice: the log keeps one entry.
+            if self._try_commit(stored, turns, entry, events, {}, seat=seat,
+                                replace=seat not in turns.to_act):
+                self._after_commit(stored)
                 return stored
         raise Conflict("the game is too busy right now; try again")
 
     def _update_meta(self, game_id: str, change) -> StoredGame:
-        """Change the game's meta (not its rules state) with the same compare-and-set."""
+        """Change the game's seats or meta (not its rules state) with the same compare-and-set."""
         for _ in range(CAS_ATTEMPTS):
             stored = self.load(game_id)
-            before = stored.to_act()
+            turns = _Turns(stored)
             change(stored)
-            self._track_turns(stored, before)
-            if self._try_commit(stored, None, [], {}):
-                self._after_commit(stored, before)
+            self._track_turns(stored, turns.to_act)
+            if self._try_commit(stored, turns, None, [], {}):
+                self._after_commit(stored)
                 return stored
         raise Conflict("the game is too busy right now; try again")
 
@@ -526,54 +598,81 @@ class Service:
                 seat.update(turn_since=stored.version + 1,
                             deadline=now + pace if pace is not None else None)
 
-    def _try_commit(self, stored: StoredGame, action_entry: dict | None, events: list[dict],
-                    extra: dict) -> bool:
-        numbered = [json.dumps({**event, "version": stored.version + 1}) for event in events]
-        args = [stored.version, json.dumps(stored.meta), json.dumps(stored.state),
-                json.dumps(action_entry) if action_entry else "", len(numbered), *numbered]
-        for field, value in extra.items():
-            args += [field, value]
-        keys = [game_key(stored.id), f"{game_key(stored.id)}:actions", f"{game_key(stored.id)}:events"]
-        keys += [inbox_key(player_id) for player_id in stored.humans()]
-        new_version = self._commit(keys=keys, args=args)
-        if not new_version:
+    def _try_commit(self, stored: StoredGame, turns: _Turns, action_entry: dict | None,
+                    events: list[dict], extra: dict, seat: int | None = None,
+                    replace: bool = False) -> bool:
+        new_version = stored.version + 1
+        meta = {key: value for key, value in stored.meta.items() if key not in ("seats", "updated")}
+        texts = {"meta": json.dumps(meta), "seats": json.dumps(stored.seats),
+                 "state": json.dumps(stored.state)}
+        loaded = stored.record
+        fields = {name: text for name, text in texts.items()
+                  if loaded is None or getattr(loaded, name) != text}
+        fields.update(updated=repr(stored.meta["updated"]), status=stored.status(),
+                      public="1" if meta["public"] else "0", **extra)
+        bots_job = loaded.bots_job if loaded else None
+        stored.new_bots_job = None
+        if stored.bots_to_act() and not turns.bots:
+            bots_job = stored.new_bots_job = f"bots-{stored.id}-{new_version}"
+            fields["bots_job"] = bots_job
+        due = _due_time(stored)
+        # Before the commit, so a process dying right after it leaves the game for the sweeper.
+        if due is not None and due != turns.due:
+            self.store.mark_due(stored.id, time.time() + DUE_GRACE if due == _BOTS_NOW else due)
+        version = self.store.commit(Commit(
+            game_id=stored.id, version=stored.version, fields=fields,
+            action=json.dumps(action_entry) if action_entry else None, seat=seat, replace=replace,
+            events=[json.dumps({**event, "version": new_version}) for event in events],
+            players=stored.humans()))
+        if version is None:
             return False
-        stored.version = int(new_version)
+        stored.version = version
+        stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
+                                   stored.meta["updated"], bots_job, None)
         return True
 
-    def _commit_or_fail(self, stored: StoredGame, *args) -> None:
-        if not self._try_commit(stored, *args):
-            raise Conflict("the game changed while it was being created")
-
-    def _after_commit(self, stored: StoredGame, before: list[int]) -> None:
-        """Queue what the new position asks for: bot moves, deadlines, turn notices."""
+    def _after_commit(self, stored: StoredGame) -> None:
+        """Queue what the new position asks for: the bots' job, turn notices."""
+        if os.environ.get(DIE_AFTER_COMMIT):
+            os.kill(os.getpid(), signal.SIGKILL)
+        if stored.new_bots_job:
+            self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=stored.new_bots_job,
+                              retry=RETRY)
         for seat in stored.to_act():
-            if stored.played_by_bot(seat):
-                self.queue.enqueue("worker.jobs.play_bot_turn", stored.id, seat, stored.version,
-                                   job_id=f"bot-{stored.id}-{seat}-{stored.version}", retry=RETRY)
-            elif stored.seats[seat]["turn_since"] == stored.version:
-                deadline = stored.seats[seat]["deadline"]
-                if deadline is not None:
-                    # RQ schedules in whole seconds: round up, never run before the deadline.
-                    self.queue.enqueue_at(datetime.fromtimestamp(math.ceil(deadline), timezone.utc),
-                                          "worker.jobs.deadline_passed", stored.id, seat,
-                                          stored.version, retry=RETRY,
-                                          job_id=f"deadline-{stored.id}-{seat}-{stored.version}")
-                self.queue.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
-                                   job_id=f"notify-{stored.id}-{seat}-{stored.version}", retry=RETRY)
+            if not stored.played_by_bot(seat) and stored.seats[seat]["turn_since"] == stored.version:
+                self.jobs.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
+                                  job_id=f"notify-{stored.id}-{seat}-{stored.version}", retry=RETRY)
 
     # --- bots and deadlines (run by the worker) --------------------------------------
-    def play_bot(self, game_id: str, seat: int, version: int) -> bool:
-        """Make the bot move of `seat` at exactly `version`; False when it is no longer due."""
-        stored = self.load(game_id)
-        if stored.version != version or not stored.played_by_bot(seat) or seat not in stored.to_act():
-            return False
-        note = {"type": "stand_in", "seat": seat} if stored.seats[seat]["standin"] else None
-        return self._bot_move(stored, seat, note, {})
+    def play_bots(self, game_id: str) -> int:
+        """Move every bot seat that must act, one after another, each from its own view, until a
+        human must act; the number of moves made. Idempotent: with no bot due it does nothing."""
+        stored = self._load_or_none(game_id)
+        moves = 0
+        while stored is not None and stored.bots_to_act():
+            if moves == BOT_MOVES_PER_JOB:
+                self._hand_on_bots(stored)
+                break
+            seat = stored.bots_to_act()[0]
+            note = {"type": "stand_in", "seat": seat} if stored.seats[seat]["standin"] else None
+            try:
+                stored = self.apply(game_id, seat, self._bot_decision(stored, seat),
+                                    stored.version, note=note, loaded=stored)
+                moves += 1
+            except Conflict:
+                stored = self._load_or_none(game_id)  # a human moved meanwhile: look again
+        return moves
+
+    def _hand_on_bots(self, stored: StoredGame) -> None:
+        job_id = f"bots-{stored.id}-{stored.version}"
+        self.store.set_bots_job(stored.id, job_id)
+        self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY)
 
     def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
         """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
-        stored = self.load(game_id)
+        stored = self._load_or_none(game_id)
+        if stored is None or not 0 <= seat < len(stored.seats):
+            return False
         entry = stored.seats[seat]
         if (entry["turn_since"] != turn_since or entry["deadline"] is None
                 or time.time() < entry["deadline"] or seat not in stored.to_act()):
@@ -581,27 +680,61 @@ class Service:
         timeouts = entry["timeouts"] + 1
         standin = timeouts >= STANDIN_AFTER_TIMEOUTS
         note = {"type": "timeout", "seat": seat, "standin": standin}
-        return self._bot_move(stored, seat, note, {"timeouts": timeouts, "standin": standin})
+        try:
+            self.apply(game_id, seat, self._bot_decision(stored, seat), stored.version, note=note,
+                       seat_changes={"timeouts": timeouts, "standin": standin}, loaded=stored)
+        except Conflict:
+            return False  # the player moved just in time
+        return True
 
-    def _bot_move(self, stored: StoredGame, seat: int, note: dict | None, seat_changes: dict) -> bool:
+    def _bot_decision(self, stored: StoredGame, seat: int) -> Any:
         game, state = stored.game, stored.state
         rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
         level = stored.bot_level(seat)
-        action = game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
-                                 level, rng, self.budgets.get(level))
-        try:
-            self.apply(stored.id, seat, action, stored.version, note=note, seat_changes=seat_changes)
-        except Conflict:
-            return False  # someone else moved first; the job for the new version decides
-        return True
+        return game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
+                               level, rng, self.budgets.get(level))
+
+    def sweep(self, limit: int = 200) -> int:
+        """Look after every game whose due time passed: queue again a job that went missing,
+        play passed deadlines, and move the game's due time on. The games looked at."""
+        now = time.time()
+        due = self.store.due_games(now, limit)
+        for game_id, seen in due:
+            stored = self._load_or_none(game_id)
+            self.store.reschedule_due(game_id, seen,
+                                      None if stored is None else self._see_to(stored, now))
+        return len(due)
+
+    def _see_to(self, stored: StoredGame, now: float) -> float | None:
+        """Make sure a job is on its way for what is due; when to look at the game next."""
+        if stored.bots_to_act():
+            if not self.jobs.in_hand(stored.record.bots_job):
+                job_id = f"bots-{stored.id}-{stored.version}"
+                if job_id != stored.record.bots_job:
+                    self.store.set_bots_job(stored.id, job_id)
+                self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY)
+            return now + DUE_GRACE
+        later = []
+        for seat in stored.to_act():
+            entry = stored.seats[seat]
+            if entry["deadline"] is None:
+                continue
+            if entry["deadline"] > now:
+                later.append(entry["deadline"])
+                continue
+            job_id = f"deadline-{stored.id}-{seat}-{entry['turn_since']}"
+            if not self.jobs.in_hand(job_id):
+                self.jobs.enqueue("worker.jobs.deadline_passed", stored.id, seat,
+                                  entry["turn_since"], job_id=job_id, retry=RETRY)
+            later.append(now + DUE_GRACE)
+        return min(later, default=None)
 
     # --- after the game ------------------------------------------------------------------
     def record(self, game_id: str) -> dict:
         stored = self.load(game_id)
         if stored.status() != FINISHED:
             raise Forbidden("the record is published when the game is over")
-        actions = [json.loads(entry) for entry in
-                   self.redis.lrange(f"{game_key(game_id)}:actions", 0, -1)]
+        actions = self.store.actions(game_id)
         return {
             "id": game_id,
             "type": stored.game.name,
@@ -613,23 +746,27 @@ class Service:
             "outcome": stored.game.outcome(stored.state),
         }
 
-    def events(self, stored: StoredGame, seat: int | None, after: int) -> list[dict]:
-        raw = self.redis.lrange(f"{game_key(stored.id)}:events", max(after, 0), -1)
+    def events(self, game_id: str, player: dict | None, after: int) -> dict:
+        """The events after number `after` that the caller may see, and the number of the last,
+        read at one instant so a reader that goes on from `last` never skips one."""
+        found = self.store.events(game_id, player and player["id"], after)
+        if found is None:
+            raise NotFound(f"no game with id {game_id!r}")
+        seat, status, public, raw, count = found
+        self._may_watch(seat, status, public)
         visible = []
-        for number, entry in enumerate(raw, start=max(after, 0) + 1):
-            event = json.loads(entry)
+        for number, event in enumerate(raw, start=max(after, 0) + 1):
             audience = event.pop("to", None)
             if audience is None or seat in audience:
                 visible.append({"number": number, **event})
-        return visible
+        return {"events": visible, "last": count}
 
     def replay(self, game_id: str, step: int) -> dict:
         """A finished game after its first `step` actions, every hand shown."""
         stored = self.load(game_id)
         if stored.status() != FINISHED:
             raise Forbidden("a game can be replayed when it is over")
-        actions = [json.loads(entry) for entry in
-                   self.redis.lrange(f"{game_key(game_id)}:actions", 0, -1)]
+        actions = self.store.actions(game_id)
         if not 0 <= step <= len(actions):
             raise NotFound(f"this game has steps 0 to {len(actions)}")
         game, meta = stored.game, stored.meta
@@ -647,9 +784,6 @@ class Service:
                      "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]}
                                for i, s in enumerate(stored.seats)]},
         }
-
-    def event_count(self, game_id: str) -> int:
-        return self.redis.llen(f"{game_key(game_id)}:events")
 
     def rematch(self, game_id: str, player: dict) -> StoredGame:
         stored = self.load(game_id)
@@ -672,8 +806,7 @@ class Service:
         meta = {**stored.meta, "seats": seats, "created": time.time(), "updated": time.time(),
                 "rematch_of": game_id, "rematch": None}
         # Only one rematch per game: the first to claim the link creates it.
-        claim = f"{game_key(game_id)}:rematch"
-        if not self.redis.set(claim, "pending", nx=True, ex=30):
+        if not self.store.claim_rematch(game_id):
             raise Conflict("a rematch is being created; reload in a moment")
         new = self._store_new_game(stored.game, meta, player["id"], seat)
         self._update_meta(game_id, lambda old: old.meta.update(rematch=new.id))

@@ -1,12 +1,14 @@
-"""Bot decision time through the real RQ worker: from a job's enqueue to its move stored.
+"""Bot decision time through the real RQ worker: from the move that makes bots due to their
+moves stored, per bot move.
 
     python -m bench.bot_latency [--decisions 20] [--levels easy,medium,hard]
 
-Starts two `rq worker` processes (SimpleWorker, as `make run` does) against the
+Starts two `rq worker` processes (Pöytä's worker, as `make run` does) against the
 Redis in REDIS_URL (default: an embedded one), plays games with one human seat
-(random moves made here) and bot seats of one level, and reads each bot job's
-enqueue and end times from RQ. Prints p50/p95/max per game and level beside the
-level's thinking budget, which is the in-run reference.
+(random moves made here) and bot seats of one level. One job moves every bot due, one after
+another; the time from the human's move until no bot is due, divided by the bot moves made
+(the version steps), is one sample per bot move. Prints p50/p95/max per game and level beside
+the level's thinking budget, which is the in-run reference.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from redis import Redis
 from rq import Queue, Worker
-from rq.registry import FinishedJobRegistry, StartedJobRegistry
+from rq.registry import StartedJobRegistry
 
 from bench.redis_for_bench import bench_redis_url
 from api.service import BOT_QUEUE, Service
@@ -28,7 +30,6 @@ from rules import GAMES
 from rules.search import DEFAULT_BUDGETS
 
 ROOT = Path(__file__).resolve().parent.parent
-BOT_JOB = "worker.jobs.play_bot_turn"
 
 
 def measure(service: Service, redis: Redis, game_type: str, level: str, decisions: int,
@@ -36,9 +37,6 @@ def measure(service: Service, redis: Redis, game_type: str, level: str, decision
     game = GAMES[game_type]
     player = service.create_player("Bench")
     seats = ["human"] + [{"bot": level}] * (game.min_players - 1)
-    registry = FinishedJobRegistry(BOT_QUEUE, connection=redis)
-    for job_id in registry.get_job_ids():
-        registry.remove(job_id, delete_job=True)
     latencies: list[float] = []
     while len(latencies) < decisions:
         stored = service.create_game(player, game_type, game.min_players, {}, seats, pace="none")
@@ -48,11 +46,9 @@ def measure(service: Service, redis: Redis, game_type: str, level: str, decision
                 raise RuntimeError(f"{game_type} {level}: the bots stopped moving")
             if 0 in stored.to_act():
                 legal = game.legal_actions(stored.state, 0)
-                service.apply(stored.id, 0, rng.choice(legal), None)
-            else:
-                time.sleep(0.02)
+                stored = service.apply(stored.id, 0, rng.choice(legal), None)
+            latencies += bot_moves(service, stored)
             stored = service.load(stored.id)
-            latencies += collect(registry)
     drain(redis)
     return latencies
 
@@ -65,14 +61,14 @@ def drain(redis: Redis) -> None:
         time.sleep(0.05)
 
 
-def collect(registry: FinishedJobRegistry) -> list[float]:
-    found = []
-    for job in registry.get_job_ids():
-        fetched = registry.get_queue().fetch_job(job)
-        if fetched and fetched.func_name == BOT_JOB and fetched.return_value():
-            found.append((fetched.ended_at - fetched.enqueued_at).total_seconds())
-        registry.remove(job, delete_job=True)
-    return found
+def bot_moves(service: Service, stored) -> list[float]:
+    """Seconds per bot move, from now until no bot is due (one sample per move)."""
+    start, version = time.monotonic(), stored.version
+    while stored.bots_to_act():
+        time.sleep(0.002)
+        stored = service.load(stored.id)
+    moves = stored.version - version
+    return [(time.monotonic() - start) / moves] * moves if moves else []
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -97,7 +93,7 @@ def run_with(args, url: str) -> None:
     Queue(BOT_QUEUE, connection=redis).empty()
     workers = [subprocess.Popen(
         [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", url,
-         "--worker-class", "rq.SimpleWorker", "--quiet"], cwd=ROOT) for _ in range(2)]
+         "--worker-class", "worker.runner.PoytaWorker", "--quiet"], cwd=ROOT) for _ in range(2)]
     service = Service(redis)
     rng = random.Random(1)
     try:

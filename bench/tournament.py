@@ -1,14 +1,20 @@
 """Bot strength: seats of given levels play whole games through rules/ only.
 
-    python -m bench.tournament sixnimmt --players 4 --seats hard,easy,easy,easy --games 200 \\
-        --seconds 0.2 --jobs 2
+    nice -n 10 python -m bench.tournament sixnimmt --players 4 \\
+        --seats hard,hard,baseline,baseline --games 200 --seconds 0.05
 
-Prints each level's mean score per game and per deal and how often it ranked
-first (shared firsts count for each), with 95% confidence intervals. Levels
-rotate round the table from game to game, so no level keeps a seat's
-advantage. Seeds are fixed (game i uses seed i + --first-seed), so runs are
-repeatable; `--seconds` or `--iterations` set the search bots' budget per
-decision (default: each level's own).
+Prints, for each level (its seats pooled), the mean score per game and per deal, how
+often one of its seats ranked first against its fair share (shared firsts count), and
+the CPU it spent per decision; where lower scores win, each level's mean score as a
+ratio of every other's. All with 95% intervals: normal ones over games for means and
+rates, a paired bootstrap over games for ratios. Levels rotate round the table from
+game to game, so no level keeps a seat's advantage. Seeds are fixed (game i uses seed
+i + --first-seed), so the deals are repeatable; with `--record FILE` each finished game
+is appended to FILE as it ends and a rerun with the same arguments plays only the games
+missing from it (a long line survives being stopped). `--seconds` or `--iterations` set the
+search levels' budget per decision (default: each level's own). Besides a game's bot
+levels, a seat may be `random` or one of the game's benchmark-only levels
+(`BENCHMARK_LEVELS` in its search module, e.g. 6 nimmt!'s `baseline`).
 """
 from __future__ import annotations
 
@@ -22,31 +28,64 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from importlib import import_module
 
-from rules.search import Budget
+from rules.search import DEFAULT_BUDGETS, Budget
 
 RANDOM = "random"
+BOOTSTRAP_SAMPLES = 2000
+
+
+def benchmark_levels(game_name: str) -> dict:
+    try:
+        return import_module(f"rules.{game_name}.search").BENCHMARK_LEVELS
+    except (ImportError, AttributeError):
+        return {}
 
 
 def play_one(game_name: str, players: int, options: dict, levels: list[str], seed: int,
-             budget: Budget | None) -> tuple[dict, int]:
-    """The outcome of one game, and how many deals it took."""
+             budget: Budget | None) -> tuple[dict, int, list[float], list[int]]:
+    """The outcome of one game, how many deals it took, and each seat's CPU seconds and
+    decisions."""
     game = import_module(f"rules.{game_name}").GAME
+    extra = benchmark_levels(game_name)
     state = game.new_game(players, options, seed)
     bot_rngs = [random.Random(f"bot:{seed}:{seat}") for seat in range(players)]
+    thinking = [0.0] * players
+    decisions = [0] * players
     moves = 0
     while game.outcome(state) is None:
         seat = game.to_act(state)[0]
         legal = game.legal_actions(state, seat)
-        if levels[seat] == RANDOM:
+        level = levels[seat]
+        started = time.process_time()
+        if level == RANDOM:
             action = bot_rngs[seat].choice(legal)
+        elif level in extra:
+            action = extra[level](game.view(state, seat), legal, bot_rngs[seat],
+                                  budget or Budget())
         else:
-            action = game.bot_action(game.view(state, seat), legal, levels[seat], bot_rngs[seat],
+            action = game.bot_action(game.view(state, seat), legal, level, bot_rngs[seat],
                                      budget)
+        thinking[seat] += time.process_time() - started
+        decisions[seat] += 1
         game.apply_action(state, seat, action)
         moves += 1
         if moves > 100_000:
             raise RuntimeError(f"game with seed {seed} does not end")
-    return game.outcome(state), len(game.record(state)["deals"])
+    return game.outcome(state), len(game.record(state)["deals"]), thinking, decisions
+
+
+def read_record(path: str, line: dict) -> dict:
+    """Games of this same line already in the record, by seed."""
+    games = {}
+    try:
+        with open(path) as record:
+            for text in record:
+                entry = json.loads(text)
+                if all(entry[key] == value for key, value in line.items()):
+                    games[entry["seed"]] = tuple(entry["result"])
+    except FileNotFoundError:
+        pass
+    return games
 
 
 def mean_interval(values: list[float]) -> tuple[float, float]:
@@ -55,12 +94,31 @@ def mean_interval(values: list[float]) -> tuple[float, float]:
     return mean, spread
 
 
+def ratio_interval(numerators: list[float], denominators: list[float]) -> tuple[float, float, float]:
+    """sum(numerators) / sum(denominators), and its 95% interval by a paired bootstrap over
+    games (a fixed resampling seed, so a rerun prints the same interval)."""
+    count = len(numerators)
+    rng = random.Random(0)
+    ratios = []
+    for _ in range(BOOTSTRAP_SAMPLES):
+        picks = [rng.randrange(count) for _ in range(count)]
+        below = sum(denominators[i] for i in picks)
+        if below:
+            ratios.append(sum(numerators[i] for i in picks) / below)
+    ratios.sort()
+    low = ratios[int(0.025 * len(ratios))]
+    high = ratios[int(0.975 * len(ratios)) - 1]
+    return sum(numerators) / sum(denominators), low, high
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game")
     parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--seats", required=True, help="comma-separated bot level per seat, or 'random'")
+    parser.add_argument("--seats", required=True,
+                        help="comma-separated level per seat: a bot level, a benchmark level, "
+                             "or 'random'")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
@@ -68,12 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="CPU seconds per search decision")
     parser.add_argument("--iterations", type=int, help="simulations per search decision")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--record", help="JSON-lines file of finished games, resumed from")
     args = parser.parse_args(argv)
 
     game = import_module(f"rules.{args.game}").GAME
-    levels = args.seats.split(",")
-    if len(levels) != args.players:
+    seats = args.seats.split(",")
+    if len(seats) != args.players:
         parser.error("--seats must name one level per player")
+    known = {bot.name for bot in game.bot_levels} | set(benchmark_levels(args.game)) | {RANDOM}
+    unknown = sorted(set(seats) - known)
+    if unknown:
+        parser.error(f"unknown level(s) {', '.join(unknown)}; {game.title} has {sorted(known)}")
     raw_options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     options = game.normalise_options(args.players, raw_options)
     budget = (Budget(seconds=args.seconds, iterations=args.iterations)
@@ -82,34 +145,67 @@ def main(argv: list[str] | None = None) -> int:
     seatings = []
     for index in range(args.games):
         shift = index % args.players
-        seatings.append((shift, levels[shift:] + levels[:shift]))
+        seatings.append(seats[shift:] + seats[:shift])
+    seeds = [args.first_seed + i for i in range(args.games)]
+    line = {"game": args.game, "seats": seats, "options": options,
+            "budget": None if budget is None else [budget.seconds, budget.iterations]}
+    recorded = read_record(args.record, line) if args.record else {}
+    missing = [i for i in range(args.games) if seeds[i] not in recorded]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(play_one, [args.game] * args.games, [args.players] * args.games,
-                                [options] * args.games, [seated for _, seated in seatings],
-                                [args.first_seed + i for i in range(args.games)],
-                                [budget] * args.games))
+        played = pool.map(play_one, [args.game] * len(missing), [args.players] * len(missing),
+                          [options] * len(missing), [seatings[i] for i in missing],
+                          [seeds[i] for i in missing], [budget] * len(missing))
+        for index, result in zip(missing, played):
+            recorded[seeds[index]] = result
+            if args.record:
+                with open(args.record, "a") as record:
+                    record.write(json.dumps({**line, "seed": seeds[index], "result": result}) + "\n")
     elapsed = time.perf_counter() - started
+    results = [recorded[seed] for seed in seeds]
 
-    scores = [[] for _ in levels]
-    per_deal = [[] for _ in levels]
-    firsts = [[] for _ in levels]
-    for (shift, _), (outcome, deals) in zip(seatings, results):
-        for seat in range(args.players):
-            position = (seat + shift) % args.players
-            scores[position].append(outcome["scores"][seat])
-            per_deal[position].append(outcome["scores"][seat] / deals)
-            firsts[position].append(1.0 if seat in outcome["winners"] else 0.0)
+    levels = list(dict.fromkeys(seats))
+    # Per game and level: the mean score of its seats, per deal too, whether one of them
+    # ranked first; and the CPU and decisions of its seats summed over the games.
+    scores = {level: [] for level in levels}
+    per_deal = {level: [] for level in levels}
+    firsts = {level: [] for level in levels}
+    cpu = {level: 0.0 for level in levels}
+    decided = {level: 0 for level in levels}
+    for seated, (outcome, deals, thinking, decisions) in zip(seatings, results):
+        for level in levels:
+            mine = [seat for seat, name in enumerate(seated) if name == level]
+            mean = statistics.fmean(outcome["scores"][seat] for seat in mine)
+            scores[level].append(mean)
+            per_deal[level].append(mean / deals)
+            firsts[level].append(1.0 if set(mine) & set(outcome["winners"]) else 0.0)
+            cpu[level] += sum(thinking[seat] for seat in mine)
+            decided[level] += sum(decisions[seat] for seat in mine)
 
-    print(f"{game.title}, {args.players} players, {args.games} games, options {options}, "
-          f"budget {budget or 'level defaults'}, {elapsed:.1f} s")
-    for position, level in enumerate(levels):
-        mean, spread = mean_interval(scores[position])
-        deal_mean, deal_spread = mean_interval(per_deal[position])
-        first, first_spread = mean_interval(firsts[position])
-        print(f"  position {position} ({level:>6}): score {mean:8.2f} ± {spread:.2f}   "
+    if budget is None:
+        described = "each level's default (" + ", ".join(
+            f"{level} {DEFAULT_BUDGETS[level]}" for level in levels if level in DEFAULT_BUDGETS) + ")"
+    else:
+        described = str(budget)
+    print(f"{game.title}, {args.players} players, seats {args.seats}, {args.games} games "
+          f"(seeds {args.first_seed}-{args.first_seed + args.games - 1}), options {options}, "
+          f"budget {described}, {len(missing)} games played in {elapsed:.0f} s")
+    for level in levels:
+        mean, spread = mean_interval(scores[level])
+        deal_mean, deal_spread = mean_interval(per_deal[level])
+        first, first_spread = mean_interval(firsts[level])
+        fair = seats.count(level) / args.players
+        print(f"  {level:>8} x{seats.count(level)}: score {mean:8.2f} ± {spread:.2f}   "
               f"per deal {deal_mean:7.2f} ± {deal_spread:.2f}   "
-              f"first {100 * first:5.1f}% ± {100 * first_spread:.1f}")
+              f"first {100 * first:5.1f}% ± {100 * first_spread:.1f} (fair {100 * fair:.0f}%)   "
+              f"{1000 * cpu[level] / max(decided[level], 1):6.1f} ms CPU per decision")
+    if game.lower_score_wins:
+        for level in levels:
+            for other in levels:
+                if other != level:
+                    ratio, low, high = ratio_interval(scores[level], scores[other])
+                    print(f"  {level} / {other} mean score: {ratio:.3f} "
+                          f"(95% interval {low:.3f}-{high:.3f})")
     return 0
 
 

@@ -53,10 +53,8 @@ export function setPlayer(identity) {
   return player;
 }
 
-// Make sure we have an identity: register once with a default name.
-export async function ensurePlayer() {
-  if (player && player.token) return player;
-  const name = `Player ${1000 + Math.floor(Math.random() * 9000)}`;
+// A new identity under the name the player chose (asked on the first visit).
+export async function register(name) {
   const { data } = await call("POST", "/players", { body: { name }, auth: false });
   return setPlayer(data);
 }
@@ -92,7 +90,9 @@ export const api = {
   join: (gameId, seat) => data(call("POST", `/games/${id(gameId)}/join`,
     { body: seat === undefined ? {} : { seat } })),
   acceptInvite: (code) => data(call("POST", `/games/invites/${id(code)}`)),
-  act: (gameId, action) => data(call("POST", `/games/${id(gameId)}/actions`, { body: { action } })),
+  // With `version` the server refuses (409) a move made on a view the game has since left.
+  act: (gameId, action, version) => data(call("POST", `/games/${id(gameId)}/actions`,
+    { body: version === undefined ? { action } : { action, version } })),
   takeBack: (gameId) => data(call("POST", `/games/${id(gameId)}/takeback`)),
   rematch: (gameId) => data(call("POST", `/games/${id(gameId)}/rematch`)),
   events: (gameId, after) => data(call("GET", `/games/${id(gameId)}/events?after=${after}`)),

@@ -1,13 +1,14 @@
 // Pöytä PWA shell: start-up, identity and the router. The renderer contract for the games
 // is in games/README.md.
 import { t, language } from "./i18n.js";
-import { api, ensurePlayer, me, forgetPlayer, ApiError } from "./api.js";
+import { api, me, forgetPlayer, ApiError } from "./api.js";
 import { $, clearError, setOffline, handleError, setPage, showWho, h } from "./ui.js";
 import { homePage, rulesPage, joinPage, invitePage } from "./home.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { settingsPage, signinPage } from "./settings.js";
 import { startInbox } from "./inbox.js";
+import { askName } from "./welcome.js";
 
 window.addEventListener("offline", () => setOffline(true));
 window.addEventListener("online", () => { setOffline(false); if (page && page.pollNow) page.pollNow(); });
@@ -17,19 +18,28 @@ let page = null; // the current page's {stop(), pollNow()}, filled in by the pag
 
 const routeOf = () => location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
 
+// Pages anyone may open without a name: a new device's sign-in link, and the rules.
+const WITHOUT_NAME = new Set(["signin", "rules"]);
+
 async function route() {
   if (page && page.stop) page.stop();
   page = {};
   const current = page;
   clearError();
-  const [name, arg] = routeOf();
+  const [name, arg, more] = routeOf();
   try {
+    if (!me() && !WITHOUT_NAME.has(name)) {
+      await askName({ invited: name === "invite" || name === "join" });
+      if (current !== page) return; // the player went elsewhere meanwhile
+      showWho();
+      startInbox();
+    }
     if (!name) await homePage(current, route);
     else if (name === "game" && arg) await gamePage(arg, current);
     else if (name === "join" && arg) await joinPage(arg);
     else if (name === "invite" && arg) await invitePage(arg);
     else if (name === "replay" && arg) await replayPage(arg, current);
-    else if (name === "rules" && arg) await rulesPage(arg);
+    else if (name === "rules" && arg) await rulesPage(arg, more);
     else if (name === "settings") await settingsPage();
     else if (name === "signin" && arg) await signinPage(arg);
     else setPage(t("notfound"), h("h1", { text: t("notfound") }), h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
@@ -47,17 +57,10 @@ async function start() {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
   }
   window.addEventListener("hashchange", route);
-  const [name] = routeOf();
-  if (name === "signin" && !me()) {
-    // A new device opening a sign-in link: no throw-away identity first.
-    await route();
-    return;
-  }
   if (me()) {
     // Known player: show the app at once (it may be offline); check the token meanwhile.
     showWho();
     startInbox();
-    route();
     api.me().catch(async (error) => {
       if (error instanceof ApiError && error.status === 401) {
         // Our token is unknown to the server (e.g. a reset database or a revoked device).
@@ -65,20 +68,7 @@ async function start() {
         location.reload();
       }
     }).catch(handleError);
-    return;
   }
-  for (;;) {
-    try {
-      await ensurePlayer();
-      setOffline(false);
-      break;
-    } catch (error) {
-      handleError(error);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-    }
-  }
-  showWho();
-  startInbox();
   await route();
 }
 

@@ -7,15 +7,17 @@ import { h, showError, clearError, announce, handleError, typeInfo, setTitle, se
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
-import { confirmBeforePlay } from "./settings.js";
+import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.js";
+import { eventsBetween } from "./pacing.js";
 import { describeEvent, loadModule } from "./renderers.js";
+import { openHowTo } from "./howto.js";
 
-const LOG_LINES = 12;
 const seenKey = (id) => `poyta.seen.${id}`;
 
 export async function gamePage(id, page) {
   const state = { view: null, module: null, busy: false, lastEvent: null, log: [], pending: null };
   const heading = h("h1", { text: t("loading") });
+  const tools = h("div", { class: "game-tools" });
   const statusLine = h("p", { class: "status-line", id: "status-line", tabindex: "-1" });
   const notices = h("div", { class: "notices" });
   const invite = h("div");
@@ -26,7 +28,19 @@ export async function gamePage(id, page) {
   const rulesLink = h("p", { class: "rules-link" });
   const confirmBar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("confirm.title"), hidden: true });
   const missedBox = h("div", { class: "notice", role: "note", hidden: true });
-  setPage("", heading, statusLine, notices, missedBox, invite, outcome, area, seats, log, rulesLink, confirmBar);
+  const nameTip = h("p", { class: "name-tip", role: "status", hidden: true });
+  setPage("", h("div", { class: "game-head" }, heading, tools), statusLine, notices, missedBox, invite, outcome,
+    area, seats, log, rulesLink, confirmBar, nameTip);
+  // A short name on the table shows the full one when tapped (screen readers hear it in full).
+  let tipTimer = null;
+  area.addEventListener("click", (event) => {
+    const tag = event.target.closest("[data-full-name]");
+    if (!tag) return;
+    nameTip.textContent = tag.dataset.fullName;
+    nameTip.hidden = false;
+    clearTimeout(tipTimer);
+    tipTimer = setTimeout(() => { nameTip.hidden = true; }, 2500);
+  });
 
   const ctx = {
     t,
@@ -37,6 +51,12 @@ export async function gamePage(id, page) {
       if (!s) return `#${seat + 1}`;
       if (seat === state.view.your_seat) return t("game.youName");
       return s.name || t("game.open");
+    },
+    // A name that fits under a card at 8 players; tapping it shows the full name.
+    nameTag(seat) {
+      const full = ctx.seatName(seat);
+      const short = state.view ? shortNames(state.view, ctx)[seat] : full;
+      return h("span", { class: "short-name", "aria-hidden": "true", "data-full-name": full, text: short });
     },
   };
 
@@ -80,7 +100,10 @@ export async function gamePage(id, page) {
   let tapped = null;
   area.addEventListener("click", (event) => { tapped = event.target.closest("button"); }, true);
   function act(action) {
-    if (!confirmBeforePlay()) return send(action);
+    // Moves that cannot be undone (closing the stock, declaring) are confirmed by default.
+    const final = state.module && state.module.irreversible && state.module.irreversible(action)
+      && confirmIrreversible();
+    if (!final && !confirmBeforePlay()) return send(action);
     const key = actionKey(action);
     if (state.pending && state.pending.key === key) return confirmPending();
     cancelPending();
@@ -90,13 +113,14 @@ export async function gamePage(id, page) {
     return new Promise((resolve, reject) => {
       state.pending = { key, action, focusKey, resolve, reject };
       markPending();
+      const question = t(final ? "confirm.final" : "confirm.ask", { what: label });
       confirmBar.replaceChildren(
-        h("p", { id: "confirm-text", text: t("confirm.ask", { what: label }) }),
+        h("p", { id: "confirm-text", text: question }),
         h("div", { class: "button-row" },
           h("button", { type: "button", class: "primary", onclick: confirmPending }, t("confirm.yes")),
           h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))));
       confirmBar.hidden = false;
-      announce(t("confirm.ask", { what: label }));
+      announce(question);
     });
   }
   function actionKey(action) {
@@ -128,7 +152,14 @@ export async function gamePage(id, page) {
   }
 
   // ------------------------------------------------------------ showing a view
-  async function show(view, force = false) {
+  // Views are shown one after the other: a paced reveal finishes before the next view starts.
+  let showing = Promise.resolve();
+  function show(view, force = false) {
+    showing = showing.then(() => showNow(view, force)).catch(handleError);
+    return showing;
+  }
+
+  async function showNow(view, force) {
     const prev = state.view;
     if (!force && prev && view.version < prev.version) return; // a slow, older answer
     if (!force && prev && JSON.stringify(prev) === JSON.stringify(view)) return;
@@ -142,6 +173,13 @@ export async function gamePage(id, page) {
     const info = await typeInfo(view.type);
     setTitle(view.title);
     heading.textContent = view.title;
+    if (!tools.childElementCount) {
+      tools.append(h("button", { type: "button", "aria-haspopup": "dialog",
+        onclick: () => openHowTo({ type: view.type, title: view.title, gameId: view.id }) }, t("game.howto")));
+    }
+    // What happened since the last view: the game log's new lines, and the reveal built from them.
+    const fresh = await (logQueue = logQueue.then(() => updateLog(prev === null)));
+    if (prev && !force && mod && mod.stages && revealStep()) await reveal(prev, view, fresh.map((line) => line.event), mod);
 
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
@@ -151,15 +189,63 @@ export async function gamePage(id, page) {
     renderInvites(invite, view);
     renderSeats(seats, view, mod, ctx);
     renderOutcome(outcome, view, info);
-    rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}` }, t("game.rules", { title: view.title })));
+    rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}/${encodeURIComponent(view.id)}` },
+      t("game.rules", { title: view.title })));
     renderArea(view, mod);
 
     // Announce what happened: the game log's new lines when the game describes its events,
     // else the renderer's own diff of the two views; then the status.
-    const lines = await (logQueue = logQueue.then(() => updateLog(prev === null)));
+    const lines = prev === null ? [] : fresh.map((line) => line.text);
     const said = mod && mod.describeEvent ? lines : (prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : []);
     if (prev === null) announce(status);
     else announce([...said, status].join(". "));
+  }
+
+  // Other seats' moves one at a time (a completed trick a while longer), then the summary of
+  // a finished round or deal until the player goes on. A tap on the table hurries it along.
+  let lastStepAt = 0;
+  async function reveal(prev, view, events, mod) {
+    const stages = mod.stages(prev, view, eventsBetween(prev, view, events), ctx);
+    const summary = mod.summary ? mod.summary(prev, view, ctx) : null;
+    if (!stages.length && !summary) return;
+    let hurry = false;
+    const onTap = () => { hurry = true; };
+    area.addEventListener("click", onTap);
+    area.dataset.revealing = "true";
+    try {
+      for (const stage of stages) {
+        // Cards that came in separate answers keep the pace too.
+        if (!hurry) await pause(lastStepAt + revealStep() - Date.now());
+        renderArea(stage.view, mod);
+        lastStepAt = Date.now();
+        if (stage.card !== null) {
+          const card = area.querySelector(`[data-part="table"] [data-card="${CSS.escape(String(stage.card))}"]`);
+          if (card) card.classList.add("arrived");
+        }
+        if (stage.done && !hurry) await pause(revealStep() * 3);
+      }
+      if (!hurry) await pause(lastStepAt + revealStep() - Date.now());
+      if (summary && view.status !== "finished") await showSummary(summary);
+    } finally {
+      area.removeEventListener("click", onTap);
+      delete area.dataset.revealing;
+    }
+  }
+
+  // The round's or deal's result in a sheet over the table; the next one starts when closed.
+  function showSummary(content) {
+    return new Promise((resolve) => {
+      const go = h("button", { type: "button", class: "primary big" }, t("game.continue"));
+      const dialog = h("dialog", { class: "sheet summary", "aria-labelledby": "summary-title" },
+        h("div", { class: "sheet-body" }, content, go));
+      const heading = dialog.querySelector("h2");
+      if (heading) heading.id = "summary-title";
+      go.addEventListener("click", () => dialog.close());
+      dialog.addEventListener("close", () => { dialog.remove(); resolve(); });
+      document.body.append(dialog);
+      dialog.showModal();
+      go.focus();
+    });
   }
 
   function renderArea(view, mod) {
@@ -188,27 +274,27 @@ export async function gamePage(id, page) {
 
   // ------------------------------------------------------------ game log
   let logQueue = Promise.resolve(); // one events request at a time, so each event is added once
-  // Fetches the events after the last one known; returns the new lines (none on first load).
+  // Fetches the events after the last one known; returns them with their lines.
   async function updateLog(first) {
     let answer;
     try {
       answer = await api.events(id, first ? 0 : state.lastEvent || 0);
     } catch {
-      return []; // the log is a nicety: the view itself is already shown
+      return []; // the log is a nicety: the view itself is shown all the same
     }
     if (!answer.events.length && state.lastEvent !== null) return [];
     const seen = parseInt(localStorage.getItem(seenKey(id)) || "0", 10);
     // Two views shown in quick succession may fetch the same events: keep each once.
     const fresh = answer.events.filter((event) => state.lastEvent === null || event.number > state.lastEvent)
       .map((event) => ({ event, text: describeEvent(state.module, event, ctx) }));
-    state.log = [...state.log, ...fresh].slice(-LOG_LINES);
+    state.log = [...state.log, ...fresh];
     state.lastEvent = Math.max(state.lastEvent || 0, answer.last);
     localStorage.setItem(seenKey(id), String(answer.last));
     // Time-outs while the player was away become notices until dismissed.
-    const missed = fresh.slice(-LOG_LINES).filter(({ event }) => event.number > seen && event.type === "timeout");
+    const missed = fresh.filter(({ event }) => event.number > seen && event.type === "timeout");
     if (missed.length) addTimeoutNotices(missed.map((line) => line.text));
-    renderLog();
-    return first ? [] : fresh.map((line) => line.text);
+    renderLog(fresh);
+    return fresh;
   }
   // One notice box, with the latest few time-outs, until dismissed.
   let missedLines = [];
@@ -218,12 +304,40 @@ export async function gamePage(id, page) {
       h("button", { type: "button", class: "link", onclick: () => { missedLines = []; missedBox.hidden = true; } }, t("dismiss")));
     missedBox.hidden = false;
   }
-  function renderLog() {
-    const items = state.log.slice().reverse().map(({ text }) => h("li", { text }));
-    log.replaceChildren(h("h2", { id: "log-title", text: t("log.title") }),
-      items.length ? h("ol", { class: "log-lines", reversed: true }, items) : h("p", { class: "muted", text: t("log.empty") }));
+  // The whole log, oldest first and numbered as the game numbers its events, in a box that
+  // scrolls; it follows the newest line unless the player scrolled back to read.
+  function renderLog(fresh) {
+    let list = log.querySelector(".log-lines");
+    if (!list) {
+      log.replaceChildren(h("h2", { id: "log-title", text: t("log.title") }));
+      if (!state.log.length) { log.append(h("p", { class: "muted", text: t("log.empty") })); return; }
+      list = h("ol", { class: "log-lines" });
+      log.append(h("div", { class: "log-box", tabindex: "0", role: "region", "aria-labelledby": "log-title" }, list));
+      fresh = state.log;
+    }
+    const box = list.parentElement;
+    const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 8;
+    list.append(...fresh.map(({ event, text }) => h("li", { value: String(event.number), text })));
+    if (atEnd) box.scrollTop = box.scrollHeight;
   }
 }
+
+// Names short enough for the table: bots lose their level ("Bot 4"), long names keep their
+// first word, plus the next word's initial when two seats would otherwise look the same.
+const SHORT = 8;
+export function shortNames(view, ctx) {
+  const full = view.seats.map((seat) => ctx.seatName(seat.seat).replace(/\s*\(.*\)$/, ""));
+  const first = full.map((name) => (name.length <= SHORT ? name : name.split(/\s+/)[0]));
+  return first.map((name, seat) => {
+    const clash = first.some((other, i) => i !== seat && other === name);
+    const words = full[seat].split(/\s+/);
+    let short = clash && words[1] ? `${name} ${words[1][0]}.` : name;
+    if (short.length > SHORT + 2) short = `${short.slice(0, SHORT - 1)}.`;
+    return short;
+  });
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isYourTurn(view) {
   return view.status === "active" && view.your_seat !== null && (view.to_act || []).includes(view.your_seat)

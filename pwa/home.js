@@ -3,10 +3,14 @@ import { t, listNames } from "./i18n.js";
 import { api } from "./api.js";
 import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
+import { openHowTo } from "./howto.js";
 import { h, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d"];
 const DEFAULT_PACE = "1d";
+// What suits a new player: the table size each game is best at, and Sixty-six as people play it.
+const DEFAULT_PLAYERS = { sixtysix: 2 };
+const DEFAULT_OPTIONS = { sixtysix: { preset: "classic" } };
 
 // ---------------------------------------------------------------- home
 export async function homePage(page, retry) {
@@ -35,8 +39,9 @@ export async function homePage(page, retry) {
   buildCreateForm(form, types);
   renderLobby(lobby);
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
-    h("ul", { class: "plain-list" }, types.map((ty) =>
-      h("li", {}, h("a", { href: `#/rules/${encodeURIComponent(ty.type)}` }, t("home.rules", { title: ty.title }))))));
+    h("ul", { class: "plain-list link-list" }, types.map((ty) =>
+      h("li", {}, h("button", { type: "button", class: "link", "aria-haspopup": "dialog",
+        onclick: () => openHowTo({ type: ty.type, title: ty.title }) }, t("howto.title", { title: ty.title }))))));
 }
 
 // One line of the inbox or the lobby: "Anna, Bo and 2 bots".
@@ -81,21 +86,22 @@ async function renderLobby(section) {
       "aria-label": t("lobby.watchLabel", { title: line.title, names: players(line) }) }, t("lobby.watch"))))));
 }
 
-function optionField(option) {
+function optionField(type, option) {
   const id = `opt-${option.name}`;
   const label = option.description || option.name;
+  const initial = (DEFAULT_OPTIONS[type] || {})[option.name] ?? option.default;
   if (option.type === "bool") {
     return h("div", { class: "field check" },
-      h("input", { type: "checkbox", id, name: option.name, checked: !!option.default }),
+      h("input", { type: "checkbox", id, name: option.name, checked: !!initial }),
       h("label", { for: id, text: label }));
   }
   if (option.type === "choice") {
     return h("div", { class: "field" }, h("label", { for: id, text: label }),
       h("select", { id, name: option.name }, (option.choices || []).map((c) =>
-        h("option", { value: JSON.stringify(c), selected: c === option.default }, String(c)))));
+        h("option", { value: JSON.stringify(c), selected: c === initial }, String(c)))));
   }
   return h("div", { class: "field" }, h("label", { for: id, text: label }),
-    h("input", { type: "number", id, name: option.name, inputmode: "numeric", value: option.default,
+    h("input", { type: "number", id, name: option.name, inputmode: "numeric", value: initial,
       min: option.minimum ?? null, max: option.maximum ?? null, step: 1, required: true }));
 }
 
@@ -107,13 +113,16 @@ function readOption(form, option) {
 }
 
 function buildCreateForm(form, types) {
-  const typeSelect = h("select", { id: "game-type", name: "type" },
+  const typeSelect = h("select", { id: "game-type", name: "type", "aria-describedby": "game-about" },
     types.map((ty) => h("option", { value: ty.type }, ty.title)));
+  const about = h("p", { id: "game-about", class: "muted about" });
   const playersInput = h("input", { id: "players", name: "players", type: "number", inputmode: "numeric", step: 1, required: true });
   const seatsBox = h("div", { class: "seats-box" });
   const optionsBox = h("div");
   const paceSelect = h("select", { id: "pace", name: "pace" },
-    PACES.map((pace) => h("option", { value: pace, selected: pace === DEFAULT_PACE }, t(`pace.${pace}`))));
+    PACES.map((pace) => h("option", { value: pace }, t(`pace.${pace}`))));
+  let paceChosen = false; // once the player picks a pace, keep it
+  paceSelect.addEventListener("change", () => { paceChosen = true; });
   const publicBox = h("input", { type: "checkbox", id: "public", name: "public" });
   const submit = h("button", { type: "submit", class: "primary big" }, t("home.create"));
   const current = () => types.find((x) => x.type === typeSelect.value);
@@ -135,27 +144,31 @@ function buildCreateForm(form, types) {
     limitPace();
   }
   // "No time limit" only when every other seat is a bot: a friend must never wait forever.
+  // Against bots alone there is nobody to wait for, so that is the default then.
   function limitPace() {
     const friends = [...seatsBox.querySelectorAll("select")].some((s) => s.value === "human");
     const none = paceSelect.querySelector('option[value="none"]');
     none.disabled = friends;
     if (friends && paceSelect.value === "none") paceSelect.value = DEFAULT_PACE;
+    else if (!friends && !paceChosen) paceSelect.value = "none";
   }
   function buildType() {
     const ty = current();
     playersInput.min = ty.min_players;
     playersInput.max = ty.max_players;
-    playersInput.value = Math.max(ty.min_players, Math.min(ty.max_players, 4));
+    playersInput.value = DEFAULT_PLAYERS[ty.type] ?? Math.max(ty.min_players, Math.min(ty.max_players, 4));
+    about.textContent = t(`about.${ty.type}`);
     optionsBox.replaceChildren();
     if (ty.options && ty.options.length) {
-      optionsBox.append(h("fieldset", {}, h("legend", { text: t("home.options") }), ty.options.map(optionField)));
+      optionsBox.append(h("fieldset", {}, h("legend", { text: t("home.options") }),
+        ty.options.map((option) => optionField(ty.type, option))));
     }
     buildSeats();
   }
   typeSelect.addEventListener("change", buildType);
   playersInput.addEventListener("input", buildSeats);
   form.replaceChildren(
-    h("div", { class: "field" }, h("label", { for: "game-type", text: t("home.game") }), typeSelect),
+    h("div", { class: "field" }, h("label", { for: "game-type", text: t("home.game") }), typeSelect, about),
     h("div", { class: "field" }, h("label", { for: "players", text: t("home.players") }), playersInput),
     h("fieldset", {}, h("legend", { text: t("home.seats") }), seatsBox),
     h("div", { class: "field" }, h("label", { for: "pace", text: t("home.pace") }), paceSelect),
@@ -187,10 +200,13 @@ function buildCreateForm(form, types) {
 }
 
 // ---------------------------------------------------------------- rules
-export async function rulesPage(type) {
+// #/rules/<type>[/<game id>]: opened from a game, its back link returns to that game.
+export async function rulesPage(type, fromGame) {
   const info = await typeInfo(type);
   const title = info ? info.title : type;
-  setPage(t("game.rules", { title }), h("p", {}, h("a", { href: "#/", text: `← ${t("nav.home")}` })),
+  const back = fromGame ? h("a", { href: `#/game/${encodeURIComponent(fromGame)}`, text: `← ${t("nav.backToGame")}` })
+    : h("a", { href: "#/", text: `← ${t("nav.home")}` });
+  setPage(t("game.rules", { title }), h("p", {}, back),
     h("h1", { text: t("game.rules", { title }) }), h("p", { class: "muted", text: t("loading") }));
   const { markdown } = await api.rules(type);
   // The page already has the title as its h1: drop the document's own "# Title" line,

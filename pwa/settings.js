@@ -8,7 +8,16 @@ import qrcode from "./vendor/qrcode-generator.js";
 const CONFIRM_KEY = "poyta.confirm";
 const PUSH_KEY = "poyta.push"; // this device's push subscription id at the server
 
+const CONFIRM_FINAL_KEY = "poyta.confirmFinal";
+
+const PACE_KEY = "poyta.pace";
+// Milliseconds between other seats' cards: "normal", "fast", or 0 for all at once.
+const PACES = { normal: 550, fast: 250, 0: 0 };
+export function revealStep() { return PACES[localStorage.getItem(PACE_KEY)] ?? PACES.normal; }
+
 export function confirmBeforePlay() { return localStorage.getItem(CONFIRM_KEY) === "1"; }
+// On unless the player turned it off.
+export function confirmIrreversible() { return localStorage.getItem(CONFIRM_FINAL_KEY) !== "0"; }
 
 export async function settingsPage() {
   setPage(t("settings.title"), h("h1", { text: t("settings.title") }),
@@ -40,7 +49,13 @@ function languageSection() {
 function playSection() {
   const box = h("input", { type: "checkbox", id: "confirm-play", checked: confirmBeforePlay(),
     onchange: () => localStorage.setItem(CONFIRM_KEY, box.checked ? "1" : "0") });
+  const final = h("input", { type: "checkbox", id: "confirm-final", checked: confirmIrreversible(),
+    onchange: () => localStorage.setItem(CONFIRM_FINAL_KEY, final.checked ? "1" : "0") });
+  const pace = h("select", { id: "reveal-pace", onchange: () => localStorage.setItem(PACE_KEY, pace.value) },
+    Object.keys(PACES).map((key) => h("option", { value: key, selected: PACES[key] === revealStep() }, t(`settings.pace.${key}`))));
   return h("section", { "aria-labelledby": "s-play" }, h("h2", { id: "s-play", text: t("settings.play") }),
+    h("div", { class: "field" }, h("label", { for: "reveal-pace", text: t("settings.pace") }), pace),
+    h("div", { class: "field check" }, final, h("label", { for: "confirm-final", text: t("settings.confirmFinal") })),
     h("div", { class: "field check" }, box, h("label", { for: "confirm-play", text: t("settings.confirm") })));
 }
 

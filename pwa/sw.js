@@ -1,6 +1,6 @@
 // Pöytä service worker: precaches the app shell; the API is never cached (always network).
 // Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
-const CACHE_VERSION = "poyta-shell-v4";
+const CACHE_VERSION = "poyta-shell-v5";
 const SHELL = [
   "/",
   "/index.html",
@@ -16,6 +16,13 @@ const SHELL = [
   "/renderers.js",
   "/settings.js",
   "/replay.js",
+  "/welcome.js",
+  "/howto.js",
+  "/pacing.js",
+  "/howto/sixnimmt.js",
+  "/howto/sixtysix.js",
+  "/howto/sticheln.js",
+  "/howto/hattrick.js",
   "/vendor/qrcode-generator.js",
   "/styles.css",
   "/manifest.webmanifest",

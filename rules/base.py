@@ -327,7 +327,8 @@ class Game:
         return False
 
     def view(self, state: State, seat: int | None) -> dict:
-        """{"phase", "deal", "scores", "hand", "table"}: `hand` is None for spectators."""
+        """{"seat", "phase", "deal", "scores", "hand", "table"}: `seat` and `hand` are None
+        for spectators."""
         raise NotImplementedError
 
     def outcome(self, state: State) -> dict | None:

@@ -1,17 +1,21 @@
-"""Shared parts of the search bots: the thinking budget and flat Monte Carlo.
+"""The one search behind every game's medium and hard bots.
 
-Every game's medium and hard bots search the same way at heart: sample a full
-position consistent with what the seat's view shows (a determinization), try a
-candidate action in it, play on with a fast policy, and score the result
-relative to the opponents. The game supplies the simulation; this module
-spends the budget fairly over the candidates and picks the best mean.
+Every search bot decides the same way: deal the cards its seat cannot see
+consistently with its view (a determinization), play each candidate action out
+in that deal with a fast simulator, and keep the candidate with the best mean
+value. A game supplies only those three parts in a `Problem`; this module owns
+the loop, the clock, the tie rule and the fallback.
+
+All candidates of a round share the round's deal and replay the same random
+stream (common random numbers), so they are compared on equal luck and their
+differences are far less noisy than with a fresh deal each.
 """
 from __future__ import annotations
 
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
 Candidate = TypeVar("Candidate")
 
@@ -36,7 +40,10 @@ DEFAULT_BUDGETS = {
 
 
 class Clock:
-    """Counts simulations against a Budget, reading the CPU clock sparingly."""
+    """Counts simulations against a Budget, on the CPU clock of this process.
+
+    Start it before reading the view: preparing a search is thinking time too.
+    """
 
     def __init__(self, budget: Budget):
         self.budget = budget
@@ -52,28 +59,73 @@ class Clock:
         self.done += 1
 
 
-def flat_monte_carlo(candidates: Sequence[Candidate],
-                     simulate: Callable[[Candidate, random.Random], float],
-                     budget: Budget, rng: random.Random) -> Candidate:
-    """The candidate with the best mean simulated value; simulations go round-robin.
+def margin(scores: Sequence[float], seat: int, against_best: float = 0.0) -> float:
+    """How far `seat` is ahead, higher being better (negate penalties first).
 
-    `simulate(candidate, rng)` plays one sampled continuation and returns its
-    value for the searching seat (higher is better).
+    Its score less the others' mean, blended with its lead over the best of the
+    others by the weight `against_best`: what an opponent loses helps a seat
+    too, but where only first place counts the leading rival matters most.
     """
+    mine = scores[seat]
+    others = [score for other, score in enumerate(scores) if other != seat]
+    over_mean = mine - sum(others) / len(others)
+    if not against_best:
+        return over_mean
+    return (1 - against_best) * over_mean + against_best * (mine - max(others))
+
+
+@dataclass
+class Problem(Generic[Candidate]):
+    """One decision as a game poses it to the search.
+
+    `candidates` come in the game's order of preference: ties go to the
+    earliest. `deal(rng)` returns a world consistent with the seat's view;
+    `simulate(candidate, world, rng)` plays the candidate out in that world
+    without changing it and returns its value for the seat (higher is better,
+    usually a `margin`). With `certain`, the view fixes the world, so one round
+    values every candidate exactly. With `halving`, the weaker half of the
+    candidates is dropped after that many rounds, again after twice as many,
+    and so on: the budget goes to the close contests.
+    """
+
+    candidates: Sequence[Candidate]
+    deal: Callable[[random.Random], Any]
+    simulate: Callable[[Candidate, Any, random.Random], float]
+    certain: bool = False
+    halving: int | None = None
+
+
+def search(problem: Problem[Candidate], clock: Clock, rng: random.Random,
+           fallback: Callable[[], Candidate]) -> Candidate:
+    """The candidate with the best mean simulated value; `fallback()` when the
+    budget allowed not one simulation."""
+    candidates = problem.candidates
     if len(candidates) == 1:
         return candidates[0]
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
-    clock = Clock(budget)
-    index = 0
+    alive = list(range(len(candidates)))
+    rounds, cut = 0, problem.halving
+
+    def mean(index: int) -> float:
+        return totals[index] / counts[index] if counts[index] else float("-inf")
+
     while clock.more():
-        totals[index] += simulate(candidates[index], rng)
-        counts[index] += 1
-        clock.tick()
-        index = (index + 1) % len(candidates)
+        world = problem.deal(rng)
+        stream = rng.getrandbits(64)
+        for index in alive:
+            if not clock.more():
+                break
+            totals[index] += problem.simulate(candidates[index], world, random.Random(stream))
+            counts[index] += 1
+            clock.tick()
+        rounds += 1
+        if problem.certain and counts[alive[-1]]:
+            break
+        if rounds == cut and len(alive) > 2:
+            alive = sorted(sorted(alive, key=lambda i: (-mean(i), i))[:(len(alive) + 1) // 2])
+            cut *= 2
     if not any(counts):
-        return candidates[0]
-    means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(candidates))]
-    best = max(means)
-    # Ties go to the earliest candidate, so the order the game gives decides, not chance.
-    return candidates[means.index(best)]
+        return fallback()
+    # Ties go to the earliest candidate, so the game's order decides, not chance.
+    return candidates[max(alive, key=lambda i: (mean(i), -i))]

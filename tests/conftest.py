@@ -73,7 +73,7 @@ def serve(redis, redis_url):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         worker = subprocess.Popen(
             [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
-             "--worker-class", "rq.SimpleWorker", "--with-scheduler", "--quiet"],
+             "--worker-class", "worker.runner.PoytaWorker", "--with-scheduler", "--quiet"],
             cwd=ROOT)
         running.append((server, worker))
         return f"http://127.0.0.1:{server.port}"

@@ -1,33 +1,46 @@
-"""Jobs take ids, never objects, and are idempotent: a job whose game moved on does nothing.
+"""Jobs take ids, never objects, and are idempotent: a job with nothing left to do does nothing.
 
-POYTA_MEDIUM_SECONDS and POYTA_HARD_SECONDS set the CPU seconds a search bot
-may think per move (defaults in rules.search.DEFAULT_BUDGETS).
+The settings (budgets of the search bots, the store's address) come from `api.config`; without
+REDIS_URL the store is the Redis the job came from.
 """
+from __future__ import annotations
+
 import os
 
+from redis import Redis
 from rq import get_current_job
 
+from api import connections
+from api.config import Settings
 from api.service import Service
-from rules.search import Budget
 from worker import notify
 
+_services: dict[str, Service] = {}
 
-def _budgets() -> dict[str, Budget]:
-    budgets = {}
-    for level in ("medium", "hard"):
-        seconds = os.environ.get(f"POYTA_{level.upper()}_SECONDS")
-        if seconds:
-            budgets[level] = Budget(seconds=float(seconds))
-    return budgets
+
+def service_for(queue_redis: Redis) -> Service:
+    """One Service per worker process (its connection pools and scripts are reused)."""
+    settings = Settings.from_env()
+    url = os.environ.get("REDIS_URL") or _url_of(queue_redis)
+    if url not in _services:
+        store = (connections.store_client(settings.connections) if os.environ.get("REDIS_URL")
+                 else queue_redis)
+        _services[url] = Service(store, queue_redis=queue_redis, settings=settings)
+    return _services[url]
+
+
+def _url_of(redis: Redis) -> str:
+    kwargs = redis.connection_pool.connection_kwargs
+    return f"redis://{kwargs.get('host')}:{kwargs.get('port')}/{kwargs.get('db', 0)}"
 
 
 def _service() -> Service:
-    return Service(get_current_job().connection, budgets=_budgets())
+    return service_for(get_current_job().connection)
 
 
-def play_bot_turn(game_id: str, seat: int, version: int) -> bool:
-    """Make the move of the bot in `seat` if the game is still at `version`."""
-    return _service().play_bot(game_id, seat, version)
+def play_bots(game_id: str) -> int:
+    """Move every bot seat of the game that must act now; the moves made."""
+    return _service().play_bots(game_id)
 
 
 def deadline_passed(game_id: str, seat: int, turn_since: int) -> bool:

@@ -3,6 +3,7 @@
 // Contract: see games/README.md. view.table and the events are documented in rules/hattrick/game.py.
 import { t, addStrings, listNames } from "../i18n.js";
 import { h } from "../ui.js";
+import { tricksStages, between } from "../pacing.js";
 
 addStrings("en", {
   "hattrick.colour.red": "red",
@@ -18,7 +19,6 @@ addStrings("en", {
   "hattrick.leadAny": "Leader: {name}. Any card may be led.",
   "hattrick.oneColour": "One colour so far: any card may follow.",
   "hattrick.twoColours": "Two colours: {colours}. Play one of them, or pass with a {third} card (−2).",
-  "hattrick.toPlay": "to play",
   "hattrick.passed": "passed",
   "hattrick.passTag": "pass",
   "hattrick.inTrick": "{name}: {card}",
@@ -27,8 +27,6 @@ addStrings("en", {
   "hattrick.hand": "Your hand",
   "hattrick.handNote": "The last card is set aside unplayed.",
   "hattrick.handEmpty": "No cards in hand.",
-  "hattrick.group": "{colour}: {n}",
-  "hattrick.groupPass": "{colour}: {n} — pass (−2)",
   "hattrick.lastTrick": "Last trick",
   "hattrick.took": "{name} took {colour}: {cards}",
   "hattrick.nextLeader": "Next leader: {name}.",
@@ -75,7 +73,6 @@ addStrings("fi", {
   "hattrick.leadAny": "Aloittaja: {name}. Mikä tahansa kortti käy.",
   "hattrick.oneColour": "Vasta yksi väri: mikä tahansa kortti käy.",
   "hattrick.twoColours": "Kaksi väriä: {colours}. Pelaa jompaakumpaa tai passaa kolmannen värin kortilla ({third}, −2).",
-  "hattrick.toPlay": "vuorossa",
   "hattrick.passed": "passasi",
   "hattrick.passTag": "passaa",
   "hattrick.inTrick": "{name}: {card}",
@@ -84,8 +81,6 @@ addStrings("fi", {
   "hattrick.hand": "Kätesi",
   "hattrick.handNote": "Viimeinen kortti jää pelaamatta sivuun.",
   "hattrick.handEmpty": "Ei kortteja kädessä.",
-  "hattrick.group": "{colour}: {n}",
-  "hattrick.groupPass": "{colour}: {n} — passaa (−2)",
   "hattrick.lastTrick": "Edellinen tikki",
   "hattrick.took": "{name} otti värin {colour}: {cards}",
   "hattrick.nextLeader": "Seuraava aloittaja: {name}.",
@@ -161,18 +156,16 @@ const STYLE = `
 .hattrick .ht-slot .hc { width: 100%; max-width: 3.6rem; aspect-ratio: 5 / 7; font-size: 1.05rem; }
 .hattrick .ht-slot .ht-empty { width: 100%; max-width: 3.6rem; aspect-ratio: 5 / 7; border-radius: 6px;
   border: 2px dashed rgba(255,255,255,.45); display: flex; align-items: center; justify-content: center;
-  font-size: .65rem; text-align: center; overflow: hidden; overflow-wrap: anywhere; padding: 2px; }
+  font-size: 1.3rem; font-weight: 700; }
 .hattrick .ht-slot.next .ht-empty { border-color: #ffd54a; color: #ffd54a; font-weight: 700; }
-.hattrick .ht-slot-name { font-size: .8rem; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.hattrick .ht-slot .short-name { font-size: .75rem; white-space: nowrap; }
 .hattrick .ht-chips { display: flex; flex-wrap: wrap; gap: .3rem; margin: 0 0 .4rem; }
 .hattrick .ht-chip { display: inline-flex; gap: .25rem; align-items: center; padding: .05rem .5rem; border-radius: 99px;
   border: 2px solid currentColor; font-weight: 700; }
-.hattrick .ht-group { margin: 0 0 .5rem; }
-.hattrick .ht-group h3 { margin: 0 0 .25rem; font-size: .95rem; }
-.hattrick .ht-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(3.3rem, 1fr)); gap: .4rem; }
-.hattrick .ht-card-button { padding: 0; border: none; background: none; min-height: 60px; min-width: 0;
+.hattrick .ht-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: .3rem; }
+.hattrick .ht-card-button { padding: 0; border: none; background: none; min-height: 56px; min-width: 44px;
   border-radius: 8px; display: flex; }
-.hattrick .ht-card-button .hc { width: 100%; min-height: 60px; font-size: 1.1rem; border-width: 3px;
+.hattrick .ht-card-button .hc { width: 100%; min-height: 56px; font-size: 1.05rem; border-width: 3px;
   box-shadow: 0 3px 0 currentColor; }
 .hattrick .ht-card-button:not(:disabled):active .hc { transform: translateY(2px); box-shadow: 0 1px 0 currentColor; }
 .hattrick .ht-card-button:disabled .hc { border-width: 1px; box-shadow: none; opacity: .55; margin-top: 3px; }
@@ -215,7 +208,7 @@ export function render(view, act, ctx) {
   root.append(h("p", { class: "ht-info" }, t("hattrick.dealInfo", { deal: view.deal, deals: table.deals }), h("br"),
     h("small", { text: t("hattrick.dealerLeader", { dealer: name(table.dealer), leader: name(table.leader) }) })));
   if (view.status !== "finished") {
-    root.append(trickSection(table, name));
+    root.append(trickSection(table, name, ctx.nameTag));
     if (view.your_seat !== null && view.your_seat !== undefined) root.append(handSection(view, act));
   }
   if (table.last_trick) root.append(lastTrickSection(table.last_trick, name));
@@ -227,7 +220,7 @@ export function render(view, act, ctx) {
   return root;
 }
 
-function trickSection(table, name) {
+function trickSection(table, name, nameTag) {
   const players = (table.hand_sizes || []).length;
   const trick = table.trick || [];
   const colours = table.trick_colours || [];
@@ -241,22 +234,22 @@ function trickSection(table, name) {
     const seat = (table.leader + i) % players;
     const entry = trick[i];
     if (entry) {
-      slots.append(h("li", { class: "ht-slot" },
+      slots.append(h("li", { class: "ht-slot", "data-card": entry.card },
         face(entry.card, entry.passed ? "face-down" : "", entry.passed ? t("hattrick.passed") : ""),
-        h("span", { class: "ht-slot-name", "aria-hidden": "true", text: name(seat) }),
+        nameTag(seat),
         h("span", { class: "visually-hidden", text: t(entry.passed ? "hattrick.inTrickPassed" : "hattrick.inTrick",
           { name: name(seat), card: cardLabel(entry.card) }) })));
     } else {
       const next = i === trick.length;
       slots.append(h("li", { class: `ht-slot${next ? " next" : ""}` },
-        h("span", { class: "ht-empty", "aria-hidden": "true", text: next ? t("hattrick.toPlay") : "" }),
-        h("span", { class: "ht-slot-name", "aria-hidden": "true", text: name(seat) }),
+        h("span", { class: "ht-empty", "aria-hidden": "true", text: next ? "…" : "" }),
+        nameTag(seat),
         h("span", { class: "visually-hidden", text: t("hattrick.waiting", { name: name(seat) }) })));
     }
   }
   return h("section", { class: "block", "aria-labelledby": "ht-trick" },
     h("h2", { id: "ht-trick", text: t("hattrick.trick") }),
-    h("div", { class: "ht-felt" }, h("p", { text: rule }), slots));
+    h("div", { class: "ht-felt", "data-part": "table" }, h("p", { text: rule }), slots));
 }
 
 function handSection(view, act) {
@@ -266,15 +259,10 @@ function handSection(view, act) {
   const section = h("section", { class: "block hand", "aria-labelledby": "ht-hand" },
     h("h2", { id: "ht-hand", text: t("hattrick.hand") }));
   if (!hand.length) { section.append(h("p", { class: "muted", text: t("hattrick.handEmpty") })); return section; }
-  for (const colour of COLOURS) {
-    const cards = hand.filter((card) => split(card).colour === colour);
-    if (!cards.length) continue;
-    const passing = cards.some((card) => actionOf.get(card) && actionOf.get(card).type === "pass");
-    section.append(h("div", { class: "ht-group" },
-      h("h3", { class: `hc-${colour}`, style: "background: none" }, `${SYMBOL[colour]} `,
-        t(passing ? "hattrick.groupPass" : "hattrick.group", { colour: colourName(colour), n: cards.length })),
-      h("div", { class: "ht-cards" }, cards.map((card) => cardButton(card, actionOf.get(card), act)))));
-  }
+  // One grid in colour order (every face shows its colour's symbol): 15 cards fit beside the trick.
+  const ordered = COLOURS.flatMap((colour) => hand.filter((card) => split(card).colour === colour));
+  section.append(h("div", { class: "ht-cards", "data-part": "hand" },
+    ordered.map((card) => cardButton(card, actionOf.get(card), act))));
   section.append(h("p", { class: "muted", text: t("hattrick.handNote") }));
   return section;
 }
@@ -353,7 +341,26 @@ function sheetSection(view, table, name) {
   return h("section", { class: "block", "aria-labelledby": "ht-sheet" },
     h("h2", { id: "ht-sheet", text: t("hattrick.sheet") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "ht-sheet" },
-      h("table", { class: "ht-sheet" }, h("thead", {}, head), h("tbody", {}, rows))));
+      h("table", { class: "ht-sheet sheet" }, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
+// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+export function stages(prev, view, events) {
+  return tricksStages(prev, events, {
+    plays: ["played", "passed"], done: ["trick_taken"], ends: ["deal_ended", "game_over"],
+    entry: (event) => ({ card: event.card, passed: event.type === "passed" }),
+    leaderAfter: (event) => event.next_leader,
+    showTrick: (before, trick, leader) => between(before, { trick, leader,
+      trick_colours: [...new Set(trick.filter((e) => !e.passed).map((e) => split(e.card).colour))] }),
+  });
+}
+
+// Between two deals: how the one just played ended, before the next is shown.
+export function summary(prev, view, ctx) {
+  const end = (view.table || {}).previous_deal;
+  if (view.deal === prev.deal || !end) return null;
+  injectStyle();
+  return h("div", { class: "hattrick" }, dealEndSection(end, (seat) => ctx.seatName(seat)));
 }
 
 export function status(view) {

@@ -2,6 +2,7 @@
 // Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
 import { t, addStrings } from "../i18n.js";
 import { h } from "../ui.js";
+import { step, between } from "../pacing.js";
 
 addStrings("en", {
   "sixnimmt.bullheads": "{n} bullheads",
@@ -15,7 +16,8 @@ addStrings("en", {
   "sixnimmt.rowsTitle": "Rows",
   "sixnimmt.empty": "empty",
   "sixnimmt.roundTurn": "Round {round} · turn {turn} of 10",
-  "sixnimmt.threshold": "Game ends after the round in which someone reaches {n} bullheads.",
+  "sixnimmt.threshold": "game ends at {n}",
+  "sixnimmt.thresholdLong": "The game ends after the round in which someone reaches {n} bullheads.",
   "sixnimmt.hand": "Your hand",
   "sixnimmt.handEmpty": "No cards in hand.",
   "sixnimmt.youChose": "You chose {card}. Waiting for the others.",
@@ -67,7 +69,8 @@ addStrings("fi", {
   "sixnimmt.rowsTitle": "Rivit",
   "sixnimmt.empty": "tyhjä",
   "sixnimmt.roundTurn": "Kierros {round} · vuoro {turn}/10",
-  "sixnimmt.threshold": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} härkää.",
+  "sixnimmt.threshold": "peli päättyy {n}",
+  "sixnimmt.thresholdLong": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} härkää.",
   "sixnimmt.hand": "Kätesi",
   "sixnimmt.handEmpty": "Ei kortteja kädessä.",
   "sixnimmt.youChose": "Valitsit kortin {card}. Odotetaan muita.",
@@ -119,9 +122,9 @@ const heads = (n) => t(n === 1 ? "sixnimmt.bullhead" : "sixnimmt.bullheads", { n
 
 
 // The face of a card: its number and one mark per bullhead (decorative; names carry the meaning).
-function face(card, extra = "") {
+function face(card, extra = "", tag = null) {
   const n = bullheads(card);
-  return h("span", { class: `nc b${n} ${extra}`, "aria-hidden": "true" },
+  return h("span", { class: `nc b${n} ${extra}`, "aria-hidden": "true", "data-card": tag },
     h("span", { class: "nc-num", text: String(card) }),
     h("span", { class: "nc-heads" }, Array.from({ length: n }, () => h("i"))));
 }
@@ -148,7 +151,8 @@ export function render(view, act, ctx) {
   const root = h("div", { class: "sixnimmt" });
 
   root.append(h("p", { class: "round-info" }, h("span", { class: "round-turn", text: t("sixnimmt.roundTurn", { round: table.round, turn: table.turn }) }),
-    h("br"), h("small", { text: t("sixnimmt.threshold", { n: table.threshold }) })));
+    " · ", h("small", { "aria-hidden": "true", text: t("sixnimmt.threshold", { n: table.threshold }) }),
+    h("span", { class: "visually-hidden", text: t("sixnimmt.thresholdLong", { n: table.threshold }) })));
 
   // Draft display.
   if (table.draft_display) {
@@ -167,7 +171,7 @@ export function render(view, act, ctx) {
     const total = table.row_bullheads ? table.row_bullheads[index] : sum(row);
     const words = { row: index + 1, cards: row.length ? row.join(", ") : t("sixnimmt.empty"), heads: heads(total) };
     const slots = h("span", { class: "row-cards", "aria-hidden": "true" },
-      row.map((card) => face(card)),
+      row.map((card) => face(card, "", card)),
       Array.from({ length: Math.max(0, 5 - row.length) }, () => h("span", { class: "nc slot" })),
       h("span", { class: "nc slot sixth", text: "6" }));
     const label = h("span", { class: "row-label", "aria-hidden": "true" },
@@ -184,7 +188,7 @@ export function render(view, act, ctx) {
     }
   });
   // During a draft the rows are still empty: nothing to show.
-  if ((table.rows || []).some((row) => row.length)) root.append(h("section", { class: "block", "aria-labelledby": "sn-rows" },
+  if ((table.rows || []).some((row) => row.length)) root.append(h("section", { class: "block", "data-part": "table", "aria-labelledby": "sn-rows" },
     h("h2", { id: "sn-rows", class: "visually-hidden", text: t("sixnimmt.rowsTitle") }), rows));
 
   // The turn's revealed cards (while someone chooses a row).
@@ -210,7 +214,7 @@ export function render(view, act, ctx) {
       h("h2", { id: "sn-hand", text: t("sixnimmt.hand") }),
       chosen ? h("p", { class: "chosen" }, face(chosen, "picked"),
         t(playable.size ? "sixnimmt.youChoseChange" : "sixnimmt.youChose", { card: chosen })) : null,
-      hand.length ? h("div", { class: "nc-grid" }, hand.map((card) => playButton(card,
+      hand.length ? h("div", { class: "nc-grid", "data-part": "hand" }, hand.map((card) => playButton(card,
         { type: "play", enabled: playable.has(card), payload: { type: "play", card } }, act,
         t(playable.has(card) ? playLabel : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))
         : h("p", { class: "muted", text: t("sixnimmt.handEmpty") })));
@@ -251,7 +255,43 @@ function penalties(view, table, name) {
   return h("section", { class: "block" },
     h("h2", { id: "sn-pen", text: t("sixnimmt.penalties") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "sn-pen" },
-      h("table", { class: "penalties" }, h("thead", {}, head), h("tbody", {}, body))));
+      h("table", { class: "penalties sheet" }, h("thead", {}, head), h("tbody", {}, body))));
+}
+
+// The paced reveal: the turn's cards shown, then placed one at a time, lowest first.
+export function stages(prev, view, events) {
+  const stages = [];
+  let rows = ((prev.table || {}).rows || []).map((row) => [...row]);
+  let revealed = null;
+  const now = () => between(prev, { rows, revealed, row_bullheads: null, row_chooser: null, last_turn: null });
+  for (const event of events) {
+    if (event.type === "revealed") {
+      revealed = event.cards;
+      stages.push(step(now()));
+    } else if (event.type === "placed" && revealed) {
+      rows = rows.map((row, index) => (index !== event.row ? row
+        : (event.took && event.took.length ? [event.card] : [...row, event.card])));
+      stages.push(step(now(), event.card, event.took && event.took.length > 0));
+    } else if (event.type === "round_over" || event.type === "game_over") {
+      break;
+    }
+  }
+  return stages;
+}
+
+// Between two rounds: each player's bullheads of the round and in all, before the next deal.
+export function summary(prev, view, ctx) {
+  const table = view.table || {};
+  const history = table.round_scores || [];
+  if (table.round === (prev.table || {}).round || !history.length) return null;
+  const round = history[history.length - 1];
+  return h("section", { class: "sixnimmt" },
+    h("h2", { text: t("sixnimmt.ev.roundOver", { round: history.length }) }),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sixnimmt.player") }),
+      h("th", { scope: "col", text: t("sixnimmt.roundN", { n: history.length }) }),
+      h("th", { scope: "col", text: t("sixnimmt.total") }))),
+    h("tbody", {}, view.seats.map((seat) => h("tr", {}, h("th", { scope: "row", text: ctx.seatName(seat.seat) }),
+      h("td", { text: heads(round[seat.seat]) }), h("td", { text: String(seat.score ?? 0) }))))));
 }
 
 export function status(view) {

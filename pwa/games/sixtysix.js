@@ -2,6 +2,7 @@
 // Contract: see games/README.md. view.table is documented in rules/sixtysix/game.py.
 import { t, addStrings } from "../i18n.js";
 import { h } from "../ui.js";
+import { tricksStages, between } from "../pacing.js";
 
 addStrings("en", {
   "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
@@ -206,7 +207,7 @@ const STYLE = `
 .sx-trick { flex: 1; min-width: 0; display: flex; flex-direction: column; gap: .3rem; }
 .sx-trick-cards { list-style: none; margin: 0; padding: 0; display: flex; gap: .4rem; flex-wrap: wrap; }
 .sx-trick-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center;
-  overflow-wrap: anywhere; line-height: 1.15; }
+  line-height: 1.15; }
 .sx-trick-cards li.sx-best .sx-card { outline: 3px solid #ffd54a; outline-offset: 1px; }
 .sx-trick-cards .sx-card { width: 3.1rem; margin-bottom: .15rem; }
 .sx-note { font-size: .85rem; margin: 0; }
@@ -235,8 +236,12 @@ const STYLE = `
 .sx-last-cards { list-style: none; margin: .4rem 0 0; padding: .4rem; display: flex; flex-wrap: wrap; gap: .4rem;
   background: var(--felt); color: #fff; border-radius: 8px; }
 .sx-last-cards[hidden] { display: none; }
-.sx-last-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center; overflow-wrap: anywhere; }
+.sx-last-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center; }
 .sx-last-cards .sx-card { width: 2.6rem; }
+.sx-last-cards li.sx-note { width: 100%; text-align: start; align-items: stretch; font-size: .9rem; }
+.sx-last-cards li.sx-note .plain-list { margin: .2rem 0 0; }
+.sixtysix .sx-later { margin-top: .6rem; }
+.sixtysix .sx-later button { min-height: 44px; border-style: dashed; border-color: var(--danger); }
 .sx-result p { margin: .25rem 0; }
 .sx-result table { font-size: .9rem; }
 `;
@@ -300,7 +305,7 @@ export function render(view, act, ctx) {
     const columns = table.players === 2 ? 6 : 7;
     root.append(h("section", { "aria-labelledby": "sx-hand" },
       h("h2", { id: "sx-hand", text: t("sixtysix.hand") }),
-      hand.length ? h("div", { class: `sx-hand sx-cols${columns}` },
+      hand.length ? h("div", { class: `sx-hand sx-cols${columns}`, "data-part": "hand" },
         hand.map((card, i) => {
           const can = playable.has(card);
           return h("button", { type: "button", class: "sx-play", disabled: !can, "data-focus-key": `play-${card}-${i}`,
@@ -311,6 +316,12 @@ export function render(view, act, ctx) {
         : h("p", { class: "muted", text: t("sixtysix.handEmpty") })));
   }
 
+  // Closing the stock cannot be undone: it sits apart from the hand and the other actions.
+  const close = legal.find((a) => a.type === "close");
+  if (close) {
+    root.append(h("div", { class: "sx-later" }, h("button", { type: "button", "data-focus-key": "close",
+      onclick: send(act, close) }, t("sixtysix.close"))));
+  }
   // Once the match is over the running counts are stale: the hand's result below has them.
   if (view.status !== "finished") root.append(sidesBlock(view, table, ctx));
   if (table.last_trick && view.status !== "finished") root.append(lastTrick(table.last_trick, table.played || [], ctx));
@@ -336,12 +347,12 @@ function felt(view, table, ctx) {
   // A trick completes the moment its last card is played: say who took it until the next lead.
   const taken = !trick.length && table.last_trick
     ? h("p", { class: "sx-note", text: t("sixtysix.tookLast", { name: ctx.seatName(table.last_trick.winner) }) }) : null;
-  return h("section", { class: "sx-felt", "aria-labelledby": "sx-trick" },
+  return h("section", { class: "sx-felt", "data-part": "table", "aria-labelledby": "sx-trick" },
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
       h("h2", { id: "sx-trick", class: "visually-hidden", text: t("sixtysix.trick") }),
-      trick.length ? h("ul", { class: "sx-trick-cards" }, trick.map((p, i) => h("li", { class: i === best ? "sx-best" : "" },
-        face(p.card), h("span", { "aria-hidden": "true", text: ctx.seatName(p.seat) }),
+      trick.length ? h("ul", { class: "sx-trick-cards" }, trick.map((p, i) => h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
+        face(p.card), ctx.nameTag(p.seat),
         h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))))
         : null,
       taken, waiting));
@@ -378,8 +389,6 @@ function actions(legal, table, act) {
       const suit = suitOf(action.card);
       buttons.push(h("button", { type: "button", "data-focus-key": `marry-${action.card}`, onclick: send(act, action) },
         t("sixtysix.marry", { suit: suitName(suit), points: suit === table.trump ? 40 : 20, rank: t(`sixtysix.rank.${rankOf(action.card)}`) })));
-    } else if (action.type === "close") {
-      buttons.push(h("button", { type: "button", "data-focus-key": "close", onclick: send(act, action) }, t("sixtysix.close")));
     } else if (action.type === "exchange") {
       const low = (table.deck_size === 32 ? "7" : "9") + table.trump;
       buttons.push(h("button", { type: "button", "data-focus-key": "exchange", onclick: send(act, action) },
@@ -415,7 +424,7 @@ function lastTrick(last, played, ctx) {
         cards: trick.cards.map((p) => t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) })).join(", "),
       }) })))) : null;
   const panel = h("ul", { class: "sx-last-cards", id: "sx-last-cards", hidden: !lastTrickOpen },
-    last.cards.map((p) => h("li", {}, face(p.card), h("span", { "aria-hidden": "true", text: ctx.seatName(p.seat) }),
+    last.cards.map((p) => h("li", {}, face(p.card), ctx.nameTag(p.seat),
       h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))),
     h("li", { class: "sx-note", text: t("sixtysix.lastWonBy", { name: ctx.seatName(last.winner) }) }), history);
   const toggle = h("button", { type: "button", "aria-expanded": String(lastTrickOpen), "aria-controls": "sx-last-cards",
@@ -453,6 +462,27 @@ function lastHand(result, table, ctx) {
       h("thead", {}, h("tr", {}, ["side", "cardPoints", "trickCount", "gamePoints"].map((key) =>
         h("th", { scope: "col", text: t(`sixtysix.${key}`) })))),
       h("tbody", {}, rows))));
+}
+
+// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+export function stages(prev, view, events) {
+  return tricksStages(prev, events, {
+    plays: ["played"], done: ["trick"], ends: ["hand_over", "match_over"],
+    entry: (event) => ({ seat: event.seat, card: event.card }),
+    leaderAfter: (event) => event.winner,
+    showTrick: (before, trick) => between(before, { trick, turn: null }),
+  });
+}
+
+// Between two hands: the result of the one just played, before the next is shown.
+export function summary(prev, view, ctx) {
+  const table = view.table || {};
+  return view.deal !== prev.deal && table.last_hand ? lastHand(table.last_hand, table, ctx) : null;
+}
+
+// Closing the stock and declaring end something for good: the shell asks first.
+export function irreversible(action) {
+  return action.type === "close" || action.type === "declare";
 }
 
 export function status(view) {

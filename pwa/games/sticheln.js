@@ -2,6 +2,7 @@
 // Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
 import { t, addStrings, listNames } from "../i18n.js";
 import { h } from "../ui.js";
+import { tricksStages, between } from "../pacing.js";
 
 addStrings("en", {
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
@@ -182,11 +183,10 @@ const CSS = `
 .st-blue { --ink: #1a4fa0; --face: #d6e5fb; } .st-red { --ink: #b3161b; --face: #fbd9d9; }
 .st-green { --ink: #17663a; --face: #d3efdc; } .st-yellow { --ink: #6e5200; --face: #fbeaa6; }
 .st-purple { --ink: #6b2fa0; --face: #e8d9f8; } .st-brown { --ink: #6b3f1d; --face: #eddccb; }
-.st-groups { display: grid; gap: .35rem; }
 .st-group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
-.st-group-label { width: 100%; font-size: .85rem; color: var(--muted); }
-button.st-btn { padding: 0; border: none; background: none; min-width: 48px; min-height: 62px; border-radius: 9px; }
-button.st-btn .st-card { width: 3.3rem; height: 4.3rem; border-width: 3px; box-shadow: 0 3px 0 var(--accent); }
+.st-hand-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: .3rem; }
+button.st-btn { padding: 0; border: none; background: none; min-width: 44px; min-height: 58px; border-radius: 9px; }
+button.st-btn .st-card { width: 100%; height: 58px; border-width: 3px; box-shadow: 0 3px 0 var(--accent); }
 button.st-btn:disabled .st-card { opacity: .55; box-shadow: none; border-width: 2px; }
 button.st-btn[aria-pressed="true"] .st-card, button.st-btn.down .st-card { outline: 4px solid var(--accent); outline-offset: 1px; }
 button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
@@ -194,8 +194,8 @@ button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-s
 .st-felt p { margin: 0 0 .4rem; }
 .st-trick { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; margin: 0; padding: 0; }
 .st-trick li { display: flex; flex-direction: column; align-items: center; gap: .15rem; max-width: 4.2rem; }
-.st-trick li span.st-who { font-size: .75rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 4.2rem; }
-.st-trick li.win span.st-who { font-weight: 700; text-decoration: underline; }
+.st-trick li .short-name { font-size: .75rem; white-space: nowrap; }
+.st-trick li.win .short-name { font-weight: 700; text-decoration: underline; }
 .st-last { margin-top: .5rem; font-size: .9rem; }
 .st-seats { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem; }
 .st-seat { border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); padding: .4rem .6rem; }
@@ -238,17 +238,10 @@ function cardButton(card, label, onClick, extra = {}) {
   return button;
 }
 
-// Cards in rows by colour, each row labelled by its symbol and colour name.
-function byColour(cards, make) {
-  const groups = new Map();
-  for (const card of sorted(cards)) {
-    const { color } = parse(card);
-    if (!groups.has(color)) groups.set(color, []);
-    groups.get(color).push(card);
-  }
-  return h("div", { class: "st-groups" }, [...groups].map(([color, list]) => h("div", { class: "st-group" },
-    h("span", { class: "st-group-label", "aria-hidden": "true", text: `${SYMBOL[color]} ${colorName(color)}` }),
-    list.map(make))));
+// The cards in one grid sorted by colour (each face has its colour's symbol), so a hand of
+// 15 fits in two or three rows beside the trick.
+function cardGrid(cards, make) {
+  return h("div", { class: "st-hand-grid", "data-part": "hand" }, sorted(cards).map(make));
 }
 
 // The two cards picked so far under "tough", kept across re-renders of the same choice.
@@ -298,7 +291,7 @@ function choosePanel(view, table, legal, lucky, send) {
     let buttons;
     if (!tough) {
       const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
-      buttons = byColour(pool, (card) => down.includes(card)
+      buttons = cardGrid(pool, (card) => down.includes(card)
         ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
         : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
           allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
@@ -316,7 +309,7 @@ function choosePanel(view, table, legal, lucky, send) {
         const again = section.querySelector(`[data-focus-key="card-${card}"]`);
         if (again) again.focus();
       };
-      buttons = byColour(pool, (card) => cardButton(card,
+      buttons = cardGrid(pool, (card) => cardButton(card,
         down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
         usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
     }
@@ -353,17 +346,18 @@ function namePanel(view, table, legal, lucky, send) {
 function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
-  const entry = (e, win) => h("li", { class: win ? "win" : "" }, face(e.card, true),
-    h("span", { class: "st-who", "aria-hidden": "true", text: ctx.seatName(e.seat) }),
+  const entry = (e, win) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
+    ctx.nameTag(e.seat),
     h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
   const last = table.last_trick;
   return h("section", { class: "block", "aria-labelledby": "st-trick" },
     h("h2", { id: "st-trick", text: t("sticheln.trick") }),
-    h("div", { class: "st-felt" },
+    h("div", { class: "st-felt", "data-part": "table" },
       led ? h("p", { class: "st-led", text: t("sticheln.led", { color: `${SYMBOL[led]} ${colorName(led)}` }) })
         : (view.phase === "play" ? h("p", { text: t("sticheln.trickEmpty", { name: ctx.seatName(table.leader) }) }) : null),
       trick.length ? h("ul", { class: "st-trick" }, trick.map((e) => entry(e, false))) : null,
-      last ? h("div", { class: "st-last" },
+      // A completed trick stays on the table until the next card is led.
+      last && !trick.length ? h("div", { class: "st-last" },
         h("p", { text: t("sticheln.lastTrick", { name: ctx.seatName(last.winner) }) }),
         h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner)))) : null));
 }
@@ -373,7 +367,7 @@ function handPanel(view, legal, send) {
   const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
   return h("section", { class: "block hand", "aria-labelledby": "st-hand" },
     h("h2", { id: "st-hand", text: t("sticheln.hand") }),
-    hand.length ? byColour(hand, (card) => cardButton(card,
+    hand.length ? cardGrid(hand, (card) => cardButton(card,
       playable.has(card) ? t("sticheln.play", { card: cardName(card) }) : cardName(card),
       playable.has(card) ? () => send({ type: "play", card }) : null))
       : h("p", { class: "muted", text: t("sticheln.handEmpty") }));
@@ -413,17 +407,40 @@ function seatsPanel(view, table, ctx, lucky) {
 }
 
 function previousPanel(view, previous, ctx, lucky) {
-  const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
   // Open while the new deal has not got going, so the result is seen first.
   const fresh = (view.table.tricks_played || 0) === 0 && !(view.table.trick || []).length;
   return h("details", { class: "block st-previous", open: fresh },
-    h("summary", { text: t("sticheln.previous", { deal: previous.deal }) }),
-    h("ul", { class: "st-seats" }, view.seats.map(({ seat }) => h("li", { class: "st-seat" },
+    h("summary", { text: t("sticheln.previous", { deal: previous.deal }) }), previousList(view, previous, ctx, lucky));
+}
+
+function previousList(view, previous, ctx, lucky) {
+  const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
+  return h("ul", { class: "st-seats" }, view.seats.map(({ seat }) => h("li", { class: "st-seat" },
       h("div", { class: "st-seat-head" }, h("strong", { text: ctx.seatName(seat) }),
         h("span", { text: String(previous.scores[seat]) })),
       h("div", { class: "st-pain", text: previous.pain_colors[seat]
         ? t("sticheln.painColors", { kind, colors: colorList(previous.pain_colors[seat]) }) : t("sticheln.none", { kind }) }),
-      wonLine(previous.collected[seat], previous.pain_colors[seat])))));
+      wonLine(previous.collected[seat], previous.pain_colors[seat]))));
+}
+
+// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+export function stages(prev, view, events) {
+  return tricksStages(prev, events, {
+    plays: ["played"], done: ["trick_won"], ends: ["deal_end", "game_over"],
+    entry: (event) => ({ seat: event.seat, card: event.card }),
+    leaderAfter: (event) => event.winner,
+    showTrick: (before, trick, leader) => between(before,
+      { trick, leader, turn: null, led_color: parse(trick[0].card).color }, { phase: "play" }),
+  });
+}
+
+// Between two deals: the result of the one just played, before the next is shown.
+export function summary(prev, view, ctx) {
+  const previous = (view.table || {}).previous_deal;
+  if (view.deal === prev.deal || !previous) return null;
+  injectStyles();
+  return h("section", { class: "sticheln" }, h("h2", { text: t("sticheln.previous", { deal: previous.deal }) }),
+    previousList(view, previous, ctx, (view.table.variants || []).includes("reverse")));
 }
 
 function scoreSheet(view, table, ctx) {
@@ -441,7 +458,7 @@ function scoreSheet(view, table, ctx) {
   return h("section", { class: "block" },
     h("h2", { id: "st-sheet", text: t("sticheln.sheet") }),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "st-sheet" },
-      h("table", { class: "st-sheet" }, h("thead", {}, head), h("tbody", {}, body))));
+      h("table", { class: "st-sheet sheet" }, h("thead", {}, head), h("tbody", {}, body))));
 }
 
 export function status(view) {

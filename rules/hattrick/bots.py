@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from rules.hattrick.search import Policy, search_action, seen_cards
-from rules.search import Budget
+from rules.hattrick.search import Policy, Seen, search_action
+from rules.search import Budget, Clock
 
 COLOURS = ("red", "blue", "green")
 # Rough number of cards each later player adds to a given colour of the trick.
@@ -35,19 +35,17 @@ def target_colour(hand: list[str], piles: dict[str, list[str]]) -> str:
 
 def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
     # Easy does not search, so it leaves the budget unspent.
-    table = view["table"]
-    me = table["turn"]
-    players = len(table["hand_sizes"])
-    lowest = 0 if players == 7 else 1
-    hand = view["hand"]
-    target = target_colour(hand, table["piles"][me])
-    seen = seen_cards(view)
-    unseen = [(colour, value) for colour in COLOURS for value in range(lowest, 21)
-              if f"{colour}-{value}" not in seen]
-    later = players - len(table["trick"]) - 1
+    return easy_choice(Seen.of(view), legal, rng)
+
+
+def easy_choice(seen: Seen, legal: list[dict], rng: random.Random) -> dict:
+    hand = seen.hand
+    target = target_colour(hand, seen.piles[seen.me])
+    unseen = [split(card) for card in seen.unseen]
+    later = seen.players - len(seen.trick) - 1
     others_hand = max(1, len(hand) - 1)
 
-    played = [split(entry["card"]) for entry in table["trick"] if not entry["passed"]]
+    played = [split(entry["card"]) for entry in seen.trick if not entry["passed"]]
     best_in = {colour: -1 for colour in COLOURS}
     count_in = {colour: 0 for colour in COLOURS}
     for colour, value in played:
@@ -85,9 +83,14 @@ MEDIUM_PLAYOUTS = Policy(randomness=0.5)
 HARD_PLAYOUTS = Policy(randomness=0.1)
 
 
-def medium_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
-    return search_action(view, legal, rng, budget, MEDIUM_PLAYOUTS)
+def searcher(policy: Policy):
+    def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+        clock = Clock(budget)
+        seen = Seen.of(view)
+        return search_action(seen, legal, rng, clock, policy,
+                             lambda: easy_choice(seen, legal, rng))
+    return play
 
 
-def hard_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
-    return search_action(view, legal, rng, budget, HARD_PLAYOUTS)
+medium_action = searcher(MEDIUM_PLAYOUTS)
+hard_action = searcher(HARD_PLAYOUTS)

@@ -262,6 +262,7 @@ class Hattrick(Game):
     def view(self, state: State, seat: int | None) -> dict:
         trick = state["trick"]
         return {
+            "seat": seat,
             "phase": state["phase"],
             "deal": state["deal"],
             "scores": list(state["match"]),

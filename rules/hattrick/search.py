@@ -23,7 +23,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from rules.hattrick.game import settle_trick
-from rules.search import Budget, Clock
+from rules.search import Clock, Problem, margin, search
 
 COLOURS = ("red", "blue", "green")
 COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
@@ -106,54 +106,63 @@ def resolve(trick: list) -> tuple[dict[int, int], int]:
     return settle_trick([(value, colour, seat) for seat, colour, value, passed in trick if not passed])
 
 
-def deal_from_view(view: dict, other_hands: dict[int, list[str]]) -> Deal:
-    """The deal the view shows, with `other_hands` filling in the hidden hands."""
-    table = view["table"]
-    players = len(table["hand_sizes"])
-    me = table["turn"]
-    cards = {seat: list(hand) for seat, hand in other_hands.items()}
-    cards[me] = view["hand"]
-    hands = []
-    for seat in range(players):
-        hand: list[list[int]] = [[], [], []]
-        for colour, value in map(parse, cards[seat]):
-            hand[colour].append(value)
-        hands.append([sorted(values) for values in hand])
-    piles = [[len(seat_piles[colour]) for colour in COLOURS] for seat_piles in table["piles"]]
-    trick = [(entry["seat"], *parse(entry["card"]), entry["passed"]) for entry in table["trick"]]
-    return Deal(players, hands, piles, list(table["passed_counts"]), trick, me)
+@dataclass
+class Seen:
+    """What one seat's view shows, read once for every level: the seat's hand, the
+    table, and the cards it has not seen, which are exactly the other hands' cards."""
 
+    me: int
+    players: int
+    lowest: int                      # the deck's lowest value: 0 with 7 players
+    hand: list[str]
+    piles: list[dict[str, list[str]]]
+    passed_counts: list[int]
+    trick: list[dict]                # view entries: seat, card, passed
+    hand_sizes: list[int]
+    unseen: list[str]
 
-def seen_cards(view: dict) -> set[str]:
-    table = view["table"]
-    seen = set(view["hand"])
-    for piles in table["piles"]:
-        for cards in piles.values():
+    @classmethod
+    def of(cls, view: dict) -> "Seen":
+        table = view["table"]
+        players = len(table["hand_sizes"])
+        lowest = 0 if players == 7 else 1
+        seen = set(view["hand"])
+        for piles in table["piles"]:
+            for cards in piles.values():
+                seen.update(cards)
+        for cards in table["passed"]:
             seen.update(cards)
-    for cards in table["passed"]:
-        seen.update(cards)
-    seen.update(entry["card"] for entry in table["trick"])
-    return seen
+        seen.update(entry["card"] for entry in table["trick"])
+        unseen = [name(colour, value) for colour in range(3) for value in range(lowest, 21)
+                  if name(colour, value) not in seen]
+        return cls(view["seat"], players, lowest, list(view["hand"]), table["piles"],
+                   list(table["passed_counts"]), table["trick"], list(table["hand_sizes"]),
+                   unseen)
 
+    def deal_with(self, other_hands: dict[int, list[str]]) -> Deal:
+        """The deal the view shows, with `other_hands` filling in the hidden hands."""
+        cards = {seat: list(hand) for seat, hand in other_hands.items()}
+        cards[self.me] = self.hand
+        hands = []
+        for seat in range(self.players):
+            hand: list[list[int]] = [[], [], []]
+            for colour, value in map(parse, cards[seat]):
+                hand[colour].append(value)
+            hands.append([sorted(values) for values in hand])
+        piles = [[len(seat_piles[colour]) for colour in COLOURS] for seat_piles in self.piles]
+        trick = [(entry["seat"], *parse(entry["card"]), entry["passed"]) for entry in self.trick]
+        return Deal(self.players, hands, piles, list(self.passed_counts), trick, self.me)
 
-def unseen_cards(view: dict) -> list[str]:
-    """Every card of the deck the seat has not seen: exactly the other hands' cards."""
-    lowest = 0 if len(view["table"]["hand_sizes"]) == 7 else 1
-    seen = seen_cards(view)
-    return [name(colour, value) for colour in range(3) for value in range(lowest, 21)
-            if name(colour, value) not in seen]
-
-
-def sample_hands(view: dict, unseen: list[str], rng: random.Random) -> dict[int, list[str]]:
-    table = view["table"]
-    cards = list(unseen)
-    rng.shuffle(cards)
-    hands, start = {}, 0
-    for seat, size in enumerate(table["hand_sizes"]):
-        if seat != table["turn"]:
-            hands[seat] = cards[start:start + size]
-            start += size
-    return hands
+    def deal(self, rng: random.Random) -> Deal:
+        """A determinization: the unseen cards dealt at random in the hands' sizes."""
+        cards = list(self.unseen)
+        rng.shuffle(cards)
+        hands, start = {}, 0
+        for seat, size in enumerate(self.hand_sizes):
+            if seat != self.me:
+                hands[seat] = cards[start:start + size]
+                start += size
+        return self.deal_with(hands)
 
 
 # --- the playout policy --------------------------------------------------------------
@@ -222,17 +231,11 @@ def playout(deal: Deal, policy: Policy, rng: random.Random) -> list[int]:
 
 # --- choosing an action --------------------------------------------------------------
 
-def relative_value(scores: list[int], me: int) -> float:
-    """My deal score against the opponents' mean: what they lose helps me too."""
-    others = (sum(scores) - scores[me]) / (len(scores) - 1)
-    return scores[me] - others
-
-
-def distinct_candidates(view: dict, legal: list[dict]) -> list[dict]:
+def distinct_candidates(seen: Seen, legal: list[dict]) -> list[dict]:
     """Legal actions up to equivalence: two cards of a colour with no card between
     them that is still in play (in another hand or in the trick) do exactly the same."""
-    unseen = {parse(card) for card in unseen_cards(view)}
-    in_trick = {parse(e["card"]) for e in view["table"]["trick"] if not e["passed"]}
+    unseen = {parse(card) for card in seen.unseen}
+    in_trick = {parse(e["card"]) for e in seen.trick if not e["passed"]}
     live = unseen | in_trick
     kept: list[dict] = []
     previous: tuple[str, int, int] | None = None
@@ -246,26 +249,13 @@ def distinct_candidates(view: dict, legal: list[dict]) -> list[dict]:
     return kept
 
 
-def search_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget,
-                  policy: Policy) -> dict:
-    clock = Clock(budget)  # started first: preparing the search counts against the budget too
-    candidates = distinct_candidates(view, legal)
-    if len(candidates) == 1:
-        return candidates[0]
-    me = view["table"]["turn"]
-    unseen = unseen_cards(view)
-    moves = [(action["type"] == "pass", *parse(action["card"])) for action in candidates]
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
-    while clock.more():
-        sampled = deal_from_view(view, sample_hands(view, unseen, rng))
-        for index, move in enumerate(moves):
-            if not clock.more():
-                break
-            deal = sampled.copy()
-            deal.apply(*move)
-            totals[index] += relative_value(playout(deal, policy, rng), me)
-            counts[index] += 1
-            clock.tick()
-    means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(moves))]
-    return candidates[means.index(max(means))]
+def search_action(seen: Seen, legal: list[dict], rng: random.Random, clock: Clock,
+                  policy: Policy, fallback) -> dict:
+    candidates = distinct_candidates(seen, legal)
+
+    def simulate(action: dict, sampled: Deal, rng: random.Random) -> float:
+        deal = sampled.copy()
+        deal.apply(action["type"] == "pass", *parse(action["card"]))
+        return margin(playout(deal, policy, rng), seen.me)
+
+    return search(Problem(candidates, seen.deal, simulate), clock, rng, fallback)

@@ -312,6 +312,7 @@ class SixNimmt(Game):
             "cards_in_use": state["cards_in_use"],
         }
         return {
+            "seat": seat,
             "phase": state["phase"],
             "deal": state["deal"],
             "scores": list(state["scores"]),

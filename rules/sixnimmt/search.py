@@ -1,4 +1,5 @@
-"""Determinized Monte Carlo for 6 nimmt!: the search behind the medium and hard bots.
+"""6 nimmt! for the shared search (rules/search.py): the medium and hard bots, and the
+published flat Monte Carlo as a benchmark-only `baseline`.
 
 A search never sees more than one seat's view. It deals the cards that seat cannot
 place (a determinization), tries a candidate action, plays the round out with
@@ -15,12 +16,11 @@ state. tests/rules/test_sixnimmt_bots.py checks this against game.py.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from rules.base import Action
-from rules.search import Budget, Clock
-from rules.sixnimmt.bots import caution, easy
-from rules.sixnimmt.game import BULLHEADS, HAND_SIZE, ROW_COUNT, ROW_LIMIT
+from rules.search import Budget, Clock, Problem, margin, search
+from rules.sixnimmt.bots import Seen, caution, easy_choice
+from rules.sixnimmt.game import BULLHEADS, ROW_COUNT, ROW_LIMIT
 
 # How often hard's rollouts let an opponent play this turn's card as a careful player
 # would (the rest of its cards come at random): players avoid sure penalties, so a
@@ -92,117 +92,20 @@ def play_out(rows: Rows, orders: list[list[int]], penalties: list[int]) -> None:
         play_turn(rows, [order[turn] for order in orders], penalties)
 
 
-def relative_value(penalties: list[int], me: int) -> float:
-    """Higher is better: the opponents' mean bullheads minus one's own."""
-    others = sum(penalties) - penalties[me]
-    return others / (len(penalties) - 1) - penalties[me]
+def relative(penalties: list[int], me: int) -> float:
+    """Bullheads are bad: the margin over the opponents of the negated penalties."""
+    return margin([-penalty for penalty in penalties], me)
 
 
-# --- what the seat knows ----------------------------------------------------------
-
-@dataclass
-class Knowledge:
-    """What one seat's view fixes about the round, and what it leaves to chance."""
-
-    me: int
-    players: int
-    own: list[int]           # own cards still to play, a chosen card included
-    unseen: list[int]        # cards that may be in an opponent's hand (or taken, or unused)
-    cards_each: list[int]    # cards each seat has yet to play or draft into its hand
-
-    def deal(self, rng: random.Random) -> list[list[int]]:
-        """A random determinization: every seat's cards, own ones as they are."""
-        pool = self.unseen[:]
-        rng.shuffle(pool)
-        hands, start = [], 0
-        for seat, count in enumerate(self.cards_each):
-            if seat == self.me:
-                hands.append(self.own[:])
-                continue
-            hands.append(pool[start:start + count])
-            start += count
-        return hands
-
-
-def knowledge_of(view: dict) -> Knowledge:
-    table = view["table"]
-    phase = view["phase"]
-    players = len(table["hand_sizes"])
-    me = _my_seat(view)
-    own = list(view["hand"])
-    if table["my_choice"] is not None:
-        own.append(table["my_choice"])
-    seen = set(own)
-    for row in table["rows"]:
-        seen.update(row)
-    if phase == "draft":
-        seen.update(table["draft_display"])
-        cards_each = list(table["hand_sizes"])
-    else:
-        if table["revealed"]:
-            seen.update(entry["card"] for entry in table["revealed"])
-        if table["turn"] > 1 and table["last_turn"]:
-            # Turn 1's last_turn belongs to the previous round, whose cards are back in the deck.
-            for placement in table["last_turn"]:
-                seen.add(placement["card"])
-                seen.update(placement["took"])
-        # A revealed card is on its way to a row: the seat holds one card per turn after this.
-        remaining = HAND_SIZE - table["turn"] + (0 if phase == "take_row" else 1)
-        cards_each = [remaining] * players
-    unseen = [card for card in range(1, table["cards_in_use"] + 1) if card not in seen]
-    return Knowledge(me, players, own, unseen, cards_each)
-
-
-def _my_seat(view: dict) -> int:
-    """The view does not name its seat. Taking a row and drafting name the seat to act;
-    while choosing, every seat holds as many cards and the rest of the round treats
-    seats alike, so the search may call itself seat 0."""
-    table = view["table"]
-    if view["phase"] == "take_row":
-        return table["row_chooser"]
-    if view["phase"] == "draft":
-        return table["draft_turn"]
-    return 0
-
-
-# --- the searches ------------------------------------------------------------------
-
-def best_candidate(candidates: list, deal, simulate, clock: Clock, rng: random.Random):
-    """The candidate with the best mean value, or None when the budget allowed no simulation.
-
-    Each determinization from `deal(rng)` is shared by all candidates in turn (common
-    random numbers), so candidates are compared on the same cards and their
-    difference is far less noisy than with a fresh deal each.
-    """
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
-    while clock.more():
-        world = deal(rng)
-        for index, candidate in enumerate(candidates):
-            if not clock.more():
-                break
-            totals[index] += simulate(candidate, world, rng)
-            counts[index] += 1
-            clock.tick()
-    if not counts[0]:
-        return None
-    means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(candidates))]
-    # Ties go to the earliest candidate, so the order of `legal` decides, not chance.
-    return candidates[means.index(max(means))]
-
-
-def choose_card(view: dict, legal: list[Action], rng: random.Random, clock: Clock,
-                careful: float) -> Action | None:
-    known = knowledge_of(view)
-    rows = Rows.of(view["table"]["rows"])
-    me = known.me
-
-    preference = _opponents_preference(view, known) if careful else {}
+def card_problem(seen: Seen, cards: list[int], careful: float) -> Problem:
+    rows = Rows.of(seen.rows)
+    me = seen.me
+    preference = _opponents_preference(seen) if careful else {}
 
     def deal(rng: random.Random) -> list[list[int]]:
         # The pool is shuffled, so each opponent's slice is already a random playing order;
         # only this turn's card is often the one a careful player would pick.
-        hands = known.deal(rng)
+        hands = seen.deal(rng)
         for seat, hand in enumerate(hands):
             if seat == me:
                 rng.shuffle(hand)
@@ -214,73 +117,74 @@ def choose_card(view: dict, legal: list[Action], rng: random.Random, clock: Cloc
     def simulate(card: int, hands: list[list[int]], rng: random.Random) -> float:
         orders = hands[:]
         orders[me] = [card] + [other for other in hands[me] if other != card]
-        penalties = [0] * known.players
+        penalties = [0] * seen.players
         play_out(rows.copy(), orders, penalties)
-        return relative_value(penalties, me)
+        return relative(penalties, me)
 
-    return _pick(legal, "card", best_candidate([a["card"] for a in legal], deal, simulate, clock, rng))
+    return Problem(cards, deal, simulate)
 
 
-def _opponents_preference(view: dict, known: Knowledge) -> dict[int, tuple[float, int]]:
+def _opponents_preference(seen: Seen) -> dict[int, tuple[float, int]]:
     """How much a careful opponent (easy's rule) likes playing each card it may hold now;
     the cards it cannot see are roughly those we cannot, plus our own."""
-    table = view["table"]
-    hidden = known.unseen + known.own
-    return {card: caution(card, table["rows"], table["row_bullheads"], hidden, known.players - 1)
-            for card in known.unseen}
+    hidden = seen.unseen + seen.own
+    return {card: caution(card, seen.rows, seen.row_bullheads, hidden, seen.players - 1)
+            for card in seen.unseen}
 
 
-def choose_row(view: dict, legal: list[Action], rng: random.Random, clock: Clock) -> Action | None:
-    known = knowledge_of(view)
-    table = view["table"]
-    rows = Rows.of(table["rows"])
-    revealed = [(entry["seat"], entry["card"]) for entry in table["revealed"]]
-    me = known.me
+def row_problem(seen: Seen) -> Problem:
+    rows = Rows.of(seen.rows)
+    me = seen.me
 
     def deal(rng: random.Random) -> list[list[int]]:
-        hands = known.deal(rng)
+        hands = seen.deal(rng)
         rng.shuffle(hands[me])
         return hands
 
     def simulate(row: int, hands: list[list[int]], rng: random.Random) -> float:
         after = rows.copy()
-        penalties = [0] * known.players
+        penalties = [0] * seen.players
         low_row = row
-        for seat, card in revealed:
+        for seat, card in seen.revealed:
             penalties[seat] += after.place(card, low_row)
             low_row = None
         play_out(after, hands, penalties)
-        return relative_value(penalties, me)
+        return relative(penalties, me)
 
-    return _pick(legal, "row", best_candidate([a["row"] for a in legal], deal, simulate, clock, rng))
+    return Problem(list(range(ROW_COUNT)), deal, simulate)
 
 
-def choose_draft(view: dict, legal: list[Action], rng: random.Random, clock: Clock) -> Action | None:
-    known = knowledge_of(view)
-    display = view["table"]["draft_display"]
-    me = known.me
+def draft_problem(seen: Seen, cards: list[int]) -> Problem:
+    me = seen.me
 
     def simulate(card: int, hands: list[list[int]], rng: random.Random) -> float:
         hands = [hand[:] for hand in hands]
-        left = [other for other in display if other != card]
+        left = [other for other in seen.draft_display if other != card]
         hands[me].append(card)
-        seat = (me + 1) % known.players
+        seat = (me + 1) % seen.players
         while len(left) > ROW_COUNT:
             hands[seat].append(left.pop(rng.randrange(len(left))))
-            seat = (seat + 1) % known.players
+            seat = (seat + 1) % seen.players
         for hand in hands:
             rng.shuffle(hand)
-        penalties = [0] * known.players
+        penalties = [0] * seen.players
         play_out(Rows.of([[start] for start in left]), hands, penalties)
-        return relative_value(penalties, me)
+        return relative(penalties, me)
 
-    return _pick(legal, "card", best_candidate([a["card"] for a in legal], known.deal, simulate,
-                                               clock, rng))
+    return Problem(cards, seen.deal, simulate)
 
 
-def _pick(legal: list[Action], key: str, value) -> Action | None:
-    if value is None:
-        return None
+def _key(legal: list[Action]) -> str:
+    return "row" if legal[0]["type"] == "take_row" else "card"
+
+
+def _values(legal: list[Action]) -> list[int]:
+    key = _key(legal)
+    return [action[key] for action in legal]
+
+
+def _action(legal: list[Action], value: int) -> Action:
+    key = _key(legal)
     return next(action for action in legal if action[key] == value)
 
 
@@ -290,16 +194,51 @@ def searcher(careful: float):
     `careful` is how often a rollout's opponent plays this turn's card with easy's care;
     0 is the plain flat Monte Carlo with random rollouts."""
     def play(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
-        clock = Clock(budget)  # started first: reading the view is part of the thinking time
-        if view["phase"] == "choose":
-            chosen = choose_card(view, legal, rng, clock, careful)
-        elif view["phase"] == "take_row":
-            chosen = choose_row(view, legal, rng, clock)
+        clock = Clock(budget)
+        seen = Seen.of(view)
+        if seen.phase == "take_row":
+            problem = row_problem(seen)
+        elif seen.phase == "choose":
+            problem = card_problem(seen, _values(legal), careful)
         else:
-            chosen = choose_draft(view, legal, rng, clock)
-        return chosen or easy(view, legal, rng, budget)
+            problem = draft_problem(seen, _values(legal))
+        return _action(legal, search(problem, clock, rng,
+                                     lambda: _values([easy_choice(seen, legal)])[0]))
     return play
 
 
 medium = searcher(0.0)
 hard = searcher(CAREFUL_OPPONENTS)
+
+
+# --- the published baseline, for benchmarks only ---------------------------------------
+
+BASELINE_SAMPLES_PER_CARD = 100
+
+
+def baseline(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
+    """Flat Monte Carlo as published for 6 nimmt!: for each card in hand, random completions
+    of this turn alone, the other seats playing uniformly random unseen cards, 100 samples
+    per card; the lowest mean penalty wins. It takes the cheapest row and drafts as easy
+    does. A budget in seconds replaces the 100 samples (to compare at equal CPU)."""
+    clock = Clock(budget if budget.seconds is not None else
+                  Budget(iterations=BASELINE_SAMPLES_PER_CARD * len(legal)))
+    seen = Seen.of(view)
+    if seen.phase != "choose":
+        return easy_choice(seen, legal)
+    rows = Rows.of(seen.rows)
+    opponents = seen.players - 1
+
+    def deal(rng: random.Random) -> list[int]:
+        return rng.sample(seen.unseen, opponents)
+
+    def simulate(card: int, others: list[int], rng: random.Random) -> float:
+        penalties = [0] * seen.players
+        play_turn(rows.copy(), [card] + others, penalties)
+        return -penalties[0]
+
+    cards = _values(legal)
+    return _action(legal, search(Problem(cards, deal, simulate), clock, rng, lambda: cards[0]))
+
+
+BENCHMARK_LEVELS = {"baseline": baseline}

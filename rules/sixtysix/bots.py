@@ -2,20 +2,23 @@
 determinizations of the view (rules/sixtysix/search/). All read only the view."""
 from __future__ import annotations
 
-from rules.search import Budget, flat_monte_carlo
-from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, beats, best_of
-from rules.sixtysix.search import CODE, Knowledge, apply, finish
+from rules.search import Budget, Clock, Problem, search
+from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, SUITS, beats, best_of
+from rules.sixtysix.search import CODE, NAME, Knowledge, Position, apply, finish
 
 
 def easy_action(view: dict, legal: list, rng, budget: Budget) -> dict:
     # Easy does not search, so it leaves the budget unspent.
-    table = view["table"]
-    trump = table["trump"]
+    return easy_choice(Knowledge(view, legal), legal)
+
+
+def easy_choice(known: Knowledge, legal: list) -> dict:
+    trump = SUITS[known.trump]
     by_type = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
 
-    declaring = _declaration(table, by_type.get("declare", []))
+    declaring = _declaration(known, by_type.get("declare", []))
     if declaring:
         return declaring
     if "exchange" in by_type:
@@ -26,20 +29,19 @@ def easy_action(view: dict, legal: list, rng, budget: Budget) -> dict:
         return marriages[0]
 
     plays = [a["card"] for a in by_type["play"]]
-    if table["trick"]:
-        card = _follow(table, plays, trump)
+    if known.trick:
+        card = _follow(known, plays, trump)
     else:
-        card = _lead(table, plays, trump)
+        card = _lead(known, plays, trump)
     return {"type": "play", "card": card}
 
 
-def _declaration(table: dict, declares: list):
-    points = table["my_points"]
+def _declaration(known: Knowledge, declares: list):
     for action in declares:
         gain = 0
         if "card" in action:
-            gain = 40 if SUIT[action["card"]] == table["trump"] else 20
-        if points + gain >= table["target"]:
+            gain = 40 if SUIT[action["card"]] == SUITS[known.trump] else 20
+        if known.my_points + gain >= known.target:
             return action
     return None
 
@@ -49,8 +51,8 @@ def _cost(card: str, trump: str) -> tuple:
     return (SUIT[card] == trump, POINTS[card], STRENGTH[card])
 
 
-def _lead(table: dict, plays: list, trump: str) -> str:
-    if table["stock_size"] == 0:
+def _lead(known: Knowledge, plays: list, trump: str) -> str:
+    if known.stock_size == 0:
         # Strict play: the opponents must head the lead, so strong cards pull points.
         aces = [c for c in plays if c[0] == "A"]
         if aces:
@@ -58,12 +60,11 @@ def _lead(table: dict, plays: list, trump: str) -> str:
     return min(plays, key=lambda c: _cost(c, trump))
 
 
-def _follow(table: dict, plays: list, trump: str) -> str:
-    trick = [[p["seat"], p["card"]] for p in table["trick"]]
+def _follow(known: Knowledge, plays: list, trump: str) -> str:
+    trick = [[seat, NAME[card]] for seat, card in known.trick]
     best_seat, best = best_of(trick, trump)
-    side_of = table["side_of"]
-    last = len(trick) == table["players"] - 1
-    if side_of[best_seat] == side_of[table["seat"]]:
+    last = len(trick) == known.players - 1
+    if best_seat % known.sides == known.side:
         if last:
             # Partner holds the trick: add the richest card we can spare.
             spare = [c for c in plays if SUIT[c] != trump] or plays
@@ -75,7 +76,7 @@ def _follow(table: dict, plays: list, trump: str) -> str:
     if in_suit:
         return min(in_suit, key=lambda c: STRENGTH[c])
     trumps = [c for c in winners if SUIT[c] == trump]
-    if trumps and (at_stake >= 10 or table["stock_size"] == 0):
+    if trumps and (at_stake >= 10 or known.stock_size == 0):
         return min(trumps, key=lambda c: (POINTS[c], STRENGTH[c]))
     return min(plays, key=lambda c: _cost(c, trump))
 
@@ -92,42 +93,31 @@ ROLLOUT_EXACT_CARDS = 4
 
 
 def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool) -> dict:
-    """Flat Monte Carlo over determinizations of the view. A correct declaration is
+    """The shared search over determinizations of the view. A correct declaration is
     taken at once (waiting can only let the opponents score more); a false one stays
     a candidate, as it can cost less than playing on. With `exact`, two-player
     endgames are solved perfectly: once, when the view fixes every card (stock exhausted),
     else per sample (rollouts from an open stock solve only the last ROLLOUT_EXACT_CARDS
     tricks)."""
-    declaring = _declaration(view["table"], [a for a in legal if a["type"] == "declare"])
+    clock = Clock(budget)
+    knowledge = Knowledge(view, legal)
+    declaring = _declaration(knowledge, [a for a in legal if a["type"] == "declare"])
     if declaring:
         return declaring
-    knowledge = Knowledge(view, legal)
     # The easy choice goes first, so it keeps every tie against the searched ones.
-    default = easy_action(view, legal, rng, budget)
+    default = easy_choice(knowledge, legal)
     candidates = [default] + [a for a in legal if a != default]
-    if exact and knowledge.known_exactly():
-        # Two players, stock exhausted, every card accounted for: one deal is the truth,
-        # so each candidate is valued once by the perfect-play solver.
-        truth = knowledge.deal(rng)
-        values = []
-        for action in candidates:
-            position = truth.copy()
-            apply(position, (action["type"], CODE.get(action.get("card"))))
-            values.append(finish(position, knowledge.side, True))
-        return candidates[values.index(max(values))]
+    # Two players, stock exhausted, every card accounted for: one deal is the truth.
+    certain = exact and knowledge.known_exactly()
     # Already strict: solve every sample exactly. Still open: rollouts reach the strict
     # phase with full hands, where a solve per sample costs too much; solve the last
     # tricks only.
     from_cards = 99 if knowledge.stock_size == 0 else ROLLOUT_EXACT_CARDS
-    dealt = []
 
-    def simulate(action: dict, sample_rng) -> float:
-        # Candidates are tried round-robin; each round plays all of them on the same
-        # deal, so their difference is not drowned by the luck of the deal.
-        if action is candidates[0]:
-            dealt[:] = [knowledge.deal(sample_rng)]
-        position = dealt[0].copy()
+    def simulate(action: dict, dealt: Position, sample_rng) -> float:
+        position = dealt.copy()
         apply(position, (action["type"], CODE.get(action.get("card"))))
         return finish(position, knowledge.side, exact, from_cards)
 
-    return flat_monte_carlo(candidates, simulate, budget, rng)
+    return search(Problem(candidates, knowledge.deal, simulate, certain=certain), clock, rng,
+                  lambda: default)

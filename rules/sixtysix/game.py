@@ -492,6 +492,7 @@ class SixtySix(Game):
             "face_up": self._face_up(state),
         }
         return {
+            "seat": seat,
             "phase": "over" if state["over"] else "play",
             "deal": state["deal"],
             "scores": [state["scores"][side] for side in side_of],

@@ -11,8 +11,8 @@ import random
 from itertools import combinations
 
 from rules.sticheln import search
-from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deck_for, deal_score
-from rules.search import Budget
+from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deal_score
+from rules.search import Budget, Clock
 
 # How far the guesses below are trusted; tuned by the tournament, not derived.
 EXPOSURE = 1.0        # share of the others' pain-colour cards expected to land on this bot
@@ -25,7 +25,11 @@ WILLING = 0.6         # chance an opponent who can beat the trick does so
 
 def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
     # Easy does not search, so it leaves the budget unspent.
-    bot = _Reader(view)
+    return easy_choice(search.read_view(view), legal, rng)
+
+
+def easy_choice(knowledge: search.Knowledge, legal: list[dict], rng: random.Random) -> dict:
+    bot = _Rater(knowledge)
     kind = legal[0]["type"]
     if kind == "choose_pain":
         rate = bot.rate_choice
@@ -40,12 +44,17 @@ def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budge
 def search_bot(shortlist: int):
     """A search level that weighs the `shortlist` most promising pain choices by playouts."""
     def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
+        clock = Clock(budget)
+        knowledge = search.read_view(view)
         kind = legal[0]["type"]
-        if kind == "choose_pain":
-            return search.choose_pain(view, legal, rng, budget, shortlist)
         if kind == "name_pain":
-            return search.name_pain(view, legal)
-        return search.choose_play(view, legal, rng, budget)
+            return search.name_pain(knowledge, legal)
+
+        def fallback() -> dict:
+            return easy_choice(knowledge, legal, rng)
+        if kind == "choose_pain":
+            return search.choose_pain(knowledge, legal, rng, clock, shortlist, fallback)
+        return search.choose_play(knowledge, legal, rng, clock, fallback)
     return play
 
 
@@ -53,28 +62,22 @@ medium_action = search_bot(shortlist=4)
 hard_action = search_bot(shortlist=8)
 
 
-class _Reader:
-    """What the bot can tell from its view."""
+class _Rater:
+    """Easy's ratings of the actions, from what the seat knows."""
 
-    def __init__(self, view: dict):
-        table = view["table"]
-        self.table = table
-        self.me = table["seat"]
-        self.players = len(view["scores"])
-        self.options = {name: name in table["variants"] for name in ("reverse", "mild", "tough",
-                                                                     "late")}
-        self.reverse = self.options["reverse"]
-        self.hand = [CARD_IDS[name] for name in view["hand"]]
-        self.trick = [CARD_IDS[entry["card"]] for entry in table["trick"]]
-        self.collected = [[CARD_IDS[name] for cards in by_colour.values() for name in cards]
-                          for by_colour in table["collected"]]
-        self.pain = [[COLOR_IDS[c] for c in colours] if colours is not None else None
-                     for colours in table["pain_colors"]]
+    def __init__(self, knowledge: search.Knowledge):
+        self.me = knowledge.me
+        self.leader = knowledge.leader
+        self.players = knowledge.players
+        self.options = {"reverse": knowledge.reverse, "mild": knowledge.mild,
+                        "tough": knowledge.tough, "late": knowledge.late}
+        self.reverse = knowledge.reverse
+        self.hand = knowledge.held
+        self.trick = knowledge.trick
+        self.collected = knowledge.won
+        self.pain = knowledge.named
         self.top = SETUP[self.players][0]
-        seen = set(self.hand) | set(self.trick) | {CARD_IDS[n] for n in table["leftover"]}
-        seen.update(card for cards in self.collected for card in cards)
-        seen.update(CARD_IDS[name] for cards in table["pain"] for name in cards)
-        self.unseen = [card for card in deck_for(self.players) if card not in seen]
+        self.unseen = knowledge.unseen
 
     def worth(self, card: int) -> int:
         return 5 if self.options["mild"] else card % SPAN
@@ -156,7 +159,7 @@ class _Reader:
         if not self.trick:
             return rating
         best = max(range(len(keys) - 1), key=lambda i: (keys[i] is not None, keys[i] or (0, 0)))
-        taker = (self.table["leader"] + best) % self.players
+        taker = (self.leader + best) % self.players
         rival_pain = self.pain[taker]
         if rival_pain is not None and card // SPAN in rival_pain:
             rating += -HARM * self.worth(card) if self.reverse else HARM * self.worth(card)

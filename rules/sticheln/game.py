@@ -348,8 +348,8 @@ class Sticheln(Game):
             "previous_deal": self._previous_view(state, in_play),
         }
         hand = None if seat is None else names(sorted(state["hands"][seat]))
-        return {"phase": phase, "deal": state["deal"], "scores": list(state["scores"]),
-                "hand": hand, "table": table}
+        return {"seat": seat, "phase": phase, "deal": state["deal"],
+                "scores": list(state["scores"]), "hand": hand, "table": table}
 
     @staticmethod
     def _trick_view(trick: dict | None) -> dict | None:

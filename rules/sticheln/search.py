@@ -1,10 +1,10 @@
-"""Determinized Monte Carlo for the Sticheln search bots, on a compact copy of the rules.
+"""Sticheln for the shared search (rules/search.py), on a compact copy of the rules.
 
-A search decision reads the seat's view into a `Knowledge`, then repeats: deal the cards the
-seat cannot see at random among the others (a determinization), and for every candidate play
-the rest of the deal out with a quick greedy policy. All candidates share each determinization
-and its random stream, so they are compared on equal luck. The value of a playout blends the
-seat's deal score minus the mean of the others' with its match margin over the best rival.
+`read_view` turns the seat's view into the `Knowledge` every level uses, easy too. A search
+deals the cards the seat cannot see at random among the others (a determinization), and for
+every candidate plays the rest of the deal out with a quick greedy policy. The value of a
+playout is the seat's match margin after the deal: over the others' mean, blended with that
+over the best rival. The search drops its weaker half of candidates as the rounds double.
 
 The rules here are plain ints and lists (a card is colour * SPAN + value, as in cards.py),
 because the playouts are the hot loop; tests check them against game.py.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from rules.search import Budget, Clock
+from rules.search import Clock, Problem, margin, search
 from rules.sticheln.cards import (CARD_IDS, COLOR_IDS, COLORS, MILD_POINTS, SETUP, SPAN,
                                   deck_for)
 
@@ -63,6 +63,8 @@ class Knowledge:
     late: bool
     phase: str
     hand: list[int]            # the seat's hand; in "choose" with its put-down cards back in
+    held: list[int]            # the seat's hand as the view shows it
+    named: list[list[int] | None]   # each seat's pain colours, None while unknown to the seat
     trick: list[int]           # cards of the current trick in playing order
     leader: int
     won: list[list[int]]       # every seat's collected cards
@@ -79,7 +81,7 @@ class Knowledge:
 def read_view(view: dict) -> Knowledge:
     table = view["table"]
     n = len(view["scores"])
-    me = table["seat"]
+    me = view["seat"]
     variants = table["variants"]
     tough, late = "tough" in variants, "late" in variants
     phase = view["phase"]
@@ -108,8 +110,12 @@ def read_view(view: dict) -> Knowledge:
         left = table["tricks_per_deal"] - table["tricks_played"]
         played = {entry["seat"] for entry in table["trick"]}
         hand_sizes = [left - (seat in played) for seat in range(n)]
+    held = [CARD_IDS[name] for name in view["hand"]]
+    named = [None if colours is None else [COLOR_IDS[c] for c in colours]
+             for colours in table["pain_colors"]]
     return Knowledge(n, me, "reverse" in variants, "mild" in variants, tough, late, phase, hand,
-                     trick, table["leader"], won, pain, unseen, hand_sizes, list(view["scores"]))
+                     held, named, trick, table["leader"], won, pain, unseen, hand_sizes,
+                     list(view["scores"]))
 
 
 def deal_values(knowledge: Knowledge, pain_colours: list[int] | None) -> list[int]:
@@ -186,6 +192,15 @@ class Playout:
             if hidden_pain:
                 self.put_down(seat, quick_pain(knowledge, self.hands[seat], rng))
         self.won = [list(cards) for cards in knowledge.won]
+
+    def copy(self, rng: random.Random) -> "Playout":
+        """The same deal, to be played on with `rng`."""
+        other = Playout.__new__(Playout)
+        other.k, other.rng, other.top = self.k, rng, self.top
+        other.hands = [list(hand) for hand in self.hands]
+        other.pain = [None if p is None else list(p) for p in self.pain]
+        other.won = [list(cards) for cards in self.won]
+        return other
 
     def put_down(self, seat: int, cards: tuple[int, ...]) -> None:
         for card in cards:
@@ -273,76 +288,39 @@ class Playout:
         k = self.k
         scores = [final_score(k, (self.pain[seat] or []) + self.won[seat], self.pain_colours(seat))
                   for seat in range(k.players)]
-        mine = scores[k.me]
-        over_mean = mine - (sum(scores) - mine) / (k.players - 1)
-        # Only first place counts in the end, so also weigh the margin over the best rival.
-        totals = [total + score for total, score in zip(k.totals, scores)]
-        over_best = totals[k.me] - max(t for seat, t in enumerate(totals) if seat != k.me)
-        return (1 - RANK) * over_mean + RANK * over_best
+        # Only first place counts in the end, so the margin weighs the best rival too.
+        return margin([total + score for total, score in zip(k.totals, scores)], k.me, RANK)
 
 
-def search(candidates: list, simulate, budget: Budget, rng: random.Random) -> int:
-    """Index of the candidate with the best mean playout value.
-
-    Every round draws one random stream that all candidates replay (common random numbers),
-    so differences between candidates are not drowned by the luck of the deal; the weaker half
-    is dropped after FIRST_CUT rounds, again after twice as many, and so on.
-    """
-    if len(candidates) == 1:
-        return 0
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
-    alive = list(range(len(candidates)))
-    clock = Clock(budget)
-    rounds, cut = 0, FIRST_CUT
-
-    def mean(index: int) -> float:
-        return totals[index] / counts[index] if counts[index] else float("-inf")
-
-    while clock.more():
-        seed = rng.getrandbits(64)
-        for index in alive:
-            if not clock.more():
-                break
-            totals[index] += simulate(candidates[index], random.Random(seed))
-            counts[index] += 1
-            clock.tick()
-        rounds += 1
-        if rounds == cut and len(alive) > 2:
-            # Halve the field each time the rounds double: the budget goes to close contests.
-            alive = sorted(sorted(alive, key=lambda i: (-mean(i), i))[:(len(alive) + 1) // 2])
-            cut *= 2
-    # Ties go to the earliest candidate, so the order given decides, not chance.
-    return max(alive, key=lambda i: (mean(i), -i))
+def _problem(knowledge: Knowledge, candidates: list, value) -> Problem:
+    """`value(playout, candidate)` plays one candidate out on a copy of the dealt playout."""
+    return Problem(candidates, lambda rng: Playout(knowledge, rng),
+                   lambda candidate, dealt, rng: value(dealt.copy(rng), candidate),
+                   halving=FIRST_CUT)
 
 
-def choose_play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
-    knowledge = read_view(view)
+def choose_play(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
+                fallback) -> dict:
     cards = [CARD_IDS[action["card"]] for action in legal]
-    best = search(cards, lambda card, r: Playout(knowledge, r).value_after_play(card), budget,
-                  rng)
-    return legal[best]
+    problem = _problem(knowledge, cards, Playout.value_after_play)
+    card = search(problem, clock, rng, lambda: CARD_IDS[fallback()["card"]])
+    return legal[cards.index(card)]
 
 
-def choose_pain(view: dict, legal: list[dict], rng: random.Random, budget: Budget,
-                shortlist: int) -> dict:
+def choose_pain(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
+                shortlist: int, fallback) -> dict:
     """The pain choice: the `shortlist` cheapest choices by `choice_cost`, then searched."""
-    knowledge = read_view(view)
     choices = [tuple(sorted(CARD_IDS[name] for name in action.get("cards", [action.get("card")])))
                for action in legal]
     order = sorted(range(len(legal)),
                    key=lambda i: choice_cost(knowledge, knowledge.hand, choices[i]))[:shortlist]
-    best = search([choices[i] for i in order],
-                  lambda cards, r: Playout(knowledge, r).value_after_choice(cards), budget, rng)
-    return legal[order[best]]
+    problem = _problem(knowledge, order, lambda playout, i: playout.value_after_choice(choices[i]))
+    return legal[search(problem, clock, rng, lambda: legal.index(fallback()))]
 
 
-def name_pain(view: dict, legal: list[dict]) -> dict:
+def name_pain(knowledge: Knowledge, legal: list[dict]) -> dict:
     """Under "late" the naming only changes the seat's own score: take the best."""
-    table = view["table"]
-    me = table["seat"]
-    won = [CARD_IDS[name] for cards in table["collected"][me].values() for name in cards]
-    knowledge = read_view(view)
+    won = knowledge.won[knowledge.me]
 
     def score(action: dict) -> int:
         colours = [COLOR_IDS[c] for c in action.get("colors", [action.get("color")])]

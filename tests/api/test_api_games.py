@@ -114,7 +114,7 @@ def test_illegal_actions_are_422_and_change_nothing(client, new_player, redis):
     view = create(client, anna).get_json()
     game_id = view["id"]
     not_in_hand = next(card for card in range(1, 105) if card not in view["hand"])
-    before = redis.hgetall(f"game:{game_id}")
+    before = redis.hgetall(f"game:{{{game_id}}}")
     for action in ({"type": "play", "card": not_in_hand}, {"type": "take_row", "row": 0},
                    {"type": "dance"}, {"card": 5}, {"type": "play", "card": "x"},
                    {"type": "play", "card": [1]}, {"type": "play"}):
@@ -123,7 +123,7 @@ def test_illegal_actions_are_422_and_change_nothing(client, new_player, redis):
         assert response.get_json()["message"]
     for body in ({"action": "play"}, {"action": {"type": "play"}, "version": "1"}, {}, []):
         assert client.post(f"/api/v1/games/{game_id}/actions", json=body, headers=anna).status_code == 422
-    assert redis.hgetall(f"game:{game_id}") == before
+    assert redis.hgetall(f"game:{{{game_id}}}") == before
 
 
 def test_stale_version_is_409(client, new_player):
@@ -158,7 +158,7 @@ def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, 
     anna_hand = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["hand"]
     client.post(f"/api/v1/games/{game_id}/actions",
                 json={"action": {"type": "play", "card": anna_hand[3]}}, headers=anna)
-    state = json.loads(redis.hget(f"game:{game_id}", "state"))
+    state = json.loads(redis.hget(f"game:{{{game_id}}}", "state"))
     six = GAMES["sixnimmt"]
 
     bert_view = client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()

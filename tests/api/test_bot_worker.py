@@ -18,9 +18,9 @@ def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run
     _, anna = new_player()
     view = new_game(client, anna)
     queued = [job for job in Queue(BOT_QUEUE, connection=redis).jobs
-              if job.func_name == "worker.jobs.play_bot_turn"]
-    assert sorted(job.args[1] for job in queued) == [1, 2, 3]
-    assert all(job.retries_left == 3 for job in queued)
+              if job.func_name == "worker.jobs.play_bots"]
+    assert [job.args for job in queued] == [(view["id"],)], "one job moves every bot of the game"
+    assert queued[0].retries_left == 3 and queued[0].result_ttl == 0
     run_bots()
     after_bots = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
     assert after_bots["table"]["chosen"] == [False, True, True, True]
@@ -34,15 +34,14 @@ def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run
     assert resolved["table"]["last_turn"] is not None or resolved["phase"] == "take_row"
 
 
-def test_a_job_for_an_old_version_does_nothing(client, new_player, redis):
+def test_a_bots_job_with_nothing_left_to_do_does_nothing(client, new_player, redis):
     _, anna = new_player()
     view = new_game(client, anna)
     service = Service(redis)
-    assert service.play_bot(view["id"], 1, view["version"]) is True
+    assert service.play_bots(view["id"]) == 3, "each bot seat chose, one after another"
     version_after = service.load(view["id"]).version
-    assert service.play_bot(view["id"], 2, view["version"]) is False, "stale version"
-    assert service.play_bot(view["id"], 1, version_after) is False, "seat 1 has chosen already"
-    assert service.play_bot(view["id"], 0, version_after) is False, "seat 0 is human"
+    assert service.play_bots(view["id"]) == 0, "the job ran twice: only seat 0, a human, is to act"
+    assert service.play_bots("no-such-game") == 0
     assert service.load(view["id"]).version == version_after
 
 

@@ -69,14 +69,14 @@ def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, 
     assert client.get("/api/v1/push/key").get_json() == {"public_key": key}
     # Another process (another connection) agrees on the same key.
     other = Redis.from_url(redis_url)
-    assert notify.vapid_public_key(other) == key
+    assert Service(other).push_key() == key
     assert redis.get("vapid:private_key").startswith(b"-----BEGIN PRIVATE KEY-----")
 
 
 def test_concurrent_first_uses_agree_on_one_key(redis, redis_url):
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(8) as pool:
-        keys = set(pool.map(lambda _: notify.vapid_public_key(Redis.from_url(redis_url)), range(16)))
+        keys = set(pool.map(lambda _: Service(Redis.from_url(redis_url)).push_key(), range(16)))
     assert len(keys) == 1
 
 
@@ -88,17 +88,17 @@ def test_subscribe_and_unsubscribe(client, redis, new_player, push_service):
     assert answer.status_code == 201
     sub_id = answer.get_json()["id"]
     assert sub_id == hashlib.sha256(subscription["endpoint"].encode()).hexdigest()
-    stored = json.loads(redis.hget(f"player:{anna['id']}:push", sub_id))
+    stored = json.loads(redis.hget(f"player:{{{anna['id']}}}:push", sub_id))
     assert stored["endpoint"] == subscription["endpoint"] and stored["keys"] == subscription["keys"]
     # Subscribing again renews the same entry.
     assert subscribe(client, headers, subscription).get_json() == {"id": sub_id}
-    assert redis.hlen(f"player:{anna['id']}:push") == 1
+    assert redis.hlen(f"player:{{{anna['id']}}}:push") == 1
 
     _, bert_headers = new_player("Bert")
     assert client.delete(f"/api/v1/push/subscriptions/{sub_id}", headers=bert_headers).status_code == 404
     assert client.delete(f"/api/v1/push/subscriptions/{sub_id}").status_code == 401
     assert client.delete(f"/api/v1/push/subscriptions/{sub_id}", headers=headers).status_code == 204
-    assert redis.hlen(f"player:{anna['id']}:push") == 0
+    assert redis.hlen(f"player:{{{anna['id']}}}:push") == 0
     gone = client.delete(f"/api/v1/push/subscriptions/{sub_id}", headers=headers)
     assert gone.status_code == 404 and gone.get_json()["message"]
 
@@ -115,8 +115,8 @@ def test_an_endpoint_belongs_to_the_last_player_who_subscribed_it(client, redis,
     subscription = push_service.subscription(push_service.browser("shared"))
     sub_id = subscribe(client, anna_headers, subscription).get_json()["id"]
     assert subscribe(client, bert_headers, subscription).get_json()["id"] == sub_id
-    assert redis.hlen(f"player:{anna['id']}:push") == 0
-    assert redis.hexists(f"player:{bert['id']}:push", sub_id)
+    assert redis.hlen(f"player:{{{anna['id']}}}:push") == 0
+    assert redis.hexists(f"player:{{{bert['id']}}}:push", sub_id)
 
 
 GOOD_KEYS = {"p256dh": "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
@@ -180,7 +180,7 @@ def test_a_turn_is_pushed_once_encrypted_and_without_secrets(client, service, ne
 
     assert notify.notify_turn(service, stored.id, 1, turn_since) == 3    # 2 pushes + webhook
     assert notify.notify_turn(service, stored.id, 1, turn_since) == 0    # the job ran twice
-    assert notify.notify_turn(Service(service.redis), stored.id, 1, turn_since) == 0
+    assert notify.notify_turn(Service(service.store.redis), stored.id, 1, turn_since) == 0
 
     assert push_service.errors == [] and webhook.errors == []
     public_key = client.get("/api/v1/push/key").get_json()["public_key"]
@@ -233,8 +233,8 @@ def test_a_gone_subscription_is_deleted_and_the_others_still_served(client, redi
     assert notify.notify_turn(service, stored.id, 1, stored.seats[1]["turn_since"]) == 1
     assert push_service.errors == []
     assert len(push_service.received(new)) == 1 and push_service.received(old) == []
-    assert not redis.hexists(f"player:{bert['id']}:push", old_id)
-    assert redis.hexists(f"player:{bert['id']}:push", new_id)
+    assert not redis.hexists(f"player:{{{bert['id']}}}:push", old_id)
+    assert redis.hexists(f"player:{{{bert['id']}}}:push", new_id)
     assert not redis.exists(f"push:owner:{old_id}")
 
 

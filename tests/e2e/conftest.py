@@ -1,5 +1,6 @@
-"""Phones for the browser tests: Debian's headless Chromium, driven by Playwright, at 390x844.
+"""Phones for the browser tests: Debian's headless Chromium, driven by Playwright.
 
+One browser per test process, a fresh context (its own player, storage and viewport) per phone.
 Never a browser download: `make test` installs Debian's chromium when it is missing, and a
 missing browser fails these tests rather than skipping them.
 """
@@ -13,6 +14,10 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT = 30_000  # ms: bots move through the RQ worker a moment after us
+PHONE = {"width": 390, "height": 844}
+# Other seats' cards appear one by one on a phone; tests that only tap through a game skip the
+# pacing (a setting), those about pacing turn it on.
+INSTANT = "localStorage.setItem('poyta.pace', '0')"
 
 
 def pytest_collection_modifyitems(items):
@@ -20,26 +25,41 @@ def pytest_collection_modifyitems(items):
         item.add_marker(pytest.mark.e2e)
 
 
-@pytest.fixture
-def new_page():
-    """Opens phones: each call is a fresh browser context (its own player); page errors fail."""
+@pytest.fixture(scope="session")
+def browser():
     if not shutil.which(CHROMIUM):
         pytest.fail("Debian's chromium is missing: `make chromium` installs it")
-    errors: list[str] = []
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-
-        def open_page(color_scheme: str = "light", timeout: int = TIMEOUT):
-            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                          has_touch=True, color_scheme=color_scheme)
-            context.set_default_timeout(timeout)
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            return page
-
-        sync_api.expect.set_options(timeout=TIMEOUT)
-        yield open_page
+        yield browser
         browser.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Opens phones: each call is a fresh browser context (its own player); page errors fail."""
+    errors: list[str] = []
+    contexts = []
+
+    def open_page(color_scheme: str = "light", timeout: int = TIMEOUT, viewport: dict = PHONE,
+                  locale: str = "en-GB", paced: bool = False, reduced_motion: str = "no-preference"):
+        context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
+                                      color_scheme=color_scheme, locale=locale,
+                                      reduced_motion=reduced_motion)
+        contexts.append(context)
+        context.set_default_timeout(timeout)
+        if not paced:
+            context.add_init_script(INSTANT)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    sync_api.expect.set_options(timeout=TIMEOUT)
+    yield open_page
+    for context in contexts:
+        for open_page in context.pages:  # a routed long-poll may still be in flight
+            open_page.unroute_all(behavior="ignoreErrors")
+        context.close()
     assert not errors, errors
 
 

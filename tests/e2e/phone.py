@@ -1,10 +1,103 @@
-"""What the browser tests share besides fixtures: the API as a phone's player sees it."""
+"""What the browser tests share besides fixtures: a phone's player and the API as it sees it."""
+import re
+
+from playwright import sync_api
+
+
+def start(page, base: str, name: str = "Anna", path: str = "/") -> None:
+    """Open the app on a new phone and answer the first visit's name prompt."""
+    page.goto(base + path)
+    page.get_by_label(re.compile(r"^(Your name|Nimesi)")).fill(name)
+    page.get_by_role("button", name=re.compile(r"^(Start playing|Aloita)$")).click()
+    sync_api.expect(page.locator("#who")).to_contain_text(name)
+
+
+def call(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
+    """The API as this phone's player (its token in localStorage)."""
+    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
+    response = page.request.fetch(f"{base}/api/v1{path}", method=method, data=body,
+                                  headers={"Authorization": f"Bearer {token}"})
+    assert response.ok, response.text()
+    return response.json() if response.status != 204 else {}
+
+
+def play_by_api(page, base: str, game_id: str, until) -> dict:
+    """This phone's player makes its first legal move until `until(view)`; a bot moving first
+    (409) just means looking again. Returns the view that satisfied `until`."""
+    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
+    headers = {"Authorization": f"Bearer {token}"}
+    for _ in range(1000):
+        view = page.request.get(f"{base}/api/v1/games/{game_id}", headers=headers).json()
+        if until(view):
+            return view
+        if view["legal_actions"]:
+            page.request.post(f"{base}/api/v1/games/{game_id}/actions", headers=headers,
+                              data={"action": view["legal_actions"][0], "version": view["version"]})
+        else:
+            page.wait_for_timeout(50)  # a bot's move
+    raise AssertionError("the game never got there")
 
 
 def api_view(page, base: str, game_id: str) -> dict:
-    """The game as the player of this phone (its token in localStorage) gets it from the API."""
-    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
-    response = page.request.get(f"{base}/api/v1/games/{game_id}",
-                                headers={"Authorization": f"Bearer {token}"})
-    assert response.ok, response.text()
-    return response.json()
+    """The game as the player of this phone gets it from the API."""
+    return call(page, base, "GET", f"/games/{game_id}")
+
+
+# Everything a phone screen must not do, measured in the page: sideways overflow outside a
+# scrolling box, a word broken across lines, a tap target under 44 px.
+LAYOUT_PROBLEMS = """() => {
+  const vw = document.documentElement.clientWidth;
+  const problems = [];
+  const shown = (el) => !el.closest(".visually-hidden, [hidden], .skip, script, style, head, dialog:not([open])");
+  const name = (el) => `${el.tagName.toLowerCase()}.${String(el.className).trim().replace(/ +/g, ".")} `
+    + JSON.stringify((el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40));
+  const inScroller = (el) => {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const overflow = getComputedStyle(up).overflowX;
+      if (overflow === "auto" || overflow === "scroll") return true;
+    }
+    return false;
+  };
+  if (document.documentElement.scrollWidth > vw) problems.push(`page is ${document.documentElement.scrollWidth} px wide`);
+  for (const el of document.body.querySelectorAll("*")) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || !shown(el)) continue;
+    if ((box.right > vw + 0.5 || box.left < -0.5) && !inScroller(el)) {
+      problems.push(`overflows: ${name(el)} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement || !shown(node.parentElement)) continue;
+    // Words with a hyphen, dash, slash or soft hyphen may break there.
+    for (const word of node.data.matchAll(/[^\\s\\u00ad\\-\\u2010-\\u2014\\/]+/g)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top / 3)));
+      if (tops.size > 1) problems.push(`word broken: ${JSON.stringify(word[0])} in ${name(node.parentElement)}`);
+    }
+  }
+  for (const el of document.querySelectorAll("a[href], button, select, input, summary, textarea")) {
+    if (!shown(el) || (el.tagName === "A" && el.closest(".markdown"))) continue;
+    const target = (el.type === "checkbox" || el.type === "radio") && el.labels.length ? el.labels[0] : el;
+    const box = target.getBoundingClientRect();
+    if (!box.width) continue;
+    if (box.width < 43.5 || box.height < 43.5) {
+      problems.push(`small target: ${name(el)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return problems;
+}"""
+
+
+def layout_problems(page) -> list[str]:
+    return page.evaluate(LAYOUT_PROBLEMS)
+
+
+def in_viewport(page, selector: str) -> bool:
+    """Whether the whole element is on screen, without scrolling."""
+    return page.evaluate("""(selector) => {
+      const box = document.querySelector(selector).getBoundingClientRect();
+      return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
+    }""", selector)

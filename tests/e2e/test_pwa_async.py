@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from phone import call, play_by_api, start
 from playwright import sync_api
 
 TIMEOUT = 20_000  # ms; well below the 40 s plain polling, so updates can only come by long-poll
@@ -20,24 +21,13 @@ def paced_server(serve):
 @pytest.fixture
 def phones(new_page, paced_server):
     """Opens phones: each call is a fresh browser context (its own player) at 390x844."""
-    def open_phone(color_scheme: str = "light"):
+    def open_phone(name: str, color_scheme: str = "light"):
         page = new_page(color_scheme, timeout=TIMEOUT)
-        page.goto(paced_server + "/")
-        sync_api.expect(page.get_by_text(re.compile(r"You are Player \d{4}"))).to_be_visible(
-            timeout=TIMEOUT)
+        start(page, paced_server, name)
         return page
 
     sync_api.expect.set_options(timeout=TIMEOUT)
     return open_phone
-
-
-def call(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
-    """The API as this phone's player."""
-    token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
-    response = page.request.fetch(f"{base}/api/v1{path}", method=method, data=body,
-                                  headers={"Authorization": f"Bearer {token}"})
-    assert response.ok, response.text()
-    return response.json() if response.status != 204 else {}
 
 
 def held_requests(page) -> list[str]:
@@ -53,20 +43,15 @@ def first_card(page) -> tuple:
 
 
 def finish_by_api(phones_, base: str, game_id: str) -> None:
-    """Each phone's player makes its first legal move until the game is over; a deadline
-    job moving first (409/422) just means looking again."""
+    """Each phone's player in turn makes its moves until the game is over."""
+    def done_or_waiting(view: dict) -> bool:
+        return view["status"] == "finished" or not view["legal_actions"]
+
     for _ in range(200):
         for phone in phones_:
-            token = phone.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
-            headers = {"Authorization": f"Bearer {token}"}
-            view = phone.request.get(f"{base}/api/v1/games/{game_id}", headers=headers).json()
-            if view["status"] == "finished":
+            if play_by_api(phone, base, game_id, done_or_waiting)["status"] == "finished":
                 return
-            if view["legal_actions"]:
-                phone.request.post(f"{base}/api/v1/games/{game_id}/actions", headers=headers,
-                                   data={"action": view["legal_actions"][0], "version": view["version"]})
-            else:
-                phone.wait_for_timeout(50)  # a bot's or the other player's move
+        phones_[0].wait_for_timeout(50)  # a bot's or the other player's move
     raise AssertionError("the game did not finish")
 
 
@@ -87,7 +72,7 @@ def take_rows_until(phones_, done, timeout_ms: int = TIMEOUT) -> None:
 def test_two_phones_invite_play_inbox_deadline_and_rematch(phones, paced_server):
     expect = sync_api.expect
     base = paced_server
-    anna, bo = phones(), phones("dark")
+    anna, bo = phones("Anna"), phones("Bo", "dark")
     anna_waits = held_requests(anna)
 
     # Anna creates a game for herself, a friend and a bot, an hour per move.
@@ -178,7 +163,7 @@ def test_two_phones_invite_play_inbox_deadline_and_rematch(phones, paced_server)
     bo.goto(f"{base}/#/game/{fast['id']}")
     expect(bo.locator(".seat.mine .time-left")).to_have_text(re.compile(r"^(\d s left|time is up)$"))
     log = anna.locator(".log-lines")
-    expect(log).to_contain_text(re.compile(r"Time ran out for Player \d{4}: a bot played instead\."))
+    expect(log).to_contain_text(re.compile(r"Time ran out for Bo: a bot played instead\."))
     expect(log).to_contain_text("Your time ran out: a bot played for you.")
     expect(anna.locator(".round-turn")).to_have_text(re.compile(r"turn ([2-9]|10) of 10"))
     expect(anna.get_by_role("note").filter(has_text="Time ran out")).to_be_visible()
@@ -204,7 +189,7 @@ def test_two_phones_invite_play_inbox_deadline_and_rematch(phones, paced_server)
 def test_settings_confirm_replay_and_signing_in_another_device(phones, paced_server):
     expect = sync_api.expect
     base = paced_server
-    anna = phones()
+    anna = phones("Ann")
 
     # Settings: a name (shown at once) and confirm-before-play.
     anna.get_by_role("link", name="Settings").click()
@@ -251,7 +236,7 @@ def test_settings_confirm_replay_and_signing_in_another_device(phones, paced_ser
     expect(anna.get_by_role("img", name="QR code of the sign-in link")).to_be_visible()
     link = anna.get_by_role("textbox", name="Sign-in link").input_value()
     assert re.fullmatch(rf"{re.escape(base)}/#/signin/[\w-]+", link)
-    tablet = phones("dark")
+    tablet = phones("Tablet", "dark")
     tablet.goto(link)
     tablet.get_by_role("button", name="Sign in").click()
     expect(tablet.get_by_text("You are Anna")).to_be_visible()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from phone import api_view
+from phone import api_view, start
 from playwright import sync_api
 
 HAND = 15  # four players
@@ -13,7 +13,7 @@ CARD = r"(red|blue|green) \d+"
 
 def test_play_a_deal_of_hattrick_against_bots(page, live_server):
     expect = sync_api.expect
-    page.goto(live_server + "/")
+    start(page, live_server)
     page.get_by_label("Game", exact=True).select_option(label="Hattrick")
     page.get_by_label("Number of players").fill("4")
     for seat in (2, 3, 4):

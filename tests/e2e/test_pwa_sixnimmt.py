@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from phone import api_view
+from phone import api_view, start
 from playwright import sync_api
 
 TIMEOUT = 30_000  # ms: bots move through the RQ worker a moment after us
@@ -13,7 +13,13 @@ TIMEOUT = 30_000  # ms: bots move through the RQ worker a moment after us
 
 def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
     expect = sync_api.expect
+    # A first visit asks for the player's name before anything else, and shows it.
     page.goto(live_server + "/")
+    expect(page.get_by_role("heading", level=1, name="Welcome to Pöytä")).to_be_visible()
+    expect(page.get_by_label("Game", exact=True)).to_have_count(0)
+    page.get_by_role("button", name="Start playing").click()  # no name yet: nothing happens
+    expect(page.locator("#who")).to_be_empty()
+    start(page, live_server, "Anna")
 
     # Installable: the manifest is linked and served; the service worker registers.
     assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
@@ -22,9 +28,6 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
     assert {"192x192", "512x512"} <= {icon["sizes"] for icon in manifest["icons"]}
     scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
     assert scope == live_server + "/"
-
-    # Identity: a default name was registered and is shown.
-    expect(page.get_by_text(re.compile(r"You are Player \d{4}"))).to_be_visible()
 
     # Create a 4-player game against three easy bots (high threshold: the game outlives the round).
     page.get_by_label("Game", exact=True).select_option(label="6 nimmt!")
@@ -36,6 +39,19 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
     page.wait_for_url(re.compile(r"#/game/"))
     game_id = page.url.split("#/game/")[1]
     assert api_view(page, live_server, game_id)["options"]["threshold"] == 500
+
+    # How to play opens over the table and closes back to it; its full rules link comes back here.
+    page.get_by_role("button", name="How to play").click()
+    sheet = page.get_by_role("dialog", name="How to play 6 nimmt!")
+    expect(sheet).to_contain_text("The sixth card in a row takes the five cards before it")
+    sheet.get_by_role("link", name="Every rule in detail").click()
+    expect(sheet).to_have_count(0)
+    expect(page.get_by_role("heading", level=1, name="Rules of 6 nimmt!")).to_be_visible()
+    page.get_by_role("link", name="Back to the game").click()
+    page.get_by_role("button", name="How to play").click()
+    sheet.get_by_role("button", name="Close").click()
+    expect(sheet).to_have_count(0)
+    expect(page.get_by_role("button", name="How to play")).to_be_focused()
 
     play = page.get_by_role("button", name=re.compile(r"^Play \d+, \d bullheads?$"))
     take = page.get_by_role("button", name=re.compile(r"^Take row [1-4]: [\d, ]+ — \d+ bullheads?$"))
@@ -90,7 +106,8 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
 def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
     expect = sync_api.expect
     anna = new_page()
-    anna.goto(live_server + "/")
+    start(anna, live_server, "Anna")
+    anna.get_by_label("Game", exact=True).select_option(label="6 nimmt!")
     anna.get_by_label("Number of players").fill("3")
     anna.get_by_label("Seat 2", exact=True).select_option(label="Friend (human)")
     anna.get_by_label("Seat 3", exact=True).select_option(label="Bot (easy)")
@@ -109,6 +126,8 @@ def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
     # A friend on another phone opens the invite link and takes the open seat.
     bo = new_page("dark")
     bo.goto(link.input_value())
+    expect(bo.get_by_role("heading", level=1, name="A friend invited you to a game")).to_be_visible()
+    start(bo, live_server, "Bo", link.input_value().removeprefix(live_server))
     bo.wait_for_url(re.compile(rf"#/game/{re.escape(game_id)}$"))
     expect(bo.locator("#status-line")).to_have_text("Your turn: choose a card")
     assert api_view(bo, live_server, game_id)["your_seat"] == 1

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from phone import api_view
+from phone import api_view, start
 from playwright import sync_api
 
 
 
 def create_game(page, base: str, seats: list[str], **switches) -> str:
-    page.goto(base + "/")
+    start(page, base)
     page.get_by_label("Game", exact=True).select_option(label="Sticheln")
     page.get_by_label("Number of players").fill(str(len(seats) + 1))
     for number, seat in enumerate(seats, start=2):
@@ -73,7 +73,8 @@ def test_tough_pain_cards_can_be_changed_until_everybody_has_chosen(new_page, li
     anna = new_page()
     game_id = create_game(anna, live_server, ["Friend (human)", "Bot (easy)"], tough=True)
     bo = new_page()
-    bo.goto(anna.get_by_role("textbox", name="Invite link for seat 2").input_value())
+    link = anna.get_by_role("textbox", name="Invite link for seat 2").input_value()
+    start(bo, live_server, "Bo", link.removeprefix(live_server))
     bo.wait_for_url(re.compile(rf"#/game/{re.escape(game_id)}$"))
     expect(anna.locator("#status-line")).to_have_text(
         "Your turn: put down two cards of different colours")

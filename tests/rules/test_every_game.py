@@ -99,8 +99,9 @@ def test_views_hide_the_seed_and_the_bot_picks_a_legal_action(name, seed, steps)
         step_randomly(game, state, rng)
     for seat in [None, *range(players)]:
         view = game.view(state, seat)
-        assert set(view) == {"phase", "deal", "scores", "hand", "table"}
+        assert set(view) == {"seat", "phase", "deal", "scores", "hand", "table"}
         assert str(state["seed"]) not in json.dumps(view)
+        assert view["seat"] == seat
         assert (view["hand"] is None) == (seat is None)
     for seat in game.to_act(state):
         legal = game.legal_actions(state, seat)

@@ -382,7 +382,7 @@ def test_illegal_pass_and_play_in_two_colour_trick_change_nothing():
 def test_view_shape_and_privacy_at_start():
     state = new(6, seed=918273645546372819)
     own = GAME.view(state, 2)
-    assert set(own) == {"phase", "deal", "scores", "hand", "table"}
+    assert set(own) == {"seat", "phase", "deal", "scores", "hand", "table"}
     assert own["hand"] == state["hands"][2]
     assert set(own["table"]) == {"deals", "dealer", "leader", "turn", "hand_sizes", "trick",
                                  "trick_colours", "piles", "passed", "passed_counts", "deal_scores",

@@ -7,12 +7,7 @@ import pytest
 
 from rules.hattrick import GAME
 from rules.hattrick.game import SORT_KEY
-from rules.hattrick.search import (
-    deal_from_view,
-    distinct_candidates,
-    name,
-    unseen_cards,
-)
+from rules.hattrick.search import Seen, distinct_candidates, name
 from rules.search import Budget
 
 SEARCH_LEVELS = ("medium", "hard")
@@ -51,7 +46,7 @@ def test_the_simulator_agrees_with_the_rules_to_the_end_of_the_deal(seed):
     state = random_position(4 + seed % 4, deals=1, seed=seed)
     seat = GAME.to_act(state)[0]
     hidden = {other: list(hand) for other, hand in enumerate(state["hands"]) if other != seat}
-    deal = deal_from_view(GAME.view(state, seat), hidden)
+    deal = Seen.of(GAME.view(state, seat)).deal_with(hidden)
     rng = random.Random(seed)
     while GAME.outcome(state) is None:
         assert deal.turn == GAME.to_act(state)[0]
@@ -138,9 +133,9 @@ def test_the_search_avoids_taking_an_unwanted_colour(level, hand, best):
 def test_cards_with_nothing_live_between_them_count_once():
     state = last_seat_facing_a_big_red_trick(
         ["red-3", "red-4", "red-13", "red-15", "red-16", "green-9"])
-    view = GAME.view(state, 3)
-    assert "red-11" in unseen_cards(view)
-    kept = distinct_candidates(view, GAME.legal_actions(state, 3))
+    seen = Seen.of(GAME.view(state, 3))
+    assert "red-11" in seen.unseen
+    kept = distinct_candidates(seen, GAME.legal_actions(state, 3))
     # red-3/red-4 are alike; red-13 and red-15 differ by the red-14 in the trick;
     # red-15/red-16 are alike; the green is a card of its own.
     assert [action["card"] for action in kept] == ["red-3", "red-13", "red-15", "green-9"]

@@ -473,7 +473,7 @@ def test_view_has_exactly_the_documented_keys():
     state = position(rows=[[12, 55], [37], [44], [58]], hands=[[14, 1], [15, 2]])
     for viewer in (0, 1, None):
         view = GAME.view(state, viewer)
-        assert set(view) == {"phase", "deal", "scores", "hand", "table"}
+        assert set(view) == {"seat", "phase", "deal", "scores", "hand", "table"}
         assert set(view["table"]) == TABLE_KEYS
         assert view["table"]["row_bullheads"] == [8, 1, 5, 1]
         assert str(SEED) not in json.dumps(view)

@@ -9,7 +9,8 @@ import pytest
 from rules.search import Budget
 from rules.sixnimmt import GAME
 from rules.sixnimmt.game import HAND_SIZE
-from rules.sixnimmt.search import Rows, knowledge_of, play_turn
+from rules.sixnimmt.bots import Seen
+from rules.sixnimmt.search import Rows, baseline, play_turn
 
 SEARCHERS = ("medium", "hard")
 VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
@@ -81,7 +82,7 @@ def test_every_true_deal_is_one_the_search_may_sample():
     for state in positions(200):
         for seat in GAME.to_act(state):
             view = GAME.view(state, seat)
-            known = knowledge_of(view)
+            known = Seen.of(view)
             own = sorted(state["hands"][seat] + [c for c in [state["chosen"][seat]] if c])
             assert sorted(known.own) == own
             truth = {s: state["hands"][s] + [c for c in [state["chosen"][s]] if c]
@@ -178,3 +179,23 @@ def test_search_avoids_a_full_row_and_takes_the_cheap_row():
     assert state["phase"] == "take_row"
     # Row 1 costs 3 bullheads, the others 9 or 10, and no later card depends on the choice.
     assert decide(state, 0, "hard", 1, Budget(iterations=400)) == {"type": "take_row", "row": 1}
+
+
+# --- the benchmark-only baseline --------------------------------------------------------
+
+def test_the_baseline_is_for_benchmarks_only_and_plays_legal_actions():
+    assert "baseline" not in {level.name for level in GAME.bot_levels}
+    for state in positions(40):
+        for seat in GAME.to_act(state):
+            legal = GAME.legal_actions(state, seat)
+            assert baseline(GAME.view(state, seat), legal, random.Random(seat), Budget()) in legal
+
+
+def test_the_baseline_dodges_a_full_row_this_turn():
+    state = GAME.new_game(4, GAME.normalise_options(4, {}), 1)
+    state["turn"] = HAND_SIZE - 1
+    state["rows"] = [[51, 52, 53, 54, 55], [60], [70], [80]]
+    state["hands"] = [[56, 103], [2, 57], [3, 58], [4, 59]]
+    view = GAME.view(state, 0)
+    assert baseline(view, GAME.legal_actions(state, 0), random.Random(1), Budget()) == {
+        "type": "play", "card": 103}

@@ -587,7 +587,7 @@ def test_views_show_own_hand_and_side_points_only():
     assert mine["table"]["tricks"] == [1, 2] and mine["table"]["hand_sizes"] == [2, 2]
     spectator = GAME.view(state, None)
     assert spectator["hand"] is None and spectator["table"]["my_points"] is None
-    assert set(mine) == {"phase", "deal", "scores", "hand", "table"}
+    assert set(mine) == {"seat", "phase", "deal", "scores", "hand", "table"}
     text = json.dumps(spectator)
     assert "7H" not in text and "AH" not in text and "9D" not in text
 

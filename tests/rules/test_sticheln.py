@@ -528,7 +528,7 @@ def test_illegal_choices_are_rejected_and_change_nothing(action, words):
 def test_view_shape_and_spectator():
     state = new(6, seed=12345678901)
     view = GAME.view(state, None)
-    assert set(view) == {"phase", "deal", "scores", "hand", "table"}
+    assert set(view) == {"seat", "phase", "deal", "scores", "hand", "table"}
     assert view["hand"] is None and view["deal"] == 1 and view["phase"] == "choose"
     assert set(view["table"]) == {
         "seat", "dealer", "leader", "turn", "to_act", "tricks_played", "tricks_per_deal", "trick",

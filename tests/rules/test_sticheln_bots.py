@@ -200,8 +200,8 @@ def test_playouts_follow_the_rules_of_game_py(players):
                                    for a in options), default=0))
         else:
             finals = state["deal_scores"][-1]
-        over_mean = finals[seat] - (sum(finals) - finals[seat]) / (players - 1)
         ends = [total + final for total, final in zip(totals, finals)]
+        over_mean = ends[seat] - (sum(ends) - ends[seat]) / (players - 1)
         over_best = ends[seat] - max(end for s, end in enumerate(ends) if s != seat)
         assert value == pytest.approx((1 - search.RANK) * over_mean + search.RANK * over_best)
 

@@ -12,20 +12,20 @@ from api.resources.games.schemas import (
     GameTypeSchema, GameViewSchema, JoinSchema, RecordSchema, ReplayStepSchema, RulesPageSchema,
     WaitSchema,
 )
-from api.service import game_key
+from api.changes import game_channel
 
 blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
 RULES_PAGES = Path(__file__).resolve().parents[3] / "seeds"
 BEARER = [{"bearer": []}]
 
 
-def long_poll(key: str, seen: dict, wait: int, current: Callable[[], dict]) -> dict:
-    """Hold the request while the client's ETag is `seen`'s and nothing changes; the newest data."""
-    if wait and blp._generate_etag(seen) in request.if_none_match:
-        with metrics.long_poll_held():
-            current_app.extensions["poyta_changes"].wait(key, lambda: current() != seen, wait)
+def long_poll(channel: str, wait: int, current: Callable[[], dict]) -> dict:
+    """The newest data; with `wait`, held while it matches the client's ETag and nothing changes."""
+    if not wait:
         return current()
-    return seen
+    with metrics.long_poll_held():
+        return current_app.extensions["poyta_changes"].hold(
+            channel, current, lambda seen: blp._generate_etag(seen) in request.if_none_match, wait)
 
 
 @blp.route("/types")
@@ -82,10 +82,7 @@ class GameView(MethodView):
             version, seat = service().version_and_seat(game_id, player)
             return {"version": version, "seat": seat}
 
-        seen = current()
-        if seen["seat"] is None:
-            service().viewable(service().load(game_id), None)
-        seen = long_poll(game_key(game_id), seen, query["wait"], current)
+        seen = long_poll(game_channel(game_id), query["wait"], current)
         blp.set_etag(seen)
         stored = service().load(game_id)
         return service().view(stored, seen["seat"])
@@ -98,13 +95,7 @@ class Events(MethodView):
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
         """What happened in the game, redacted for the caller"""
-        player = current_player(required=False)
-        stored = service().load(game_id)
-        seat = stored.seat_of(player and player["id"])
-        service().viewable(stored, seat)
-        events = service().events(stored, seat, query["after"])
-        last = service().event_count(game_id)
-        return {"events": events, "last": last}
+        return service().events(game_id, current_player(required=False), query["after"])
 
 
 @blp.route("/<string:game_id>/join")

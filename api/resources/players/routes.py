@@ -8,7 +8,7 @@ from api.resources.players.schemas import (
     DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
     SignInCodeSchema, SignInSchema,
 )
-from api.service import inbox_key
+from api.changes import inbox_channel
 
 blp = Blueprint("players", __name__, description="Players, their devices and their inbox")
 BEARER = [{"bearer": []}]
@@ -51,8 +51,7 @@ class Inbox(MethodView):
         With `wait` and If-None-Match, answers as soon as any of the games changes.
         """
         player = current_player()
-        inbox = service().inbox_version(player)
-        inbox = long_poll(inbox_key(player["id"]), {"inbox": inbox}, query.get("wait", 0),
+        inbox = long_poll(inbox_channel(player["id"]), query.get("wait", 0),
                           lambda: {"inbox": service().inbox_version(player)})
         blp.set_etag(inbox)
         return service().inbox(player)

@@ -3,7 +3,6 @@ from flask_smorest import Blueprint
 
 from api.auth import current_player, service
 from api.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
-from worker import notify
 
 blp = Blueprint("push", __name__, description="Web Push: 'your turn' notices on a device")
 BEARER = [{"bearer": []}]
@@ -14,7 +13,7 @@ class Key(MethodView):
     @blp.response(200, VapidKeySchema)
     def get(self):
         """The server's VAPID public key, for PushManager.subscribe"""
-        return {"public_key": notify.vapid_public_key(service().redis)}
+        return {"public_key": service().push_key()}
 
 
 @blp.route("/subscriptions")
@@ -25,7 +24,7 @@ class Subscriptions(MethodView):
     def post(self, body):
         """Send this device 'your turn' notices (subscribing again renews it)"""
         player = current_player()
-        return {"id": notify.subscribe(service().redis, player["id"], body["subscription"])}
+        return {"id": service().subscribe_push(player, body["subscription"])}
 
 
 @blp.route("/subscriptions/<string:subscription_id>")
@@ -35,4 +34,4 @@ class Subscription(MethodView):
     def delete(self, subscription_id):
         """Stop the notices on that device"""
         player = current_player()
-        notify.unsubscribe(service().redis, player["id"], subscription_id)
+        service().unsubscribe_push(player, subscription_id)

@@ -5,6 +5,7 @@ game.py on random positions so the two cannot drift apart.
 """
 from __future__ import annotations
 
+from rules.search import margin
 from rules.sixtysix.cards import RANKS, SUITS
 
 CODE = {rank + suit: s * 8 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)}
@@ -216,9 +217,9 @@ def _finish(p: Position, gains: list) -> None:
     p.turn = None
 
 
-def score(p: Position, side: int) -> int:
+def score(p: Position, side: int) -> float:
     """The finished hand's game points for `side` less the best opposing side's."""
-    return p.gains[side] - max(g for s, g in enumerate(p.gains) if s != side)
+    return margin(p.gains, side, against_best=1.0)
 
 
 # --- the playout policy: the easy bot's card sense, on integers --------------------

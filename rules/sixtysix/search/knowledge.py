@@ -40,7 +40,7 @@ class Knowledge:
     def __init__(self, view: dict, legal: list):
         table = view["table"]
         n = table["players"]
-        self.seat = table["seat"]
+        self.seat = view["seat"]
         self.players = n
         self.sides = 2 if n == 4 else n
         self.side = self.seat % self.sides
@@ -73,7 +73,8 @@ class Knowledge:
             into = self.counted if marriage["counted"] else self.pending
             into[marriage["seat"] % self.sides] += marriage["points"]
         self.shown = tuple((m["seat"], SUITS.index(m["suit"])) for m in table["marriages"])
-        self.my_card_points = table["my_points"] - self.counted[self.side]
+        self.my_points = table["my_points"]
+        self.my_card_points = self.my_points - self.counted[self.side]
         self.just_won = self.seat if {"type": "declare"} in legal else None
 
         played = table.get("played") or []

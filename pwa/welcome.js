@@ -1,0 +1,35 @@
+// The first visit (and a first invite link): ask the player's name before creating the identity,
+// so friends see a name they know rather than "Player 6822".
+import { t } from "./i18n.js";
+import { register } from "./api.js";
+import { h, setPage, handleError, setOffline } from "./ui.js";
+
+// Resolves once the player is registered under the name they typed.
+export function askName({ invited = false } = {}) {
+  return new Promise((resolve) => {
+    const input = h("input", { id: "first-name", type: "text", maxlength: 40, required: true,
+      autocomplete: "nickname", autocapitalize: "words", enterkeyhint: "go" });
+    const submit = h("button", { type: "submit", class: "primary big" }, t("welcome.start"));
+    const form = h("form", { class: "card-panel", onsubmit: async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) { input.focus(); return; }
+      submit.disabled = true;
+      try {
+        const player = await register(name);
+        setOffline(false);
+        resolve(player);
+      } catch (error) {
+        handleError(error);
+        submit.disabled = false;
+      }
+    } },
+    h("div", { class: "field" }, h("label", { for: "first-name", text: t("welcome.name") }),
+      h("small", { class: "muted", id: "first-name-help", text: t("welcome.nameHelp") }), input),
+    submit);
+    input.setAttribute("aria-describedby", "first-name-help");
+    setPage(t("welcome.title"), h("h1", { text: t(invited ? "welcome.invited" : "welcome.title") }),
+      h("p", { text: t(invited ? "welcome.invitedText" : "welcome.text") }), form);
+    input.focus();
+  });
+}

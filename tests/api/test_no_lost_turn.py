@@ -1,0 +1,132 @@
+"""No turn is ever lost: real processes die at the worst moment, a real worker starts again,
+and the game moves within 10 s."""
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from rq import Queue, SimpleWorker
+from rq.registry import StartedJobRegistry
+
+from api import create_app
+from api.service import BOT_QUEUE, DIE_AFTER_COMMIT, Service
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+RECOVERY_SECONDS = 10
+
+
+@pytest.fixture
+def processes():
+    started = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def start_worker(processes, redis, redis_url, **env):
+    """A worker process, returned once it runs (its liveness beat is there)."""
+    before = set(redis.keys("worker:alive:*"))
+    worker = subprocess.Popen(
+        [str(BIN / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
+         "--worker-class", "worker.runner.PoytaWorker", "--quiet"],
+        cwd=ROOT, env={**os.environ, **env})
+    processes.append(worker)
+    within(60, lambda: set(redis.keys("worker:alive:*")) - before)
+    return worker
+
+
+def start_api(processes, redis_url, **env) -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    api = subprocess.Popen(
+        [sys.executable, "-m", "flask", "--app", "api:create_app()", "run", "--port", str(port)],
+        cwd=ROOT, env={**os.environ, "REDIS_URL": redis_url, **env},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    processes.append(api)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            requests.get(f"{base}/api/v1/games/types", timeout=1)
+            return base
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    raise AssertionError("the API process did not start")
+
+
+def run_jobs(redis):
+    SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+
+
+def human_against_a_bot(client, level="easy", pace="none"):
+    token = client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]
+    anna = {"Authorization": f"Bearer {token}"}
+    view = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": level}], "pace": pace}
+    ).get_json()
+    return view, anna
+
+
+def within(seconds: float, done) -> float:
+    start = time.monotonic()
+    while not done():
+        assert time.monotonic() - start < seconds, f"nothing happened within {seconds} s"
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
+        client, redis, redis_url, processes):
+    view, anna = human_against_a_bot(client)
+    run_jobs(redis)  # the bot chooses
+    service = Service(redis)
+    base = start_api(processes, redis_url, **{DIE_AFTER_COMMIT: "1"})
+    card = {"type": "play", "card": max(view["hand"])}  # the highest card takes no row
+    with pytest.raises(requests.ConnectionError):
+        requests.post(f"{base}/api/v1/games/{view['id']}/actions", json={"action": card},
+                      headers=anna, timeout=30)
+    processes[-1].wait(10)
+    stored = service.load(view["id"])
+    assert stored.version > view["version"], "the move was committed"
+    assert stored.bots_to_act(), "and the bot must act next"
+    assert not [job for job in Queue(BOT_QUEUE, connection=redis).jobs
+                if job.func_name == "worker.jobs.play_bots"], "but its job was never queued"
+
+    start_worker(processes, redis, redis_url)
+    within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
+
+
+def test_a_worker_killed_mid_move_loses_no_bot_turn(client, redis, redis_url, processes):
+    view, _ = human_against_a_bot(client, level="hard")
+    service = Service(redis)
+    thinking = start_worker(processes, redis, redis_url, POYTA_HARD_SECONDS="120")
+    within(30, lambda: StartedJobRegistry(BOT_QUEUE, connection=redis).count > 0)
+    thinking.kill()
+    thinking.wait()
+    assert service.load(view["id"]).bots_to_act() == [1]
+
+    start_worker(processes, redis, redis_url, POYTA_HARD_SECONDS="0.05")
+    within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
+
+
+def test_a_deadline_that_passes_while_no_worker_runs_is_played_when_one_starts(
+        redis, redis_url, processes):
+    client = create_app({"REDIS_URL": redis_url, "PACES": {"1s": 1}}).test_client()
+    view, anna = human_against_a_bot(client, pace="1s")
+    run_jobs(redis)  # the bot chooses; then no worker runs while Anna's second passes
+    time.sleep(1.5)
+    service = Service(redis)
+    assert service.load(view["id"]).seats[0]["timeouts"] == 0
+
+    start_worker(processes, redis, redis_url)
+    within(RECOVERY_SECONDS, lambda: service.load(view["id"]).seats[0]["timeouts"] == 1)

@@ -1,0 +1,196 @@
+"""How many commands each request sends to the game store, counted on a real Redis.
+
+The count hooks the store's redis-py connections: each command counts one, each command of a
+pipeline counts one (MULTI/EXEC not), a script counts one whatever it runs inside. The job
+queue has connections of its own, so RQ's commands are not counted; nor is the handshake of a
+new connection (HELLO, CLIENT SETINFO), which a pooled connection sends once in its life.
+"""
+import threading
+import time
+
+import pytest
+from redis import Redis
+from rq import Queue, SimpleWorker
+
+from api import create_app
+from api.service import BOT_QUEUE, Service
+
+CEILINGS = {"304 poll": 2, "seated view": 2, "accepted action": 3, "bot job body": 3,
+            "events": 2, "long-poll wake beyond its first check": 2}
+HANDSHAKE = {"HELLO", "CLIENT", "AUTH", "SELECT"}
+
+
+class Counted:
+    """Counts the commands a redis-py client sends, from now on."""
+
+    def __init__(self, client: Redis):
+        self.commands: list[str] = []
+        counted = self
+        pool = client.connection_pool
+        base = pool.connection_class
+
+        class CountingConnection(base):
+            def send_command(self, *args, **kwargs):
+                if str(args[0]).upper() not in HANDSHAKE:
+                    counted.commands.append(str(args[0]).upper())
+                return super().send_command(*args, **kwargs)
+
+            def pack_commands(self, commands):
+                counted.commands.extend(str(command[0]).upper() for command in commands
+                                        if str(command[0]).upper() not in ("MULTI", "EXEC"))
+                return super().pack_commands(commands)
+
+        pool.connection_class = CountingConnection
+        pool.disconnect()
+
+    def during(self, work) -> list[str]:
+        start = len(self.commands)
+        work()
+        return self.commands[start:]
+
+
+@pytest.fixture
+def app(redis, redis_url):
+    return create_app({"REDIS_URL": redis_url, "TESTING": True})
+
+
+@pytest.fixture
+def counted(app):
+    return Counted(app.extensions["poyta"].store.redis)
+
+
+def run_jobs(redis):
+    SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+
+
+def human_against_a_bot(client, redis):
+    anna = {"Authorization": "Bearer " + client.post(
+        "/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
+    view = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}]}).get_json()
+    run_jobs(redis)  # the bot chooses its card
+    return view["id"], anna
+
+
+def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
+    game_id, anna = human_against_a_bot(client, redis)
+    url = f"/api/v1/games/{game_id}"
+    first = client.get(url, headers=anna)   # warms the token cache and the scripts
+    client.get(f"{url}/events", headers=anna)
+    etag = first.headers["ETag"]
+
+    poll = counted.during(lambda: setattr(counted, "answer", client.get(
+        url, headers={**anna, "If-None-Match": etag})))
+    assert counted.answer.status_code == 304
+    assert len(poll) <= CEILINGS["304 poll"], poll
+
+    view = counted.during(lambda: client.get(url, headers=anna))
+    assert len(view) <= CEILINGS["seated view"], view
+
+    events = counted.during(lambda: setattr(counted, "answer", client.get(
+        f"{url}/events?after=0", headers=anna)))
+    assert counted.answer.get_json()["last"] >= 1
+    assert len(events) <= CEILINGS["events"], events
+
+    # The human plays the turn's last card, the highest (no row to take): the cards are
+    # revealed and the bot must act next.
+    card = {"type": "play", "card": max(first.get_json()["hand"])}
+    action = counted.during(lambda: setattr(counted, "answer", client.post(
+        f"{url}/actions", json={"action": card}, headers=anna)))
+    assert counted.answer.status_code == 200
+    assert 1 in counted.answer.get_json()["to_act"]
+    assert len(action) <= CEILINGS["accepted action"], action
+    assert [job.func_name for job in Queue(BOT_QUEUE, connection=redis).jobs
+            if "bots" in job.func_name] == ["worker.jobs.play_bots"], "the bot's job is queued"
+
+    job_client = Redis.from_url(app.config["REDIS_URL"])
+    in_job = Counted(job_client)
+    worker_service = Service(job_client, queue_redis=redis)
+    assert worker_service.play_bots(game_id) == 1
+    body = in_job.commands
+    assert len(body) <= CEILINGS["bot job body"], body
+
+
+def test_a_long_poll_wakes_with_two_commands_beyond_its_first_check(app, client, redis, counted,
+                                                                   redis_url):
+    game_id, anna = human_against_a_bot(client, redis)
+    url = f"/api/v1/games/{game_id}"
+    first = client.get(url, headers=anna)
+    etag = first.headers["ETag"]
+    # The process's change feed subscribes once, on its first wait.
+    assert client.get(f"{url}?wait=1", headers={**anna, "If-None-Match": etag}).status_code == 304
+    check = counted.during(lambda: client.get(url, headers={**anna, "If-None-Match": etag}))
+
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        client.get(f"{url}?wait=10", headers={**anna, "If-None-Match": etag})))
+    start = len(counted.commands)
+    waiting.start()
+    time.sleep(0.5)
+    other = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    other.post(f"{url}/actions", json={"action": first.get_json()["legal_actions"][0]},
+               headers=anna)
+    waiting.join(15)
+    woken = counted.commands[start:]
+    assert answers and answers[0].status_code == 200
+    assert len(woken) - len(check) <= CEILINGS["long-poll wake beyond its first check"], woken
+
+
+def test_changing_a_secret_choice_replaces_it_and_queues_nothing(client, redis, new_player):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    view = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}]}
+    ).get_json()
+    game_id = view["id"]
+    client.post(f"/api/v1/games/{game_id}/join", json={}, headers=bert)
+    run_jobs(redis)
+    queue = Queue(BOT_QUEUE, connection=redis)
+    hand = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["hand"]
+    client.post(f"/api/v1/games/{game_id}/actions", json={"action": {"type": "play", "card": hand[0]}},
+                headers=anna)
+    queued = len(queue)
+    log = client.get(f"/api/v1/games/{game_id}/events", headers=anna).get_json()
+    sizes = redis.memory_usage(f"game:{{{game_id}}}:events"), redis.llen(f"game:{{{game_id}}}:actions")
+    for card in hand[1:] * 20:
+        answer = client.post(f"/api/v1/games/{game_id}/actions",
+                             json={"action": {"type": "play", "card": card}}, headers=anna)
+        assert answer.status_code == 200
+    assert len(queue) == queued, "a changed choice queues no job"
+    assert redis.llen(f"game:{{{game_id}}}:actions") == sizes[1]
+    after = client.get(f"/api/v1/games/{game_id}/events", headers=anna).get_json()
+    assert after["last"] == log["last"], "the log keeps one entry for the seat's choice"
+    assert [e["type"] for e in after["events"]] == [e["type"] for e in log["events"]]
+    assert after["events"][-1] == {**log["events"][-1], "changed": True,
+                                   "version": after["events"][-1]["version"]}
+    # The record still replays: Bert plays, the turn resolves with Anna's last choice.
+    bert_card = client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()["hand"][0]
+    client.post(f"/api/v1/games/{game_id}/actions",
+                json={"action": {"type": "play", "card": bert_card}}, headers=bert)
+    revealed = [e for e in client.get(f"/api/v1/games/{game_id}/events", headers=anna)
+                .get_json()["events"] if e["type"] == "revealed"]
+    assert {"seat": 0, "card": hand[-1]} in revealed[0]["cards"]
+
+
+def test_a_revoked_token_stops_working_everywhere_within_the_cache_time(redis_url, redis,
+                                                                       monkeypatch):
+    monkeypatch.setenv("POYTA_TOKEN_CACHE_SECONDS", "1")
+    here = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    elsewhere = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
+    anna = here.post("/api/v1/players", json={"name": "Anna"}).get_json()
+    phone = {"Authorization": f"Bearer {anna['token']}"}
+    code = here.post("/api/v1/players/me/signin-codes", headers=phone).get_json()["code"]
+    laptop_token = here.post("/api/v1/players/signin", json={"code": code, "device": "laptop"}
+                             ).get_json()["token"]
+    laptop = {"Authorization": f"Bearer {laptop_token}"}
+    assert here.get("/api/v1/players/me", headers=laptop).status_code == 200
+    assert elsewhere.get("/api/v1/players/me", headers=laptop).status_code == 200  # now cached
+    device = next(d["id"] for d in here.get("/api/v1/players/me/devices", headers=phone).get_json()
+                  if not d["current"])
+    revoked_at = time.monotonic()
+    assert here.delete(f"/api/v1/players/me/devices/{device}", headers=phone).status_code == 204
+    assert here.get("/api/v1/players/me", headers=laptop).status_code == 401, "at once here"
+    while elsewhere.get("/api/v1/players/me", headers=laptop).status_code == 200:
+        assert time.monotonic() - revoked_at < 1.5, "the other process still trusts the token"
+        time.sleep(0.05)
+    assert here.get("/api/v1/players/me", headers=phone).status_code == 200

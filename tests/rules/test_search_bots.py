@@ -1,0 +1,76 @@
+"""The shared search loop every game's medium and hard bots call."""
+import random
+from collections import Counter
+
+import pytest
+
+from rules.search import Budget, Clock, Problem, margin, search
+
+
+def counting_problem(values, **options):
+    """Candidates whose value is fixed, plus noise from the round's shared stream."""
+    calls = Counter()
+
+    def simulate(candidate, world, rng):
+        calls[candidate] += 1
+        return values[candidate] + world + rng.random()
+
+    return Problem(list(values), lambda rng: rng.random(), simulate, **options), calls
+
+
+def test_the_best_mean_wins_and_every_candidate_sees_the_same_rounds():
+    problem, calls = counting_problem({"a": 0.0, "b": 0.3, "c": 0.1})
+    assert search(problem, Clock(Budget(iterations=300)), random.Random(1), lambda: "a") == "b"
+    assert calls == {"a": 100, "b": 100, "c": 100}
+
+
+def test_common_random_numbers_let_a_tiny_edge_show():
+    # The noise (world + stream) is shared by the candidates of a round, so an edge far
+    # smaller than the noise still decides after a handful of rounds.
+    problem, _ = counting_problem({"a": 0.0, "b": 0.001})
+    assert search(problem, Clock(Budget(iterations=6)), random.Random(2), lambda: "a") == "b"
+
+
+def test_ties_go_to_the_earliest_candidate():
+    problem = Problem(["x", "y", "z"], lambda rng: None, lambda c, world, rng: 1.0)
+    assert search(problem, Clock(Budget(iterations=30)), random.Random(3), lambda: "z") == "x"
+
+
+def test_no_simulation_means_the_fallback_and_one_candidate_needs_none():
+    problem, calls = counting_problem({"a": 0.0, "b": 1.0})
+    assert search(problem, Clock(Budget(iterations=0)), random.Random(4), lambda: "a") == "a"
+    single, single_calls = counting_problem({"only": 0.0})
+    assert search(single, Clock(Budget(iterations=50)), random.Random(4), lambda: "x") == "only"
+    assert not calls and not single_calls
+
+
+def test_a_certain_world_is_valued_once():
+    problem, calls = counting_problem({"a": 0.0, "b": 1.0, "c": 0.5}, certain=True)
+    assert search(problem, Clock(Budget(iterations=300)), random.Random(5), lambda: "a") == "b"
+    assert calls == {"a": 1, "b": 1, "c": 1}
+
+
+def test_halving_spends_the_budget_on_the_close_contest():
+    values = {name: value for name, value in zip("abcdefgh", (0, 5, 1, 4.9, 2, 0.5, 3, 1.5))}
+    problem, calls = counting_problem(values, halving=2)
+    assert search(problem, Clock(Budget(iterations=200)), random.Random(6), lambda: "a") == "b"
+    assert calls["b"] == calls["d"] > 4 * calls["a"]
+    assert calls["a"] == 2  # dropped after the first two rounds
+
+
+def test_a_time_budget_stops_the_search():
+    problem = Problem(["a", "b"], lambda rng: None, lambda c, world, rng: 0.0)
+    clock = Clock(Budget(seconds=0.02))
+    search(problem, clock, random.Random(7), lambda: "a")
+    assert clock.done > 0
+
+
+@pytest.mark.parametrize("scores, seat, against_best, expected", [
+    ([10, 4, 6], 0, 0.0, 5.0),          # over the others' mean
+    ([10, 4, 6], 0, 1.0, 4.0),          # over the best other
+    ([10, 4, 6], 0, 0.5, 4.5),
+    ([-3, -1, -8, -4], 1, 0.0, 4.0),    # negated penalties: fewer is better
+    ([0, 3], 1, 1.0, 3.0),
+])
+def test_margin(scores, seat, against_best, expected):
+    assert margin(scores, seat, against_best) == pytest.approx(expected)

@@ -1,0 +1,62 @@
+"""The worker Pöytä runs: `rq worker bots --worker-class worker.runner.PoytaWorker`.
+
+RQ's SimpleWorker (jobs run in the worker's own process: no fork and no re-import per job,
+which keeps an easy bot's move in milliseconds) plus two threads:
+
+* a liveness beat, a key that lives `ALIVE_SECONDS` and is renewed every second, so the
+  sweeper tells a job in hand from the job of a worker that was killed (RQ itself notices an
+  abandoned job only after a minute or more);
+* the sweeper, run every `SWEEP_SECONDS` by one worker at a time: it looks after every game
+  whose due time passed (`Service.sweep`).
+
+So a game whose job was lost gets its move within a few seconds of any worker running.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+
+from redis.exceptions import RedisError
+from rq import SimpleWorker
+
+from worker.jobs import service_for
+
+log = logging.getLogger(__name__)
+
+ALIVE_SECONDS = 3
+SWEEP_SECONDS = 1.0
+
+
+class PoytaWorker(SimpleWorker):
+    def work(self, *args, **kwargs):
+        self._stopped = threading.Event()
+        threading.Thread(target=self._beat, name="poyta-beat", daemon=True).start()
+        threading.Thread(target=self._sweep, name="poyta-sweeper", daemon=True).start()
+        try:
+            return super().work(*args, **kwargs)
+        finally:
+            self._stopped.set()
+            try:
+                service_for(self.connection).jobs.worker_gone(self.name)
+            except RedisError:
+                pass
+
+    def _beat(self) -> None:
+        jobs = service_for(self.connection).jobs
+        while not self._stopped.is_set():
+            try:
+                jobs.worker_alive(self.name, ALIVE_SECONDS)
+            except RedisError:
+                log.warning("worker %s: no liveness beat, Redis does not answer", self.name)
+            self._stopped.wait(1.0)
+
+    def _sweep(self) -> None:
+        service = service_for(self.connection)
+        while not self._stopped.wait(SWEEP_SECONDS):
+            try:
+                if service.store.take_sweep_lock(SWEEP_SECONDS * 0.9):
+                    service.sweep()
+            except RedisError:
+                log.warning("worker %s: sweep skipped, Redis does not answer", self.name)
+            except Exception:  # a bad game must not stop the sweeper for every other game
+                log.exception("worker %s: sweep failed", self.name)
