@@ -245,7 +245,7 @@ class Bench:
             self.children.append(Child(
                 f"worker-{index + 1}",
                 [str(BIN / "rq"), "worker", "bots", "--url", queue_url, "--with-scheduler",
-                 "--worker-class", "rq.SimpleWorker", "--quiet"], env, self.logs))
+                 "--worker-class", "worker.runner.PoytaWorker", "--quiet"], env, self.logs))
         self.api1, self.api2, self.worker1, self.worker2 = self.children
 
     def stop(self) -> None:

@@ -39,7 +39,7 @@ def test_alive_and_ready_when_store_and_queue_answer(client):
     assert ready.get_json()["checks"] == {"game store": "ok", "queue": "ok"}
 
 
-def test_not_ready_names_what_does_not_answer(redis, redis_url):
+def test_not_ready_names_what_does_not_answer(redis_url):
     no_queue = create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": dead_url(), "TESTING": True})
     answer = no_queue.test_client().get("/readyz")
     assert answer.status_code == 503 and answer.headers["Retry-After"]
