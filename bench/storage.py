@@ -34,6 +34,7 @@ from pathlib import Path
 
 import requests
 from redis import Redis
+from redis.exceptions import TimeoutError
 
 from bench.redis_for_bench import bench_redis_url
 
@@ -52,14 +53,16 @@ def free_port() -> int:
 def serve(app: str, cwd: Path, env: dict) -> tuple[subprocess.Popen, str]:
     port = free_port()
     process = subprocess.Popen([str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", *GUNICORN,
-                                "--log-level", "warning", app], cwd=cwd, env=env)
+                                "--log-level", "warning", app], cwd=cwd, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
             requests.get(base + "/", timeout=1)
             return process, base
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.1)
+    process.terminate()
     raise RuntimeError(f"{app} did not start")
 
 
@@ -99,8 +102,11 @@ class Monitor:
 
     def _read(self) -> None:
         with self.redis.monitor() as monitor:
-            for line in monitor.listen():
-                self.lines.append(line)
+            while True:
+                try:
+                    self.lines.append(monitor.next_command())
+                except TimeoutError:
+                    continue  # a quiet moment
 
     def count(self, work) -> list[str]:
         self.mark = len(self.lines)
@@ -305,9 +311,12 @@ def run(args, url: str) -> None:
         workers[-1].wait()
 
     start_worker()
-    api, base = serve("api:create_app()", code, env)
-    bare_server, bare = serve("bench.bare_flask:app", ROOT, {**os.environ})
+    servers = []
     try:
+        api, base = serve("api:create_app()", code, env)
+        servers.append(api)
+        bare_server, bare = serve("bench.bare_flask:app", ROOT, {**os.environ})
+        servers.append(bare_server)
         print(f"code: {code}")
         print("\nRedis commands per request (MONITOR)")
         for name, commands in count_commands(url, base, stop_worker).items():
@@ -329,7 +338,7 @@ def run(args, url: str) -> None:
         print(f"\nChanged choices for {args.spam_seconds} s: {sent} accepted, longest queue {longest},"
               f" Redis memory {grown / 1e6:+.2f} MB, the game's keys {kept} B")
     finally:
-        for process in (api, bare_server, *workers):
+        for process in (*servers, *workers):
             process.terminate()
             process.wait()
 

@@ -100,7 +100,7 @@ def serve(redis, redis_url, store_env):
     yield start
     for server, worker in running:
         worker.terminate()
-        worker.wait(timeout=10)
+        worker.wait(timeout=30)
         server.shutdown()
 
 

@@ -26,6 +26,7 @@ from rules.sixnimmt.game import BULLHEADS, ROW_COUNT, ROW_LIMIT
 # would (the rest of its cards come at random): players avoid sure penalties, so a
 # purely random guess overrates the risk of snug cards.
 CAREFUL_OPPONENTS = 0.75
+ROWS = tuple(range(ROW_COUNT))
 
 
 class Rows:
@@ -87,9 +88,28 @@ def play_turn(rows: Rows, cards: list[int], penalties: list[int], low_row: int |
 
 
 def play_out(rows: Rows, orders: list[list[int]], penalties: list[int]) -> None:
-    """The remaining turns, seat s playing orders[s][0], then orders[s][1], ..."""
-    for turn in range(len(orders[0])):
-        play_turn(rows, [order[turn] for order in orders], penalties)
+    """The remaining turns, seat s playing orders[s][0], then orders[s][1], ...
+
+    The same rules as `play_turn`, written out on local lists: this is the inner loop of
+    every rollout, and half the time of Rows.place went to calls and attribute look-ups."""
+    ends, lengths, heads = rows.ends, rows.lengths, rows.heads
+    seat_of = {card: seat for seat, order in enumerate(orders) for card in order}
+    for cards in zip(*orders):
+        for card in sorted(cards):
+            row, row_end = -1, 0
+            for index in ROWS:
+                end = ends[index]
+                if row_end < end < card:
+                    row, row_end = index, end
+            if row >= 0 and lengths[row] < ROW_LIMIT:
+                ends[row] = card
+                lengths[row] += 1
+                heads[row] += BULLHEADS[card]
+                continue
+            if row < 0:
+                row = rows.cheapest()
+            penalties[seat_of[card]] += heads[row]
+            ends[row], lengths[row], heads[row] = card, 1, BULLHEADS[card]
 
 
 def relative(penalties: list[int], me: int) -> float:

@@ -10,7 +10,8 @@ from rules.search import Budget
 from rules.sixnimmt import GAME
 from rules.sixnimmt.game import HAND_SIZE
 from rules.sixnimmt.bots import Seen
-from rules.sixnimmt.search import Rows, baseline, play_turn
+from rules.sixnimmt.game import default_row
+from rules.sixnimmt.search import Rows, baseline, play_out, play_turn
 
 SEARCHERS = ("medium", "hard")
 VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
@@ -75,6 +76,25 @@ def test_the_simulator_places_every_turn_as_the_rules_do(seed):
         assert sorted(entry["card"] for entry in placed) == sorted(cards)
         turns += 1
     assert turns >= HAND_SIZE
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_rollout_plays_a_whole_round_as_the_rules_do(seed):
+    """play_out, the rollouts' inner loop, against game.py with the rules' default row."""
+    rng = random.Random(seed)
+    players = 2 + seed % 9
+    state = GAME.new_game(players, GAME.normalise_options(players, VARIANTS[seed % 2]), seed)
+    orders = [rng.sample(hand, len(hand)) for hand in state["hands"]]
+    penalties = [0] * players
+    play_out(Rows.of(state["rows"]), orders, penalties)
+    for turn in range(HAND_SIZE):
+        for seat in range(players):
+            GAME.apply_action(state, seat, {"type": "play", "card": orders[seat][turn]})
+        if state["phase"] == "take_row":
+            GAME.apply_action(state, state["row_chooser"],
+                              {"type": "take_row", "row": default_row(state["rows"])})
+    assert state["round_scores"][-1] == penalties
+    assert any(penalties)
 
 
 def test_every_true_deal_is_one_the_search_may_sample():

@@ -1,0 +1,75 @@
+"""How many simulations the hard bots fit in their budget, per game.
+
+    nice -n 10 python -m bench.search_rate --seconds 0.05 --positions 20
+
+At a fixed set of positions per game (random play from fixed seeds, stopped at a random
+point), the hard bot decides with a budget of `--seconds` of CPU; this prints the mean
+simulations per decision and per CPU second. At equal CPU, more simulations are more
+samples of the unseen cards: the measure of a faster simulator or search loop.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from rules import GAMES
+from rules.search import Budget, Clock
+
+PLAYERS = {"sixnimmt": 4, "sixtysix": 2, "sticheln": 4, "hattrick": 4}
+
+
+def positions(name: str, count: int):
+    game = GAMES[name]
+    players = PLAYERS[name]
+    found = 0
+    seed = 0
+    while found < count:
+        seed += 1
+        rng = random.Random(seed)
+        state = game.new_game(players, game.normalise_options(players, {}), seed)
+        for _ in range(rng.randrange(players * 6)):
+            if game.outcome(state) is not None:
+                break
+            seat = game.to_act(state)[0]
+            game.apply_action(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if game.outcome(state) is None:
+            seat = game.to_act(state)[0]
+            legal = game.legal_actions(state, seat)
+            if len(legal) > 1:
+                found += 1
+                yield game.view(state, seat), legal
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=0.05)
+    parser.add_argument("--positions", type=int, default=20)
+    args = parser.parse_args(argv)
+    ticks = [0]
+    tick = Clock.tick
+
+    def counted(clock: Clock) -> None:
+        ticks[0] += 1
+        tick(clock)
+
+    Clock.tick = counted
+    budget = Budget(seconds=args.seconds)
+    for name in PLAYERS:
+        game = GAMES[name]
+        counts, spent = [], 0.0
+        for index, (view, legal) in enumerate(positions(name, args.positions)):
+            ticks[0] = 0
+            started = time.process_time()
+            game.bot_action(view, legal, "hard", random.Random(index), budget)
+            spent += time.process_time() - started
+            counts.append(ticks[0])
+        print(f"{game.title:>10}: {statistics.fmean(counts):7.0f} simulations per decision "
+              f"at {args.seconds} s, {sum(counts) / spent:7.0f} per CPU second")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
