@@ -112,16 +112,17 @@ class Outcomes:
     """Every answer, kept for the checks; thread-safe by a lock."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     actions: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds) accepted
-    failures: list[tuple[float, int, str]] = field(default_factory=list)  # (when, api, what)
+    failures: list[tuple[float, int, str]] = field(default_factory=list)  # (sent, api, what)
     versions: dict[str, int] = field(default_factory=dict)  # game id -> latest version seen
 
     def accepted(self, started: float, took: float) -> None:
         with self.lock:
             self.actions.append((started, took))
 
-    def failed(self, api: int, what: str) -> None:
+    def failed(self, api: int, what: str, sent: float) -> None:
+        """`sent`: when the request left; a starved client thread may see its failure late."""
         with self.lock:
-            self.failures.append((time.monotonic(), api, what))
+            self.failures.append((sent, api, what))
 
     def saw(self, game_id: str, version: int) -> None:
         with self.lock:
@@ -149,6 +150,7 @@ class Client:
             if time.monotonic() - self.away_since > RETURN_HOME_SECONDS:
                 self.api = self.home  # as a load balancer tries a process again after a while
             self.api %= len(apis)
+            sent = time.monotonic()
             try:
                 answer = self.session.request(method, apis[self.api] + path,
                                               headers=headers, timeout=60, **options)
@@ -157,11 +159,11 @@ class Client:
                 # connection the server had just closed as idle; the request may or may not
                 # have been served.
                 kind = "refused" if "NewConnectionError" in repr(error) else "broken"
-                self.bench.outcomes.failed(self.api, f"{method} {path}: connection {kind}")
+                self.bench.outcomes.failed(self.api, f"{method} {path}: connection {kind}", sent)
             else:
                 if answer.status_code < 500:
                     return answer
-                self.bench.outcomes.failed(self.api, f"{method} {path}: {answer.status_code}")
+                self.bench.outcomes.failed(self.api, f"{method} {path}: {answer.status_code}", sent)
             self.session = requests.Session()
             self.retries += 1
             self.api += 1
