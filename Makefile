@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+TS_EXAMPLE := examples/typescript
+TS_STAMP := $(TS_EXAMPLE)/node_modules/.package-lock.json
+
 .PHONY: run test chromium bench clean
 
 $(STAMP): pyproject.toml
@@ -11,6 +14,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
+
+# The TypeScript bot example's compiler and type generator, pinned by its lockfile.
+$(TS_STAMP): $(TS_EXAMPLE)/package-lock.json
+	npm ci --prefix $(TS_EXAMPLE) --no-audit --no-fund --loglevel=error
 
 run: $(STAMP)
 	$(BIN)/python -m api.serve
@@ -22,8 +29,8 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # Two processes: the machine this project is built for has two cores.
-test: $(STAMP) chromium
+test: $(STAMP) chromium $(TS_STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .hypothesis
+	rm -rf $(VENV) data .pytest_cache .hypothesis $(TS_EXAMPLE)/node_modules

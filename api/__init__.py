@@ -6,7 +6,7 @@ from http import HTTPStatus
 from flask import Flask, jsonify
 from flask_smorest import Api
 
-from api import connections, health, logs, metrics
+from api import connections, contract, health, logs, metrics
 from api.changes import ChangeFeed
 from api.config import Settings
 from api.service import Service, ServiceError
@@ -26,6 +26,8 @@ class PoytaApi(Api):
         payload, code, headers = super().handle_http_exception(error)
         if "message" not in payload:
             payload["message"] = _summary(payload.get("errors")) or error.description
+        if getattr(error, "valid_methods", None):  # a 405 names what is allowed (RFC 9110)
+            headers = {**(headers or {}), "Allow": ", ".join(error.valid_methods)}
         return payload, code, headers
 
 
@@ -53,6 +55,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
+        PROVIDE_AUTOMATIC_OPTIONS=False,  # every method a route answers is in the spec
         **settings.connections,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
@@ -69,7 +72,7 @@ def create_app(config: dict | None = None) -> Flask:
                                       settings=settings)
     app.extensions["poyta_changes"] = ChangeFeed(redis)
 
-    api = PoytaApi(app)
+    api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp
@@ -79,6 +82,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     register_docs(app)
+    contract.init_app(app, api)
     for operations in (logs, metrics, health):
         operations.init_app(app)
     app.register_blueprint(pwa_blp)

@@ -753,14 +753,14 @@ class Service:
         found = self.store.events(game_id, player and player["id"], after)
         if found is None:
             raise NotFound(f"no game with id {game_id!r}")
-        seat, status, public, raw, count = found
+        seat, status, public, raw, count, game_type = found
         self._may_watch(seat, status, public)
         visible = []
         for number, event in enumerate(raw, start=max(after, 0) + 1):
             audience = event.pop("to", None)
             if audience is None or seat in audience:
                 visible.append({"number": number, **event})
-        return {"events": visible, "last": count}
+        return {"type": game_type, "events": visible, "last": count}
 
     def replay(self, game_id: str, step: int) -> dict:
         """A finished game after its first `step` actions, every hand shown."""

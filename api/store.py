@@ -78,13 +78,13 @@ for j = i + m, #ARGV do redis.call('PUBLISH', ARGV[j], version) end
 return version
 """
 
-# The caller's seat, the game's status and visibility, and the events after ARGV[2] with the
-# count, read at one instant. KEYS: game hash, events. ARGV: the seat field, after.
+# The caller's seat, the game's status, visibility and type, and the events after ARGV[2] with
+# the count, read at one instant. KEYS: game hash, events. ARGV: the seat field, after.
 _EVENTS = """
-local head = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'status', 'public')
-if not head[1] then return false end
+local head = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'status', 'public', 'meta')
+if not head[1] or head[1] == '0' then return false end
 return {head[2], head[3], head[4], redis.call('LRANGE', KEYS[2], ARGV[2], -1),
-        redis.call('LLEN', KEYS[2])}
+        redis.call('LLEN', KEYS[2]), cjson.decode(head[5])['type']}
 """
 
 # Who holds a token: the player's name and bot flag if the token is theirs, and the player's
@@ -303,15 +303,16 @@ class Store:
         return [json.loads(entry) for entry in self.redis.lrange(_actions_key(game_id), 0, -1)]
 
     def events(self, game_id: str, player_id: str | None, after: int
-               ) -> tuple[int | None, str, bool, list[dict], int] | None:
-        """(caller's seat, status, public, events after `after`, event count), at one instant."""
+               ) -> tuple[int | None, str, bool, list[dict], int, str] | None:
+        """(caller's seat, status, public, events after `after`, event count, game type), at one
+        instant."""
         found = self._events(keys=[game_key(game_id), _events_key(game_id)],
                              args=[f"seat:{player_id}" if player_id else "-", max(after, 0)])
         if not found:
             return None
-        seat, status, public, raw, count = found
+        seat, status, public, raw, count, game_type = found
         return (None if seat is None else int(seat), status.decode(), public == b"1",
-                [json.loads(entry) for entry in raw], int(count))
+                [json.loads(entry) for entry in raw], int(count), game_type.decode())
 
     def claim_rematch(self, game_id: str) -> bool:
         return bool(self.redis.set(f"game:{{{game_id}}}:rematch", "pending", nx=True, ex=30))

@@ -250,6 +250,9 @@ class Game:
     bot_levels: tuple[BotLevel, ...] = field(default_factory=tuple)
     lower_score_wins: bool = False
     rules_page: str = ""  # file name in seeds/
+    card: CardFormat | None = None  # how the game's views and events spell a card
+    table_shape: dict = field(default_factory=dict)  # the view's table (rules/shapes.py)
+    event_shapes: tuple[dict, ...] = ()  # every event apply_action may return
     actions: ClassVar[tuple[ActionType, ...]] = ()  # declared by each game's class
 
     def __post_init__(self) -> None:

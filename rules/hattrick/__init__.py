@@ -1,7 +1,8 @@
 """Hattrick: collect one colour in double tricks, dodge the other two."""
 from rules.base import BotLevel, Option
 from rules.hattrick.bots import easy_action, hard_action, medium_action
-from rules.hattrick.game import Hattrick
+from rules.hattrick.game import CARD, Hattrick
+from rules.hattrick.shapes import EVENTS, TABLE
 
 GAME = Hattrick(
     name="hattrick", title="Hattrick", min_players=4, max_players=7,
@@ -14,7 +15,8 @@ GAME = Hattrick(
                                    "hands, with careless opponents", medium_action),
                 BotLevel("hard", "plays the deal out many times over guessed hands against "
                                  "sensible opponents before every card", hard_action)),
-    lower_score_wins=False, rules_page="hattrick.md",
+    lower_score_wins=False, card=CARD, table_shape=TABLE, event_shapes=EVENTS,
+    rules_page="hattrick.md",
 )
 
 __all__ = ["GAME"]

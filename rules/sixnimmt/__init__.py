@@ -1,7 +1,8 @@
 """6 nimmt!: see game.py for the rules, the actions and the view."""
 from rules.base import BotLevel, Option
 from rules.sixnimmt.bots import easy
-from rules.sixnimmt.game import SixNimmt
+from rules.sixnimmt.game import CARD, SixNimmt
+from rules.sixnimmt.shapes import EVENTS, TABLE
 from rules.sixnimmt.search import hard, medium
 
 GAME = SixNimmt(
@@ -26,6 +27,7 @@ GAME = SixNimmt(
                  hard),
     ),
     lower_score_wins=True,
+    card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixnimmt.md",
 )
 

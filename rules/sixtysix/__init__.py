@@ -1,7 +1,8 @@
 """Sixty-six (66): a Schnapsen-like trick game for 2-4 players."""
 from rules.base import BotLevel, Option
 from rules.sixtysix.bots import easy_action, hard_action, medium_action
-from rules.sixtysix.game import SixtySix
+from rules.sixtysix.game import CARD, SixtySix
+from rules.sixtysix.shapes import EVENTS, TABLE
 
 GAME = SixtySix(
     name="sixtysix", title="Sixty-six", min_players=2, max_players=4,
@@ -25,6 +26,7 @@ GAME = SixtySix(
                 BotLevel("hard", "searches longer, and once the stock is gone with two "
                                  "players works the last tricks out exactly", hard_action)),
     lower_score_wins=False,
+    card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixtysix.md",
 )
 

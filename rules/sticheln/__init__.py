@@ -1,7 +1,8 @@
 """Sticheln: tricks where every other colour is trump and your own pain colour hurts."""
 from rules.base import BotLevel, Option
 from rules.sticheln.bots import easy_action, hard_action, medium_action
-from rules.sticheln.game import Sticheln
+from rules.sticheln.game import CARD, Sticheln
+from rules.sticheln.shapes import EVENTS, TABLE
 
 GAME = Sticheln(
     name="sticheln",
@@ -27,5 +28,6 @@ GAME = Sticheln(
                 BotLevel("hard", "the same thinking, longer and over more pain colours: "
                                  "a tough opponent", hard_action)),
     lower_score_wins=False,
+    card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sticheln.md",
 )

@@ -1,6 +1,15 @@
 from marshmallow import Schema, fields, validate
 
 
+class StrictBoolean(fields.Boolean):
+    """JSON true or false only: not 0, 1 or "yes", which the spec does not allow either."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
+
 class GameCreateSchema(Schema):
     type = fields.String(required=True, metadata={"example": "sixnimmt"})
     players = fields.Integer(required=True, strict=True, metadata={"example": 4})
@@ -12,7 +21,7 @@ class GameCreateSchema(Schema):
     pace = fields.String(load_default="1d", metadata={
         "description": "Time per move before a bot stands in: none (only against bots), "
                        "5m, 1h, 1d or 3d"})
-    public = fields.Boolean(load_default=False, metadata={
+    public = StrictBoolean(load_default=False, metadata={
         "description": "Listed in the lobby and open to spectators"})
     webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True, metadata={
         "description": "Discord/Slack-compatible URL told whose turn it is"})
@@ -108,6 +117,7 @@ class GameSummarySchema(Schema):
 
 
 class EventsSchema(Schema):
+    type = fields.String(metadata={"description": "The game's type"})
     events = fields.List(fields.Dict(), metadata={
         "description": "What happened, as the caller may know it: each with its `number`, "
                        "`type`, the game `version` it led to, and the details of its type"})

@@ -1,5 +1,7 @@
 from marshmallow import Schema, fields, validate
 
+from api.resources.games.schemas import StrictBoolean
+
 
 def name_field(**extra):
     return fields.String(validate=[validate.Length(min=1, max=40),
@@ -9,7 +11,7 @@ def name_field(**extra):
 
 class PlayerCreateSchema(Schema):
     name = name_field(required=True)
-    bot = fields.Boolean(load_default=False, metadata={
+    bot = StrictBoolean(load_default=False, metadata={
         "description": "This player is a program; its seats are shown as automated"})
 
 

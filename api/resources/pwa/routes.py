@@ -1,11 +1,21 @@
 """Serves the PWA at the site root and the offline API docs page."""
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, send_from_directory
+from flask import Blueprint, Flask, send_from_directory
 from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.routing import PathConverter
 
 PWA_DIR = Path(__file__).resolve().parents[3] / "pwa"
 blp = Blueprint("pwa", __name__)
+
+
+class ShellPath(PathConverter):
+    """A path outside the API, so that an API path's 405 lists only the API's methods."""
+
+    regex = r"(?!api/)[^/].*?"
+
+
+blp.record_once(lambda state: state.app.url_map.converters.setdefault("shell", ShellPath))
 
 
 @blp.route("/")
@@ -13,10 +23,8 @@ def index():
     return _send("index.html")
 
 
-@blp.route("/<path:path>")
+@blp.route("/<shell:path>")
 def shell_file(path):
-    if path.startswith("api/"):
-        abort(404)
     return _send(path)
 
 

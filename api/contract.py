@@ -1,0 +1,324 @@
+"""The game contract in OpenAPI, made from the games' own declarations.
+
+Every game publishes, under its own prefix (`SixNimmt...`, `Hattrick...`): its card
+format (a named string pattern or integer range), one schema per action type and their
+union `<Game>Action` (a `oneOf` with a `discriminator` on the action's `type`), its
+options, the view's table and hand, the outcome, one schema per event type and their
+union `<Game>Event`, and `<Game>GameView` / `<Game>Events` for the two answers that
+carry them.
+
+Two games may share an action type name ("play" is in all four, and Sticheln's and
+Hattrick's card names overlap: `{"type": "play", "card": "red-5"}` is legal in both).
+So the game is chosen first and the action type second: `GameView` and `Events` are a
+`oneOf` discriminated by the game's `type` ("sixnimmt", ...), and each game's view lists
+`legal_actions` of its own `<Game>Action` union only. `ActionRequest.action` is an
+`anyOf` of the four game unions, because the body alone cannot name the game (the path's
+game id does), and a `oneOf` would reject an action that is valid in two games.
+
+`ContractPlugin` is the one place that sets these schemas, the operation ids, tags and
+examples; the routes keep their marshmallow schemas for serialising.
+"""
+from __future__ import annotations
+
+import copy
+import random
+import re
+from typing import Any
+
+from apispec import BasePlugin
+from flask import Flask, request
+
+from rules import GAMES
+from rules.base import ActionType, CardFormat, Field, Game, Option
+
+SCHEMAS = "#/components/schemas/"
+BEARER_REQUIRED = [{"bearer": []}]
+BEARER_OPTIONAL = [{"bearer": []}, {}]  # a spectator may call without a token
+OPTIONAL_AUTH = {"getGame", "getEvents"}
+
+# One name per operation, keyed by (path, method): what a generated client calls it.
+OPERATION_IDS = {
+    ("/api/v1/players", "post"): "createPlayer",
+    ("/api/v1/players/me", "get"): "getMe",
+    ("/api/v1/players/me", "patch"): "renameMe",
+    ("/api/v1/players/me/games", "get"): "getInbox",
+    ("/api/v1/players/me/signin-codes", "post"): "createSigninCode",
+    ("/api/v1/players/signin", "post"): "signIn",
+    ("/api/v1/players/me/devices", "get"): "listDevices",
+    ("/api/v1/players/me/devices/{device_id}", "delete"): "signOutDevice",
+    ("/api/v1/games/types", "get"): "listGameTypes",
+    ("/api/v1/games/types/{type_name}/rules", "get"): "getRules",
+    ("/api/v1/games", "post"): "createGame",
+    ("/api/v1/games/lobby", "get"): "getLobby",
+    ("/api/v1/games/{game_id}", "get"): "getGame",
+    ("/api/v1/games/{game_id}/events", "get"): "getEvents",
+    ("/api/v1/games/{game_id}/join", "post"): "joinGame",
+    ("/api/v1/games/invites/{code}", "post"): "acceptInvite",
+    ("/api/v1/games/{game_id}/actions", "post"): "act",
+    ("/api/v1/games/{game_id}/takeback", "post"): "takeBack",
+    ("/api/v1/games/{game_id}/rematch", "post"): "rematch",
+    ("/api/v1/games/{game_id}/record", "get"): "getRecord",
+    ("/api/v1/games/{game_id}/replay/{step}", "get"): "getReplayStep",
+    ("/api/v1/push/key", "get"): "getPushKey",
+    ("/api/v1/push/subscriptions", "post"): "subscribePush",
+    ("/api/v1/push/subscriptions/{subscription_id}", "delete"): "unsubscribePush",
+}
+
+# Events the server adds to every game's log, whoever's rules they are.
+SERVICE_EVENTS = (
+    {"type": "object", "description": "A bot played this move for a seat after repeated "
+                                      "time-outs",
+     "properties": {"type": {"const": "stand_in"}, "seat": {"type": "integer", "minimum": 0}},
+     "required": ["type", "seat"]},
+    {"type": "object", "description": "A seat's time ran out and a bot played its move; "
+                                      "standin: a bot keeps the seat from now on",
+     "properties": {"type": {"const": "timeout"}, "seat": {"type": "integer", "minimum": 0},
+                    "standin": {"type": "boolean"}},
+     "required": ["type", "seat", "standin"]},
+)
+NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
+            "version": {"type": "integer", "description": "the game version it led to"}}
+
+
+def ref(name: str) -> dict:
+    return {"$ref": SCHEMAS + name}
+
+
+def prefix(game: Game) -> str:
+    return type(game).__name__
+
+
+def camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def card_schema(card: CardFormat) -> dict:
+    if card.python_type is int:
+        return {"type": "integer", "minimum": min(card.names), "maximum": max(card.names),
+                "description": card.description, "examples": [card.example]}
+    return {"type": "string", "pattern": card.pattern, "description": card.description,
+            "examples": [card.example]}
+
+
+def field_schema(field: Field) -> dict:
+    if field.card is not None:
+        one = ref(field.card.name)
+    elif field.choices:
+        one = {"type": "string", "enum": list(field.choices)}
+    else:
+        one = {"type": "integer", "minimum": field.minimum, "maximum": field.maximum}
+    if field.many is not None:
+        one = {"type": "array", "items": one, "minItems": field.many[0],
+               "maxItems": field.many[1], "uniqueItems": True}
+    return {**one, "description": field.description}
+
+
+def action_schema(action: ActionType) -> dict:
+    description = action.summary
+    if action.phases:
+        description += f" (phase {' or '.join(action.phases)})"
+    if action.one_field_of:
+        description += f"; exactly one of {', '.join(f.name for f in action.fields)}"
+    schema = {
+        "type": "object", "description": description, "additionalProperties": False,
+        "properties": {"type": {"const": action.type},
+                       **{field.name: field_schema(field) for field in action.fields}},
+        "required": ["type", *(field.name for field in action.fields if field.required)],
+        "examples": [action.example_action()],
+    }
+    if action.one_field_of:
+        schema["minProperties"] = schema["maxProperties"] = 2
+    return schema
+
+
+def option_schema(option: Option) -> dict:
+    described = {"description": option.description, "default": option.default}
+    if option.type == "bool":
+        return {"type": "boolean", **described}
+    if option.type == "int":
+        return {"type": "integer", "minimum": option.minimum, "maximum": option.maximum,
+                **described}
+    return {"enum": list(option.choices), **described}
+
+
+def with_cards(shape: Any, card: CardFormat) -> Any:
+    """A game's shape with its `card` placeholders pointing at the game's card format."""
+    if isinstance(shape, dict):
+        if shape.get("$ref") == "card":
+            return ref(card.name)
+        return {key: with_cards(value, card) for key, value in shape.items()}
+    if isinstance(shape, list):
+        return [with_cards(item, card) for item in shape]
+    return shape
+
+
+def discriminated(variants: dict[str, str], description: str, on: str = "type") -> dict:
+    return {"oneOf": [ref(name) for name in variants.values()], "description": description,
+            "discriminator": {"propertyName": on,
+                              "mapping": {key: SCHEMAS + name for key, name in variants.items()}}}
+
+
+def game_components(game: Game) -> dict[str, dict]:
+    """Every schema a game publishes, by name, except its view (made from the API's)."""
+    name, card = prefix(game), game.card
+    schemas: dict[str, dict] = {}
+    for action in game.actions:
+        for field in action.fields:
+            if field.card is not None:
+                schemas[field.card.name] = card_schema(field.card)
+    schemas[card.name] = card_schema(card)
+    actions = {action.type: f"{name}{camel(action.type)}Action" for action in game.actions}
+    for action in game.actions:
+        schemas[actions[action.type]] = action_schema(action)
+    schemas[f"{name}Action"] = discriminated(actions, f"An action in {game.title}")
+    schemas[f"{name}Options"] = {
+        "type": "object", "additionalProperties": False,
+        "description": f"{game.title}'s options; any left out take their default",
+        "properties": {option.name: option_schema(option) for option in game.options}}
+    schemas[f"{name}Table"] = with_cards(game.table_shape, card)
+    schemas[f"{name}Hand"] = {"anyOf": [{"type": "array", "items": ref(card.name)},
+                                        {"type": "null"}],
+                              "description": "The caller's own cards; null for a spectator"}
+    schemas[f"{name}Outcome"] = {
+        "type": "object", "required": ["scores", "winners"],
+        "description": "The final result: " + ("the lowest score wins" if game.lower_score_wins
+                                               else "the highest score wins"),
+        "properties": {"scores": {"type": "array", "items": {"type": "integer"}},
+                       "winners": {"type": "array", "items": {"type": "integer"}}}}
+    events = {}
+    for shape in (*game.event_shapes, *SERVICE_EVENTS):
+        kind = shape["properties"]["type"]["const"]
+        events[kind] = f"{name}{camel(kind)}Event"
+        published = with_cards(copy.deepcopy(shape), card)
+        published["properties"].update(NUMBERED)
+        published["required"] += list(NUMBERED)
+        schemas[events[kind]] = published
+    schemas[f"{name}Event"] = discriminated(events, f"Something that happened in {game.title}")
+    schemas[f"{name}Events"] = {
+        "type": "object", "required": ["type", "events", "last"],
+        "properties": {"type": {"const": game.name},
+                       "events": {"type": "array", "items": ref(f"{name}Event")},
+                       "last": {"type": "integer",
+                                "description": "Send as `after` to get only newer events"}}}
+    return schemas
+
+
+def example_view(game: Game) -> dict:
+    """A real position: a new game at its smallest table, as seat 0 sees it."""
+    players = game.min_players
+    options = game.normalise_options(players, {})
+    state = game.new_game(players, options, random.Random(game.name).randrange(2**31))
+    seen = game.view(state, 0)
+    return {
+        "id": "Xq3vL9dTq2kP0aBc", "type": game.name, "title": game.title, "options": options,
+        "pace": "1d", "public": False, "version": 1, "status": "active",
+        "phase": seen["phase"], "deal": seen["deal"],
+        "seats": [{"seat": seat, "name": "Anna" if seat == 0 else f"Bot {seat + 1} (easy)",
+                   "bot": None if seat == 0 else "easy", "joined": True, "automated": False,
+                   "score": seen["scores"][seat], "to_act": seat in game.to_act(state),
+                   "standin": False, "timeouts": 0, "deadline": None}
+                  for seat in range(players)],
+        "your_seat": 0, "to_act": game.to_act(state), "hand": seen["hand"],
+        "legal_actions": game.legal_actions(state, 0), "table": seen["table"], "outcome": None,
+        "invites": [], "rematch_of": None, "rematch": None,
+    }
+
+
+class ContractPlugin(BasePlugin):
+    """Publishes the games' contract: per-game schemas in place of the API's free-form
+    ones, operation ids, tags and worked examples."""
+
+    def init_spec(self, spec) -> None:
+        self.spec = spec
+        for game in GAMES.values():
+            for name, schema in game_components(game).items():
+                spec.components.schema(name, schema)
+
+    def schema_helper(self, name: str, definition: dict, **kwargs) -> dict | None:
+        rewrite = {"GameView": self._game_view, "ActionRequest": self._action_request,
+                   "Events": self._events, "GameCreate": self._game_create}.get(name)
+        if rewrite is not None:
+            rewrite(definition)  # in place: this is the dict the spec keeps
+        return None
+
+    def _game_view(self, common: dict) -> None:
+        views = {}
+        for game in GAMES.values():
+            name = prefix(game)
+            properties = {**copy.deepcopy(common["properties"]),
+                          "type": {"const": game.name},
+                          "options": ref(f"{name}Options"), "hand": ref(f"{name}Hand"),
+                          "table": ref(f"{name}Table"),
+                          "legal_actions": {"type": "array", "items": ref(f"{name}Action"),
+                                            "description": "What the caller may do now"},
+                          "outcome": {"anyOf": [ref(f"{name}Outcome"), {"type": "null"}]}}
+            views[game.name] = f"{name}GameView"
+            self.spec.components.schema(views[game.name], {
+                "type": "object", "description": f"A {game.title} game as the caller may "
+                                                 "see it", "properties": properties,
+                "required": list(properties), "examples": [example_view(game)]})
+        common.clear()
+        common.update(discriminated(views, "A game as the caller may see it; `type` names "
+                                           "the game and so the shape of its table, hand and "
+                                           "actions"))
+
+    @staticmethod
+    def _action_request(request: dict) -> None:
+        request["properties"]["action"] = {
+            "anyOf": [ref(f"{prefix(game)}Action") for game in GAMES.values()],
+            "description": "One of the game's actions: the view's `legal_actions` lists "
+                           "exactly those allowed now"}
+
+    @staticmethod
+    def _events(events: dict) -> None:
+        events.clear()
+        events.update(discriminated({game.name: f"{prefix(game)}Events"
+                                     for game in GAMES.values()},
+                                    "The game's log as the caller may know it"))
+
+    @staticmethod
+    def _game_create(create: dict) -> None:
+        create["properties"]["type"] = {"enum": list(GAMES), "description": "the game"}
+        create["properties"]["options"] = {
+            "anyOf": [ref(f"{prefix(game)}Options") for game in GAMES.values()],
+            "description": "The game's options (see its `<Game>Options`); any left out take "
+                           "their default"}
+
+    def operation_helper(self, path: str, operations: dict, **kwargs) -> None:
+        for method, operation in operations.items():
+            name = OPERATION_IDS.get((path, method))
+            if name is not None:
+                operation["operationId"] = name
+            if name in OPTIONAL_AUTH:
+                operation["security"] = BEARER_OPTIONAL
+            if name == "act":
+                operation["requestBody"]["content"]["application/json"]["examples"] = {
+                    game.name: {"summary": f"{game.title}: {game.actions[0].summary}",
+                                "value": {"action": game.actions[0].example_action(),
+                                          "version": 1}}
+                    for game in GAMES.values()}
+            if name == "getGame":
+                operation["responses"][200]["content"]["application/json"]["examples"] = {
+                    game.name: {"summary": f"{game.title}, seat 0 to act",
+                                "value": example_view(game)} for game in GAMES.values()}
+
+
+def init_app(app: Flask, api) -> None:
+    """The server keeps the spec's word on security: an operation documented as needing
+    a bearer token answers 401 without one, before it looks at the request's body."""
+    needs_bearer: set[tuple[str, str]] = set()
+
+    @app.before_request
+    def bearer_first():
+        if request.url_rule is None or request.headers.get("Authorization"):
+            return None
+        if not needs_bearer:
+            needs_bearer.update(
+                (path, method) for path, item in api.spec.to_dict()["paths"].items()
+                for method, operation in item.items()
+                if isinstance(operation, dict) and operation.get("security") == BEARER_REQUIRED)
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", request.url_rule.rule)
+        if (path, request.method.lower()) in needs_bearer:
+            from api.auth import current_player
+            current_player()  # raises the one 401 answer
+        return None
