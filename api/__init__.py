@@ -82,9 +82,9 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     register_docs(app)
-    contract.init_app(app, api)
     for operations in (logs, metrics, health):
         operations.init_app(app)
+    contract.init_app(app, api)
     app.register_blueprint(pwa_blp)
 
     @app.errorhandler(ServiceError)
