@@ -13,8 +13,8 @@ from collections import defaultdict
 from typing import Callable, TypeVar
 
 from redis import Redis
-from redis.exceptions import RedisError
 
+from api import connections, metrics
 from api.store import CHANNEL_PATTERN, game_channel, inbox_channel
 
 __all__ = ["ChangeFeed", "game_channel", "inbox_channel"]
@@ -63,11 +63,12 @@ class ChangeFeed:
     def _listen(self) -> None:
         while True:
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub = connections.pubsub(self.redis, ignore_subscribe_messages=True)
                 pubsub.psubscribe(CHANNEL_PATTERN)
                 for message in pubsub.listen():
                     self._wake(message["channel"].decode())
-            except (RedisError, OSError):
+            except connections.UNAVAILABLE:
+                metrics.redis_error("change feed")
                 self._wake_all()  # waiters re-check their condition themselves
                 time.sleep(0.5)
 

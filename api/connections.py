@@ -8,6 +8,7 @@ which defaults to `REDIS_URL` when that is not a cluster.
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Mapping
 
 from redis import BlockingConnectionPool, Redis
@@ -58,3 +59,11 @@ def queue_client(config: Mapping, **options) -> Redis:
     return Redis(connection_pool=BlockingConnectionPool.from_url(
         queue_url(config), **{"max_connections": POOL_SIZE, "timeout": POOL_WAIT_SECONDS,
                               **options}))
+
+
+def pubsub(client: Redis | RedisCluster, **options):
+    """A pub/sub connection; on a cluster, to a random primary. Classic messages reach every
+    node, so any one will do, and after a node fails the next try picks another."""
+    if isinstance(client, RedisCluster):
+        return client.pubsub(node=random.choice(client.get_primaries()), **options)
+    return client.pubsub(**options)

@@ -30,7 +30,7 @@ from typing import Any
 from redis import Redis
 from rq import Retry
 
-from api import vapid
+from api import metrics, vapid
 from api.config import Settings
 from api.store import BOT_QUEUE, NOTICE_QUEUE, Commit, GameRecord, JobBoard, Store
 from rules import GAMES, IllegalAction, InvalidOptions
@@ -756,8 +756,9 @@ class Service:
         game, state = stored.game, stored.state
         rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
         level = stored.bot_level(seat)
-        return game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
-                               level, rng, self.budgets.get(level))
+        with metrics.bot_decision(game.name, level):
+            return game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
+                                   level, rng, self.budgets.get(level))
 
     def sweep(self, limit: int = 200) -> int:
         """Look after every game whose due time passed: queue again a job that went missing,

@@ -19,7 +19,9 @@ from werkzeug.serving import make_server
 from api import create_app
 from api.embedded_redis import start_embedded
 from api.service import BOT_QUEUE, NOTICE_QUEUE
-from redis_servers import queue_redis_url, valkey_cluster  # noqa: F401 (fixtures)
+from redis_servers import (  # noqa: F401 (fixtures)
+    connect_store, queue_redis_url, store_settings, valkey_cluster,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,8 +37,25 @@ def redis_url(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def store_env(redis_url, request):
+    """The game store's settings: here the single server (tests/api adds a cluster)."""
+    return store_settings("single", redis_url, request)
+
+
 @pytest.fixture
-def redis(redis_url):
+def store(store_env, monkeypatch):
+    """A client of the game store, emptied; jobs run in this process find it in the environment."""
+    for name, value in store_env.items():
+        monkeypatch.setenv(name, value)
+    client = connect_store(store_env)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def redis(redis_url, store):
+    """The job queue's Redis (on a single server, the game store's too), emptied."""
     connection = Redis.from_url(redis_url)
     connection.flushdb()
     yield connection
@@ -44,8 +63,8 @@ def redis(redis_url):
 
 
 @pytest.fixture
-def app(redis, redis_url):
-    return create_app({"REDIS_URL": redis_url, "TESTING": True})
+def app(redis, store_env):
+    return create_app({**store_env, "TESTING": True})
 
 
 @pytest.fixture
@@ -62,19 +81,19 @@ def run_bots(redis):
 
 
 @pytest.fixture
-def serve(redis, redis_url):
+def serve(redis, redis_url, store_env):
     """Start the app over real HTTP, with extra config, and a real RQ worker process (with its
     scheduler, for deadlines) beside it; returns the base URL."""
     running = []
 
     def start(config: dict | None = None) -> str:
-        app = create_app({"REDIS_URL": redis_url, "TESTING": True, **(config or {})})
+        app = create_app({**store_env, "TESTING": True, **(config or {})})
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         worker = subprocess.Popen(
             [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, NOTICE_QUEUE, "--url", redis_url,
              "--worker-class", "worker.runner.PoytaWorker", "--with-scheduler", "--quiet"],
-            cwd=ROOT)
+            cwd=ROOT, env={**os.environ, **store_env})
         running.append((server, worker))
         return f"http://127.0.0.1:{server.port}"
 

@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from rules import GAMES
+from redis_servers import store_keys
 
 BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
 
@@ -58,13 +59,13 @@ def test_creating_against_bots_starts_at_once(client, new_player):
     ({"type": "sixnimmt", "players": "2", "seats": ["human", "human"]}, "players"),
     ({"type": "sixnimmt", "players": 2}, "seats"),
 ])
-def test_bad_games_are_422_with_a_reason_and_store_nothing(client, new_player, redis, body, message):
+def test_bad_games_are_422_with_a_reason_and_store_nothing(client, new_player, store, body, message):
     _, headers = new_player()
-    keys_before = set(redis.keys("game:*"))
+    keys_before = set(store_keys(store, "game:*"))
     response = client.post("/api/v1/games", json=body, headers=headers)
     assert response.status_code == 422
     assert message in response.get_json()["message"]
-    assert set(redis.keys("game:*")) == keys_before
+    assert set(store_keys(store, "game:*")) == keys_before
 
 
 def test_a_friend_joins_a_public_game_by_its_id_and_the_game_starts(client, new_player):
@@ -109,12 +110,12 @@ def test_etag_answers_304_until_the_game_changes(client, new_player):
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
 
-def test_illegal_actions_are_422_and_change_nothing(client, new_player, redis):
+def test_illegal_actions_are_422_and_change_nothing(client, new_player, store):
     _, anna = new_player()
     view = create(client, anna).get_json()
     game_id = view["id"]
     not_in_hand = next(card for card in range(1, 105) if card not in view["hand"])
-    before = redis.hgetall(f"game:{{{game_id}}}")
+    before = store.hgetall(f"game:{{{game_id}}}")
     for action in ({"type": "play", "card": not_in_hand}, {"type": "take_row", "row": 0},
                    {"type": "dance"}, {"card": 5}, {"type": "play", "card": "x"},
                    {"type": "play", "card": [1]}, {"type": "play"}):
@@ -123,7 +124,7 @@ def test_illegal_actions_are_422_and_change_nothing(client, new_player, redis):
         assert response.get_json()["message"]
     for body in ({"action": "play"}, {"action": {"type": "play"}, "version": "1"}, {}, []):
         assert client.post(f"/api/v1/games/{game_id}/actions", json=body, headers=anna).status_code == 422
-    assert redis.hgetall(f"game:{{{game_id}}}") == before
+    assert store.hgetall(f"game:{{{game_id}}}") == before
 
 
 def test_stale_version_is_409(client, new_player):
@@ -150,7 +151,7 @@ def test_only_seated_players_act(client, new_player):
                        json={"action": {"type": "play", "card": 1}}).status_code == 401
 
 
-def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, redis):
+def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, store):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
     game_id = create(client, anna, seats=["human", "human", {"bot": "easy"}], public=True).get_json()["id"]
@@ -158,7 +159,7 @@ def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, 
     anna_hand = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["hand"]
     client.post(f"/api/v1/games/{game_id}/actions",
                 json={"action": {"type": "play", "card": anna_hand[3]}}, headers=anna)
-    state = json.loads(redis.hget(f"game:{{{game_id}}}", "state"))
+    state = json.loads(store.hget(f"game:{{{game_id}}}", "state"))
     six = GAMES["sixnimmt"]
 
     bert_view = client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()

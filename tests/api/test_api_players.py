@@ -1,4 +1,5 @@
 """Players and tokens over HTTP."""
+from redis_servers import store_keys
 
 
 def test_a_new_player_gets_a_token_that_authenticates(client):
@@ -21,10 +22,10 @@ def test_a_program_registers_as_a_bot_and_its_seat_says_so(client):
     assert [seat["automated"] for seat in game["seats"]] == [True, False]
 
 
-def test_only_the_hash_of_a_token_is_stored(client, redis):
+def test_only_the_hash_of_a_token_is_stored(client, store):
     token = client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]
-    stored = b"".join(key + b"".join(redis.hvals(key)) if redis.type(key) == b"hash"
-                      else key + (redis.get(key) or b"") for key in redis.keys("*"))
+    stored = b"".join(key + b"".join(store.hvals(key)) if store.type(key) == b"hash"
+                      else key + (store.get(key) or b"") for key in store_keys(store, "*"))
     assert token.encode() not in stored
 
 

@@ -5,7 +5,7 @@ import time
 import pytest
 from rq import Queue, SimpleWorker
 
-from api import create_app
+from api import connections, create_app
 from api.service import BOT_QUEUE, Service
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
@@ -180,15 +180,16 @@ def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
 # --- deadlines and stand-ins ----------------------------------------------------------------
 
 @pytest.fixture
-def fast_client(redis, redis_url):
-    return create_app({"REDIS_URL": redis_url, "PACES": {"1s": 1}}).test_client()
+def fast_client(redis, store_env):
+    return create_app({**store_env, "PACES": {"1s": 1}}).test_client()
 
 
 def run_due_jobs(redis, sweep=True):
     """What a worker does: it runs the queued jobs, its sweeper queues the passed deadlines."""
     for sweeping in (False, True)[:1 + sweep]:
         if sweeping:
-            Service(redis).sweep()
+            # The store under test, as the environment names it to this process's jobs.
+            Service(connections.store_client(connections.settings()), queue_redis=redis).sweep()
         SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
 
 

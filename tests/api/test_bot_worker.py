@@ -34,10 +34,10 @@ def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run
     assert resolved["table"]["last_turn"] is not None or resolved["phase"] == "take_row"
 
 
-def test_a_bots_job_with_nothing_left_to_do_does_nothing(client, new_player, redis):
+def test_a_bots_job_with_nothing_left_to_do_does_nothing(client, new_player, store, redis):
     _, anna = new_player()
     view = new_game(client, anna)
-    service = Service(redis)
+    service = Service(store, queue_redis=redis)
     assert service.play_bots(view["id"]) == 3, "each bot seat chose, one after another"
     version_after = service.load(view["id"]).version
     assert service.play_bots(view["id"]) == 0, "the job ran twice: only seat 0, a human, is to act"

@@ -5,8 +5,8 @@ import secrets
 import threading
 
 from hypothesis import given, settings, strategies as st
-from redis import Redis
 
+from api import connections
 from api.store import Commit, Store
 
 
@@ -22,8 +22,8 @@ def writer(store: Store, game_id: str, name: str, batches: list[int]) -> None:
 
 @settings(max_examples=8, deadline=None)
 @given(st.lists(st.lists(st.integers(1, 4), min_size=1, max_size=25), min_size=2, max_size=3))
-def test_a_reader_collects_every_event_once_in_order_while_writers_append(redis_url, work):
-    store = Store(Redis.from_url(redis_url))
+def test_a_reader_collects_every_event_once_in_order_while_writers_append(store_env, work):
+    store = Store(connections.store_client(store_env))
     game_id = secrets.token_hex(8)
     store.redis.hset(f"game:{{{game_id}}}", mapping={"version": 1, "status": "active",
                                                      "public": "1", "meta": '{"type": "sixnimmt"}'})

@@ -45,13 +45,13 @@ def start_worker(processes, redis, redis_url, **env):
     return worker
 
 
-def start_api(processes, redis_url, **env) -> str:
+def start_api(processes, **env) -> str:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     api = subprocess.Popen(
         [sys.executable, "-m", "flask", "--app", "api:create_app()", "run", "--port", str(port)],
-        cwd=ROOT, env={**os.environ, "REDIS_URL": redis_url, **env},
+        cwd=ROOT, env={**os.environ, **env},  # the store under test is in the environment
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     processes.append(api)
     base = f"http://127.0.0.1:{port}"
@@ -86,11 +86,11 @@ def within(seconds: float, done) -> float:
 
 
 def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
-        client, redis, redis_url, processes):
+        client, store, redis, redis_url, processes):
     view, anna = human_against_a_bot(client)
     run_jobs(redis)  # the bot chooses
-    service = Service(redis)
-    base = start_api(processes, redis_url, **{DIE_AFTER_COMMIT: "1"})
+    service = Service(store, queue_redis=redis)
+    base = start_api(processes, **{DIE_AFTER_COMMIT: "1"})
     card = {"type": "play", "card": max(view["hand"])}  # the highest card takes no row
     with pytest.raises(requests.ConnectionError):
         requests.post(f"{base}/api/v1/games/{view['id']}/actions", json={"action": card},
@@ -106,9 +106,9 @@ def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
     within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
 
 
-def test_a_worker_killed_mid_move_loses_no_bot_turn(client, redis, redis_url, processes):
+def test_a_worker_killed_mid_move_loses_no_bot_turn(client, store, redis, redis_url, processes):
     view, _ = human_against_a_bot(client, level="hard")
-    service = Service(redis)
+    service = Service(store, queue_redis=redis)
     thinking = start_worker(processes, redis, redis_url, POYTA_HARD_SECONDS="120")
     within(30, lambda: StartedJobRegistry(BOT_QUEUE, connection=redis).count > 0)
     thinking.kill()
@@ -120,12 +120,12 @@ def test_a_worker_killed_mid_move_loses_no_bot_turn(client, redis, redis_url, pr
 
 
 def test_a_deadline_that_passes_while_no_worker_runs_is_played_when_one_starts(
-        redis, redis_url, processes):
-    client = create_app({"REDIS_URL": redis_url, "PACES": {"1s": 1}}).test_client()
+        store, store_env, redis, redis_url, processes):
+    client = create_app({**store_env, "PACES": {"1s": 1}}).test_client()
     view, anna = human_against_a_bot(client, pace="1s")
     run_jobs(redis)  # the bot chooses; then no worker runs while Anna's second passes
     time.sleep(1.5)
-    service = Service(redis)
+    service = Service(store, queue_redis=redis)
     assert service.load(view["id"]).seats[0]["timeouts"] == 0
 
     start_worker(processes, redis, redis_url)

@@ -39,7 +39,7 @@ def test_alive_and_ready_when_store_and_queue_answer(client):
     assert ready.get_json()["checks"] == {"game store": "ok", "queue": "ok"}
 
 
-def test_not_ready_names_what_does_not_answer(redis, redis_url):
+def test_not_ready_names_what_does_not_answer(redis_url):
     no_queue = create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": dead_url(), "TESTING": True})
     answer = no_queue.test_client().get("/readyz")
     assert answer.status_code == 503 and answer.headers["Retry-After"]
@@ -93,11 +93,13 @@ def gunicorn(redis_url, tmp_path_factory):
         cwd=ROOT, stderr=log, env={**os.environ, "REDIS_URL": redis_url,
                                    "PROMETHEUS_MULTIPROC_DIR": str(folder)})
     base = f"http://127.0.0.1:{port}"
-    wait_until_alive(base)
-    yield server, base, log
-    server.send_signal(signal.SIGINT)  # quick shutdown: nothing to drain
-    server.wait(timeout=20)
-    log.close()
+    try:
+        wait_until_alive(base)
+        yield server, base, log
+    finally:
+        server.send_signal(signal.SIGINT)  # quick shutdown: nothing to drain
+        server.wait(timeout=20)
+        log.close()
 
 
 def wait_until_alive(base: str) -> None:

@@ -8,6 +8,7 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 
 import worker.jobs
+from api import connections
 from api.service import NOTICE_QUEUE, Service
 from push_receivers import PushService, Webhook
 from worker import notify
@@ -16,8 +17,8 @@ PUBLIC_URL = "https://poyta.example"
 
 
 @pytest.fixture
-def service(redis):
-    return Service(redis)
+def service(store, redis):
+    return Service(store, queue_redis=redis)
 
 
 @pytest.fixture
@@ -64,7 +65,7 @@ def two_human_game(client, service, new_player, webhook_url=None):
 
 
 # --- the VAPID key ---------------------------------------------------------------------
-def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, redis, redis_url):
+def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, store, store_env):
     first = client.get("/api/v1/push/key")
     assert first.status_code == 200
     key = first.get_json()["public_key"]
@@ -72,37 +73,38 @@ def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, 
     assert len(raw) == 65 and raw[0] == 4 and "=" not in key
     assert client.get("/api/v1/push/key").get_json() == {"public_key": key}
     # Another process (another connection) agrees on the same key.
-    other = Redis.from_url(redis_url)
+    other = connections.store_client(store_env)
     assert Service(other).push_key() == key
-    assert redis.get("vapid:private_key").startswith(b"-----BEGIN PRIVATE KEY-----")
+    assert store.get("vapid:private_key").startswith(b"-----BEGIN PRIVATE KEY-----")
 
 
-def test_concurrent_first_uses_agree_on_one_key(redis, redis_url):
+def test_concurrent_first_uses_agree_on_one_key(store, store_env):
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(8) as pool:
-        keys = set(pool.map(lambda _: Service(Redis.from_url(redis_url)).push_key(), range(16)))
+        keys = set(pool.map(lambda _: Service(connections.store_client(store_env)).push_key(),
+                            range(16)))
     assert len(keys) == 1
 
 
 # --- subscriptions --------------------------------------------------------------------------
-def test_subscribe_and_unsubscribe(client, redis, new_player, push_service):
+def test_subscribe_and_unsubscribe(client, store, new_player, push_service):
     anna, headers = new_player("Anna")
     subscription = push_service.subscription(push_service.browser("phone"))
     answer = subscribe(client, headers, subscription)
     assert answer.status_code == 201
     sub_id = answer.get_json()["id"]
     assert sub_id == hashlib.sha256(subscription["endpoint"].encode()).hexdigest()
-    stored = json.loads(redis.hget(f"player:{{{anna['id']}}}:push", sub_id))
+    stored = json.loads(store.hget(f"player:{{{anna['id']}}}:push", sub_id))
     assert stored["endpoint"] == subscription["endpoint"] and stored["keys"] == subscription["keys"]
     # Subscribing again renews the same entry.
     assert subscribe(client, headers, subscription).get_json() == {"id": sub_id}
-    assert redis.hlen(f"player:{{{anna['id']}}}:push") == 1
+    assert store.hlen(f"player:{{{anna['id']}}}:push") == 1
 
     _, bert_headers = new_player("Bert")
     assert client.delete(f"/api/v1/push/subscriptions/{sub_id}", headers=bert_headers).status_code == 404
     assert client.delete(f"/api/v1/push/subscriptions/{sub_id}").status_code == 401
     assert client.delete(f"/api/v1/push/subscriptions/{sub_id}", headers=headers).status_code == 204
-    assert redis.hlen(f"player:{{{anna['id']}}}:push") == 0
+    assert store.hlen(f"player:{{{anna['id']}}}:push") == 0
     gone = client.delete(f"/api/v1/push/subscriptions/{sub_id}", headers=headers)
     assert gone.status_code == 404 and gone.get_json()["message"]
 
@@ -112,15 +114,15 @@ def test_subscribing_needs_a_token(client, push_service):
     assert answer.status_code == 401
 
 
-def test_an_endpoint_belongs_to_the_last_player_who_subscribed_it(client, redis, new_player,
+def test_an_endpoint_belongs_to_the_last_player_who_subscribed_it(client, store, new_player,
                                                                   push_service):
     anna, anna_headers = new_player("Anna")
     bert, bert_headers = new_player("Bert")
     subscription = push_service.subscription(push_service.browser("shared"))
     sub_id = subscribe(client, anna_headers, subscription).get_json()["id"]
     assert subscribe(client, bert_headers, subscription).get_json()["id"] == sub_id
-    assert redis.hlen(f"player:{{{anna['id']}}}:push") == 0
-    assert redis.hexists(f"player:{{{bert['id']}}}:push", sub_id)
+    assert store.hlen(f"player:{{{anna['id']}}}:push") == 0
+    assert store.hexists(f"player:{{{bert['id']}}}:push", sub_id)
 
 
 GOOD_KEYS = {"p256dh": "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
@@ -228,7 +230,7 @@ def test_stale_or_bot_turns_are_not_notified(client, service, new_player, push_s
     assert push_service.pushes == [] and webhook.messages == []
 
 
-def test_a_gone_subscription_is_deleted_and_the_others_still_served(client, redis, service,
+def test_a_gone_subscription_is_deleted_and_the_others_still_served(client, store, service,
                                                                     new_player, push_service):
     stored, _, (bert, bert_headers) = two_human_game(client, service, new_player)
     old, new = push_service.browser("old", status=410), push_service.browser("new")
@@ -237,9 +239,9 @@ def test_a_gone_subscription_is_deleted_and_the_others_still_served(client, redi
     assert notify.notify_turn(service, stored.id, 1, stored.seats[1]["turn_since"]) == 1
     assert push_service.errors == []
     assert len(push_service.received(new)) == 1 and push_service.received(old) == []
-    assert not redis.hexists(f"player:{{{bert['id']}}}:push", old_id)
-    assert redis.hexists(f"player:{{{bert['id']}}}:push", new_id)
-    assert not redis.exists(f"push:owner:{old_id}")
+    assert not store.hexists(f"player:{{{bert['id']}}}:push", old_id)
+    assert store.hexists(f"player:{{{bert['id']}}}:push", new_id)
+    assert not store.exists(f"push:owner:{old_id}")
 
 
 def test_a_failing_webhook_is_retried_without_pushing_twice(client, service, new_player,

@@ -14,6 +14,7 @@ from rq import Queue, SimpleWorker
 
 from api import create_app
 from api.service import BOT_QUEUE, Service
+from redis_servers import store_settings
 
 CEILINGS = {"304 poll": 2, "seated view": 2, "accepted action": 3, "bot job body": 3,
             "events": 2, "long-poll wake beyond its first check": 2}
@@ -47,6 +48,12 @@ class Counted:
         start = len(self.commands)
         work()
         return self.commands[start:]
+
+
+@pytest.fixture(scope="session")
+def store_env(redis_url, request):
+    """Commands are counted on the connections of a single server's client."""
+    return store_settings("single", redis_url, request)
 
 
 @pytest.fixture
