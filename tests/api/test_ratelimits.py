@@ -36,8 +36,8 @@ def test_invite_and_sign_in_codes_cannot_be_guessed(client, new_player):
 
 
 @pytest.fixture
-def small_budgets_client(redis, redis_url):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "RATE_LIMITS": {
+def small_budgets_client(redis, store_env):
+    app = create_app({**store_env, "TESTING": True, "RATE_LIMITS": {
         "create_game": "3/minute", "act": "4/minute", "create_player": "100/minute"}})
     return app.test_client()
 

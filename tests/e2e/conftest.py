@@ -42,10 +42,12 @@ def new_page(browser):
     contexts = []
 
     def open_page(color_scheme: str = "light", timeout: int = TIMEOUT, viewport: dict = PHONE,
-                  locale: str = "en-GB", paced: bool = False, reduced_motion: str = "no-preference"):
+                  locale: str = "en-GB", paced: bool = False, reduced_motion: str = "no-preference",
+                  bypass_csp: bool = False):
+        # bypass_csp only for a test that injects its own tool (axe) into the page.
         context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
                                       color_scheme=color_scheme, locale=locale,
-                                      reduced_motion=reduced_motion)
+                                      reduced_motion=reduced_motion, bypass_csp=bypass_csp)
         contexts.append(context)
         context.set_default_timeout(timeout)
         if not paced:

@@ -56,7 +56,7 @@ def audit_games(page, base: str, kinds: list[str]) -> None:
 
 def test_home_create_settings_and_two_games(axe_installed, new_page, live_server):
     expect = sync_api.expect
-    page = new_page()
+    page = new_page(bypass_csp=True)  # the page's CSP would refuse the injected axe
     start(page, live_server)
     assert serious_violations(page) == [], "home"
     page.get_by_label("Game", exact=True).select_option(label="Sticheln")
@@ -77,7 +77,7 @@ def test_home_create_settings_and_two_games(axe_installed, new_page, live_server
 
 
 def test_two_games_in_the_dark(axe_installed, new_page, live_server):
-    page = new_page("dark")
+    page = new_page("dark", bypass_csp=True)
     start(page, live_server)
     assert serious_violations(page) == [], "home, dark"
     # The audit finds what it should: a button without a name is a critical violation.
