@@ -11,7 +11,7 @@ import { refreshInbox } from "./inbox.js";
 import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.js";
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
-import { tableTalk, resignButton } from "./table.js";
+import { tableTalk, resignButton, leaveButton } from "./table.js";
 
 const seenKey = (id) => `poyta.seen.${id}`;
 
@@ -231,8 +231,12 @@ export async function gamePage(id, page) {
       talkBox.replaceChildren(talk.element);
     }
     const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
-    resignBox.replaceChildren(...(view.status === "active" && mine && !mine.resigned
-      ? [resignButton(view, (resigned) => show(resigned, false, true))] : []));
+    if (view.status === "waiting" && mine) {
+      resignBox.replaceChildren(leaveButton(view, () => { refreshInbox(); location.hash = "#/"; }));
+    } else {
+      resignBox.replaceChildren(...(view.status === "active" && mine && !mine.resigned
+        ? [resignButton(view, (resigned) => show(resigned, false, true))] : []));
+    }
     rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}/${encodeURIComponent(view.id)}` },
       t("game.rules", { title: view.title })));
     renderArea(view, mod);
