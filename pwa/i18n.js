@@ -435,6 +435,12 @@ export function addStrings(language, strings) {
 }
 
 // t("game.score", {score: 5}) -> "Score 5"; unknown keys fall back to English, then the key.
+// A line about what one seat did: the "<key>You" line when it is the player's seat ("You
+// played", "Pelasit": Finnish tells the person by the verb), else "<key>" with the seat's name.
+export function seatLine(key, seat, ctx, vars = {}) {
+  return seat === ctx.yourSeat ? t(`${key}You`, vars) : t(key, { ...vars, name: ctx.seatName(seat) });
+}
+
 export function t(key, vars = {}) {
   const text = (catalogues[lang] && catalogues[lang][key]) ?? catalogues.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
