@@ -14,8 +14,7 @@ is appended to FILE as it ends and a rerun with the same arguments plays only th
 missing from it (a long line survives being stopped). `--seconds` or `--iterations` set the
 search levels' budget per decision (default: each level's own). Besides a game's bot
 levels, a seat may be `random` or one of the game's benchmark-only levels
-(`BENCHMARK_LEVELS` in its search or bots module, e.g. 6 nimmt!'s `baseline`, Sticheln's
-`hard_blind_pain`).
+(`BENCHMARK_LEVELS` in its search module, e.g. 6 nimmt!'s `baseline`).
 """
 from __future__ import annotations
 
@@ -36,14 +35,10 @@ BOOTSTRAP_SAMPLES = 2000
 
 
 def benchmark_levels(game_name: str) -> dict:
-    """A game's benchmark-only levels, from its search or its bots module."""
-    levels = {}
-    for module in ("search", "bots"):
-        try:
-            levels.update(import_module(f"rules.{game_name}.{module}").BENCHMARK_LEVELS)
-        except (ImportError, AttributeError):
-            pass
-    return levels
+    try:
+        return import_module(f"rules.{game_name}.search").BENCHMARK_LEVELS
+    except (ImportError, AttributeError):
+        return {}
 
 
 def play_one(game_name: str, players: int, options: dict, levels: list[str], seed: int,

@@ -41,13 +41,11 @@ def easy_choice(knowledge: search.Knowledge, legal: list[dict], rng: random.Rand
     return legal[max(rated)[2]]
 
 
-def search_bot(shortlist: int, exposure: float = search.EXPOSURE):
-    """A search level that weighs the `shortlist` most promising pain choices by playouts;
-    `exposure` as in search.Knowledge."""
+def search_bot(shortlist: int):
+    """A search level that weighs the `shortlist` most promising pain choices by playouts."""
     def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
         clock = Clock(budget)
         knowledge = search.read_view(view)
-        knowledge.exposure = exposure
         kind = legal[0]["type"]
         if kind == "name_pain":
             return search.name_pain(knowledge, legal)
@@ -62,10 +60,6 @@ def search_bot(shortlist: int, exposure: float = search.EXPOSURE):
 
 medium_action = search_bot(shortlist=4)
 hard_action = search_bot(shortlist=8)
-
-# For benchmarks only (bench/tournament.py): hard as it was before its playout opponents chose
-# their pain as the easy bots do, blind to the colour's points in the others' hands.
-BENCHMARK_LEVELS = {"hard_blind_pain": search_bot(shortlist=8, exposure=0.0)}
 
 
 class _Rater:

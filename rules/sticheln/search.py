@@ -29,7 +29,6 @@ WASTE = 0.4     # cost of throwing away a strong card that could win a good tric
 LED_KEEP = 0.3  # a led-colour card is worth keeping this much less than a trump of its rank
 NOISE = 0.3     # random spread of the policy's ratings, so playouts differ
 OWN_RISK = 0.2  # share of its own pain-colour cards a player expects to take
-EXPOSURE = 1.0  # share of the others' pain-colour points a player expects to take (easy's guess)
 FIRST_CUT = 4   # rounds of playouts before the search first drops its weaker half
 RANK = 0.5      # weight of the margin over the match leader, against that over the mean
 
@@ -81,10 +80,6 @@ class Knowledge:
     unseen: list[int]          # cards the seat cannot place: others' hands and hidden pain cards
     hand_sizes: list[int]      # cards each seat still holds (hidden pain cards not included)
     totals: list[int]          # match scores before this deal
-    dealt_worth: list[int]     # points of each colour's cards dealt to the players
-    # How a pain choice weighs the colour's points in the others' hands: easy's EXPOSURE
-    # (bots.py), so that playout opponents choose their pain as the easy bots do.
-    exposure: float = EXPOSURE
     # Pain colours -> (points of every card, mean points of an unseen card), for playouts.
     scorings: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -136,16 +131,11 @@ def read_view(view: dict) -> Knowledge:
         played = {entry["seat"] for entry in table["trick"]}
         hand_sizes = [left - (seat in played) for seat in range(n)]
     held = [CARD_IDS[name] for name in view["hand"]]
-    leftover = {CARD_IDS[name] for name in table["leftover"]}
-    dealt_worth = [0] * len(COLORS)
-    for card in deck_for(n):
-        if card not in leftover:
-            dealt_worth[card // SPAN] += MILD_POINTS if "mild" in variants else card % SPAN
     named = [None if colours is None else [COLOR_IDS[c] for c in colours]
              for colours in table["pain_colors"]]
     return Knowledge(n, me, "reverse" in variants, "mild" in variants, tough, late, phase, hand,
                      held, named, trick, table["leader"], won, pain, unseen, hand_sizes,
-                     list(view["scores"]), dealt_worth)
+                     list(view["scores"]))
 
 
 def deal_values(knowledge: Knowledge, pain_colours: list[int] | None) -> list[int]:
@@ -172,17 +162,14 @@ def final_score(knowledge: Knowledge, cards: list[int], pain_colours: list[int] 
 
 
 def choice_cost(knowledge: Knowledge, hand: list[int], cards: tuple[int, ...]) -> float:
-    """The easy bot's rating of a pain choice for a player holding `hand`, the lower the better:
-    each card's own points, a share of its colour's points in the others' hands (what they may
-    throw at the player) and of those still in the player's hand."""
+    """A cheap stand-in for the easy bot's rating of a pain choice: the lower the better."""
     total = 0.0
-    share = knowledge.exposure / knowledge.players
     for card in cards:
         colour = card // SPAN
-        held = sum(MILD_POINTS if knowledge.mild else c % SPAN for c in hand if c // SPAN == colour)
+        own = sum(MILD_POINTS if knowledge.mild else c % SPAN
+                  for c in hand if c // SPAN == colour and c != card)
         worth = MILD_POINTS if knowledge.mild else card % SPAN
-        others = knowledge.dealt_worth[colour] - held
-        total += worth + share * others + OWN_RISK * (held - worth)
+        total += worth + OWN_RISK * own
     return -total if knowledge.reverse else total
 
 

@@ -208,21 +208,3 @@ def test_playouts_follow_the_rules_of_game_py(players):
 
 def _colours(action: dict) -> list[int]:
     return [CARD_IDS[c + "-0"] // SPAN for c in action.get("colors", [action.get("color")])]
-
-
-@pytest.mark.parametrize("players", [4, 6, 8])
-def test_playout_opponents_rate_pain_choices_as_the_easy_bot_does(players):
-    """The search's model of an opponent's pain choice is easy's own rating, so the pain colours
-    it deals to hidden ("dark") choices are the ones easy bots would pick."""
-    from rules.sticheln.bots import _Rater
-    for index, variants in enumerate(VARIANTS):
-        if variants["late"]:
-            continue  # nothing is put down
-        state = GAME.new_game(players, GAME.normalise_options(players, variants), index)
-        seat = index % players
-        knowledge = search.read_view(GAME.view(state, seat))
-        rater = _Rater(knowledge)
-        for action in GAME.legal_actions(state, seat):
-            cards = tuple(CARD_IDS[name] for name in action.get("cards", [action.get("card")]))
-            assert search.choice_cost(knowledge, knowledge.hand, cards) == pytest.approx(
-                -rater.rate_choice(action)), (variants, action)
