@@ -42,8 +42,9 @@ LOBBY_SIZE = 50
 # Sets the game's new fields only if nobody changed it since it was read; appends the action
 # and its events, or, for a changed secret choice, puts them where the seat's last ones are.
 # KEYS: game hash, actions, events.
-# ARGV: expected version, retention seconds, n, n field/value pairs, action entry ('' none),
-#       seat, replace ('1'/'0'), m, m events, then the channels to publish on.
+# ARGV: expected version, retention seconds, n, n field/value pairs, k, k fields to delete,
+#       action entry ('' none), seat, replace ('1'/'0'), m, m events, then the channels to
+#       publish on.
 _COMMIT = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 local version = tonumber(ARGV[1]) + 1
@@ -52,6 +53,13 @@ local fields = {'version', version}
 local i = 4
 for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
 redis.call('HSET', KEYS[1], unpack(fields))
+local k = tonumber(ARGV[i])
+i = i + 1
+if k > 0 then
+  local gone = {}
+  for j = 1, k do gone[j] = ARGV[i]; i = i + 1 end
+  redis.call('HDEL', KEYS[1], unpack(gone))
+end
 local action, seat, replace, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
 i = i + 4
 local replaced = false
@@ -76,6 +84,16 @@ end
 for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ARGV[2]) end
 for j = i + m, #ARGV do redis.call('PUBLISH', ARGV[j], version) end
 return version
+"""
+
+# Deletes a game that nobody changed since it was read (a waiting game its last player left),
+# and tells whoever waits on it. KEYS: the game's keys, the hash first. ARGV: expected
+# version, then the channels to publish on.
+_DROP = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('DEL', unpack(KEYS))
+for j = 2, #ARGV do redis.call('PUBLISH', ARGV[j], 0) end
+return 1
 """
 
 # The caller's seat, the game's status, visibility and type, and the events after ARGV[2] with
@@ -211,7 +229,8 @@ class Commit:
     seat: int | None
     replace: bool                # a changed secret choice: replace the seat's last entries
     events: list[str]
-    players: list[str]           # seated players whose inboxes hear of it
+    players: list[str]           # players whose inboxes hear of it
+    forget: tuple[str, ...] = ()  # hash fields to delete
 
 
 class Store:
@@ -223,6 +242,7 @@ class Store:
         self._identity = redis.register_script(_IDENTITY)
         self._release = redis.register_script(_RELEASE)
         self._reschedule = redis.register_script(_RESCHEDULE)
+        self._drop = redis.register_script(_DROP)
         self._say = redis.register_script(_SAY)
 
     # --- players -----------------------------------------------------------------------
@@ -319,12 +339,20 @@ class Store:
         args: list = [change.version, self.retention, len(change.fields)]
         for field, value in change.fields.items():
             args += [field, value]
+        args += [len(change.forget), *change.forget]
         args += [change.action or "", "" if change.seat is None else change.seat,
                  "1" if change.replace else "0", len(change.events), *change.events,
                  game_channel(change.game_id), *map(inbox_channel, change.players)]
         version = self._commit(keys=[game_key(change.game_id), _actions_key(change.game_id),
                                      _events_key(change.game_id)], args=args)
         return int(version) if version else None
+
+    def drop_game(self, game_id: str, version: int, players: list[str]) -> bool:
+        """Deletes the game if it is still at `version`; its players' inboxes hear of it."""
+        keys = [game_key(game_id), _actions_key(game_id), _events_key(game_id),
+                _chat_key(game_id), _chat_count_key(game_id)]
+        channels = [game_channel(game_id), *map(inbox_channel, players)]
+        return bool(self._drop(keys=keys, args=[version, *channels]))
 
     def set_bots_job(self, game_id: str, job_id: str) -> None:
         self.redis.hset(game_key(game_id), "bots_job", job_id)
@@ -347,6 +375,10 @@ class Store:
     def claim_rematch(self, game_id: str) -> bool:
         return bool(self.redis.set(f"game:{{{game_id}}}:rematch", "pending", nx=True, ex=30))
 
+    def release_rematch(self, game_id: str) -> None:
+        """The game's rematch is gone: another may be claimed at once."""
+        self.redis.delete(f"game:{{{game_id}}}:rematch")
+
     # --- invites, lobby, inboxes ---------------------------------------------------------
     def invite(self, code: str) -> str | None:
         return _text(self.redis.get(f"invite:{code}"))
@@ -362,6 +394,18 @@ class Store:
             pipe.delete(f"invite:{invite}")
         if started:
             pipe.zrem(LOBBY, game_id)
+        pipe.execute()
+
+    def add_invite(self, game_id: str, code: str) -> None:
+        """An invite link to a seat opened again (written before the commit that names it)."""
+        self.redis.set(f"invite:{code}", game_id, ex=self.retention)
+
+    def forget_game(self, game_id: str, invites: Iterable[str]) -> None:
+        """After a game was dropped: its invite links and lobby entry go too."""
+        pipe = self.redis.pipeline(transaction=False)
+        for code in invites:
+            pipe.delete(f"invite:{code}")
+        pipe.zrem(LOBBY, game_id)
         pipe.execute()
 
     def lobby(self) -> list[str]:
