@@ -52,6 +52,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         PROVIDE_AUTOMATIC_OPTIONS=False,  # every method a route answers is in the spec
         **settings.connections,
+        RATE_LIMITS=settings.rate_limits,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},

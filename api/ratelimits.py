@@ -70,6 +70,9 @@ def init_app(app: Flask) -> None:
         storage_options={"socket_connect_timeout": outage.CONNECT_TIMEOUT,
                          "socket_timeout": outage.COMMAND_TIMEOUT})
     chosen = app.config.get("RATE_LIMITS", {})
+    unknown = set(chosen) - {budget.name for budget in BUDGETS}
+    if unknown:
+        raise ValueError(f"no rate limit budget named {', '.join(sorted(unknown))}")
     for budget in BUDGETS:
         exempt = (lambda: not waits()) if budget.long_polls_only else None
         for endpoint in budget.endpoints:

@@ -112,3 +112,14 @@ def test_quotas_on_hard_bots_lobby_entries_and_open_games(client, new_player, mo
     assert_429(client.post("/api/v1/games", headers=anna, json=private))
     _, bert = new_player("Bert")
     assert client.post("/api/v1/games", headers=bert, json=private).status_code == 201
+
+
+def test_an_operator_sets_budgets_in_the_environment(redis, store_env, monkeypatch):
+    monkeypatch.setenv("POYTA_RATE_LIMITS", '{"create_player": "2/minute"}')
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    for _ in range(2):
+        assert client.post("/api/v1/players", json={"name": "Anna"}).status_code == 201
+    assert_429(client.post("/api/v1/players", json={"name": "Anna"}))
+    monkeypatch.setenv("POYTA_RATE_LIMITS", '{"acting": "2/minute"}')
+    with pytest.raises(ValueError, match="acting"):
+        create_app({**store_env, "TESTING": True})
