@@ -18,6 +18,7 @@ finished 4-player game keeps in Redis, per game type; the queue length and Redis
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -176,22 +177,27 @@ def changing_choice_game(base: str) -> tuple[Client, str, list[int]]:
     anna, bert = Client(base, "Anna"), Client(base, "Bert")
     game = anna.post("/games", {"type": "sixnimmt", "players": 3,
                                 "seats": ["human", "human", {"bot": "easy"}]}).json()
-    bert.post(f"/games/{game['id']}/join", {})
+    bert.post(f"/games/invites/{game['invites'][0]['code']}", {})
     view = anna.wait_until(game["id"], lambda v: v["seats"][2]["to_act"] is False)
     anna.post(f"/games/{game['id']}/actions", {"action": {"type": "play", "card": view["hand"][0]}})
     return anna, game["id"], view["hand"][1:3]
 
 
+# Each request changes the choice in the next of several games, so that concurrent requests
+# seldom meet on one game (two that do: the later is refused with 409 and must be retried).
 WRK_ACTIONS = """
+local games = {%s}
 local n = 0
 request = function()
   n = n + 1
-  local card = (n %% 2 == 0) and %d or %d
-  return wrk.format("POST", "%s", {["Content-Type"] = "application/json",
-                                   ["Authorization"] = "%s"},
+  local game = games[n %% #games + 1]
+  local card = game[3 + math.floor(n / #games) %% 2]
+  return wrk.format("POST", game[1], {["Content-Type"] = "application/json",
+                                      ["Authorization"] = game[2]},
                     '{"action": {"type": "play", "card": ' .. card .. '}}')
 end
 """
+ACTION_GAMES = 64
 
 
 def throughput(base: str, bare: str, seconds: int) -> dict[str, tuple[float, float]]:
@@ -200,10 +206,13 @@ def throughput(base: str, bare: str, seconds: int) -> dict[str, tuple[float, flo
                                 "seats": ["human"] + [{"bot": "easy"}] * 3}).json()
     anna.wait_until(game["id"], lambda v: v["to_act"] == [0])
     etag = anna.get(f"/games/{game['id']}").headers["ETag"]
-    chooser, choice_game, cards = changing_choice_game(base)
+    games = []
+    for _ in range(ACTION_GAMES):
+        chooser, choice_game, cards = changing_choice_game(base)
+        games.append(f'{{"{API}/games/{choice_game}/actions", '
+                     f'"{chooser.headers["Authorization"]}", {cards[0]}, {cards[1]}}}')
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(WRK_ACTIONS % (cards[0], cards[1], f"{API}/games/{choice_game}/actions",
-                                    chooser.headers["Authorization"]))
+        script.write(WRK_ACTIONS % ", ".join(games))
     runs = {
         "GET /games/types (no Redis)": lambda: wrk(f"{base}{API}/games/types", seconds),
         "304 poll": lambda: wrk(f"{base}{API}/games/{game['id']}", seconds,
@@ -225,15 +234,17 @@ def throughput(base: str, bare: str, seconds: int) -> dict[str, tuple[float, flo
 def paced_p99(base: str, rate: float, seconds: int) -> tuple[float, float]:
     """p50 and p99 (ms) of accepted actions sent at `rate` per second, timed from when each was
     due, so a slow answer delays the next ones' clocks too (no coordinated omission)."""
-    anna, game_id, cards = changing_choice_game(base)
+    games = [changing_choice_game(base) for _ in range(ACTION_GAMES)]
     sessions = threading.local()
     latencies: list[float] = []
 
     def send(number: int, due: float) -> None:
         if not hasattr(sessions, "s"):
             sessions.s = requests.Session()
+        anna, game_id, cards = games[number % len(games)]
+        card = cards[number // len(games) % 2]
         answer = sessions.s.post(f"{base}{API}/games/{game_id}/actions", headers=anna.headers,
-                                 json={"action": {"type": "play", "card": cards[number % 2]}})
+                                 json={"action": {"type": "play", "card": card}})
         if answer.status_code == 200:
             latencies.append(time.monotonic() - due)
 
@@ -311,10 +322,11 @@ def main() -> None:
 
 def run(args, url: str) -> None:
     Redis.from_url(url).flushdb()
-    # One client here stands for many players: the per-player budget for acting would
-    # answer most of its requests with 429 and the bench would measure the limiter.
+    # One client here stands for many players at one address: the budgets would answer most
+    # of its requests with 429 and the bench would measure the limiter.
     env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(args.code),
-           "POYTA_RATE_LIMITS": '{"act": "10000000/minute"}'}
+           "POYTA_RATE_LIMITS": json.dumps({name: "10000000/minute" for name in (
+               "act", "create_player", "create_game_per_address", "guess_code")})}
     code = args.code.resolve()
     workers = []
 

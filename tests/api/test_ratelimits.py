@@ -58,6 +58,10 @@ def test_each_player_has_its_own_budgets_for_creating_games_and_acting(small_bud
                            json={"action": {"type": "nonsense"}}).status_code == 422
     assert_429(client.post(f"/api/v1/games/{game_id}/actions", headers=anna,
                            json={"action": {"type": "nonsense"}}))
+    # Resigning and leaving draw on the same budget; the game is left as it was.
+    assert_429(client.post(f"/api/v1/games/{game_id}/resign", headers=anna))
+    assert_429(client.post(f"/api/v1/games/{games[1].get_json()['id']}/leave", headers=anna))
+    assert client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["status"] == "active"
     # Who is not authenticated learns that first.
     assert client.post(f"/api/v1/games/{game_id}/actions",
                        json={"action": {"type": "x"}}).status_code == 401
