@@ -83,8 +83,7 @@ class GameView(MethodView):
         player = current_player(required=False)
 
         def current() -> dict:
-            version, seat = service().version_and_seat(game_id, player)
-            return {"version": version, "seat": seat}
+            return service().etag_parts(game_id, player)
 
         seen = long_poll(game_channel(game_id), query["wait"], current)
         blp.set_etag(seen)
