@@ -321,9 +321,10 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(_player_key(player_id), "name", name)
         for game_id in game_ids:
-            # EVAL, not EVALSHA: a pipeline cannot load a script a node has not seen.
-            pipe.eval(_RENAME, 1, game_key(game_id), f"seat:{player_id}", name,
-                      game_channel(game_id), INBOX_CHANNEL)
+            # EVAL with the script's text: a pipeline cannot load a script a node has not seen,
+            # and a cluster's pipeline routes it by its key only as a plain command.
+            pipe.execute_command("EVAL", _RENAME, 1, game_key(game_id), f"seat:{player_id}",
+                                 name, game_channel(game_id), INBOX_CHANNEL)
         pipe.execute()
 
     def devices(self, player_id: str) -> dict[str, dict]:
