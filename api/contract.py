@@ -57,6 +57,7 @@ OPERATION_IDS = {
     ("/api/v1/games/{game_id}/actions", "post"): "act",
     ("/api/v1/games/{game_id}/takeback", "post"): "takeBack",
     ("/api/v1/games/{game_id}/rematch", "post"): "rematch",
+    ("/api/v1/games/{game_id}/leave", "post"): "leaveGame",
     ("/api/v1/games/{game_id}/resign", "post"): "resign",
     ("/api/v1/games/{game_id}/chat", "get"): "getChat",
     ("/api/v1/games/{game_id}/chat", "post"): "say",

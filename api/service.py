@@ -424,8 +424,9 @@ class Service:
             return None
         meta = json.loads(record.meta)
         seats = json.loads(record.seats)
-        for seat, name in (record.names or {}).items():
-            seats[seat]["name"] = name
+        for seat in seats:
+            if seat["player_id"] in (record.names or {}):
+                seat["name"] = record.names[seat["player_id"]]
         meta.update(seats=seats, updated=record.updated)
         return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(record.state),
                           record.version, record)
@@ -512,8 +513,9 @@ class Service:
         lines, gone = [], []
         for game_id in self.store.game_ids(player["id"]):
             stored = self._load_or_none(game_id)
-            if stored is None:
-                gone.append(game_id)  # expired after its retention
+            if stored is None or (stored.seat_of(player["id"]) is None
+                                  and not stored.seat_kept_for(player["id"])):
+                gone.append(game_id)  # expired after its retention, or left
             else:
                 lines.append(self.summary(stored, player["id"]))
         self.store.forget_games(player["id"], gone)
@@ -619,6 +621,56 @@ class Service:
             return [{"type": "resigned", "seat": seat}]
         return self._update_meta(game_id, give_up)
 
+    def leave(self, game_id: str, player: dict) -> StoredGame | None:
+        """The player leaves a game that has not started: their seat opens again with a new
+        invite link. The last player to leave deletes the game (None is returned then)."""
+        for _ in range(CAS_ATTEMPTS):
+            stored = self.load(game_id)
+            seat = stored.seat_of(player["id"])
+            if seat is None:
+                raise Forbidden("you have no seat in this game")
+            status = stored.status()
+            if status == ACTIVE:
+                raise Conflict("the game has started, so it cannot be left: resign instead "
+                               f"(POST /api/v1/games/{game_id}/resign) and a bot plays your seat")
+            if status == FINISHED:
+                raise Conflict("the game is over")
+            if stored.humans() == [player["id"]]:
+                if self.store.drop_game(game_id, stored.version, [player["id"]]):
+                    self.store.forget_game(game_id, [s["invite"] for s in stored.seats if s["invite"]])
+                    self.store.forget_games(player["id"], [game_id])
+                    self._unlink_rematch(stored)
+                    return None
+                continue
+            # The old link was spent when the seat was taken: the open seat gets a new one,
+            # stored first so the commit never names a link that does not work.
+            invite = secrets.token_urlsafe(12)
+            self.store.add_invite(game_id, invite)
+            turns = _Turns(stored)
+            stored.seats[seat].update(player_id=None, name=None, invite=invite, automated=False)
+            self._track_turns(stored, turns.to_act)
+            if self._try_commit(stored, turns, None, [], {}, forget=(f"seat:{player['id']}",),
+                                leaving=player["id"]):
+                self.store.forget_games(player["id"], [game_id])
+                self._after_commit(stored)
+                return stored
+        raise Conflict("the game is too busy right now; try again")
+
+    def _unlink_rematch(self, dropped: StoredGame) -> None:
+        """A dropped rematch no longer follows its game, so the players may ask for another."""
+        original = dropped.meta["rematch_of"]
+        if original is None:
+            return
+
+        def unlink(old: StoredGame) -> None:
+            if old.meta["rematch"] == dropped.id:
+                old.meta["rematch"] = None
+        try:
+            self._update_meta(original, unlink)
+        except NotFound:
+            return  # the finished game has expired meanwhile
+        self.store.release_rematch(original)
+
     # --- talk at the table: a short capped list per game ----------------------------------
     def say(self, game_id: str, player: dict, text: str) -> dict:
         stored = self.load(game_id)
@@ -662,7 +714,10 @@ class Service:
 
     def _try_commit(self, stored: StoredGame, turns: _Turns, action_entry: dict | None,
                     events: list[dict], extra: dict, seat: int | None = None,
-                    replace: bool = False) -> bool:
+                    replace: bool = False, forget: tuple[str, ...] = (),
+                    leaving: str | None = None) -> bool:
+        """`forget`: hash fields to delete; `leaving`: a player no longer seated whose inbox
+        must hear of the change all the same, and whose changed name the game forgets."""
         new_version = stored.version + 1
         meta = {key: value for key, value in stored.meta.items() if key not in ("seats", "updated")}
         texts = {"meta": json.dumps(meta), "seats": json.dumps(stored.seats),
@@ -686,14 +741,14 @@ class Service:
             game_id=stored.id, version=stored.version, fields=fields,
             action=json.dumps(action_entry) if action_entry else None, seat=seat, replace=replace,
             events=[json.dumps({**event, "version": new_version}) for event in events],
-            players=stored.humans(),
+            players=stored.humans() + ([leaving] if leaving else []), forget=forget,
+            unname=leaving,
             finishes=status == FINISHED and (loaded is None or loaded.status != FINISHED)))
         if version is None:
             return False
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
-                                   stored.meta["updated"], bots_job, None, status,
-                                   loaded and loaded.names)
+                                   stored.meta["updated"], bots_job, None, status)
         return True
 
     def _after_commit(self, stored: StoredGame) -> None:

@@ -52,8 +52,9 @@ LOBBY_SIZE = 50
 # and its events, or, for a changed secret choice, puts them where the seat's last ones are,
 # or, when the fields hold the packed log, drops the lists.
 # KEYS: game hash, actions, events.
-# ARGV: expected version, retention seconds, n, n field/value pairs, action entry ('' none),
-#       seat, mode ('append', 'replace' or 'pack'), m, m events, then the channels to publish on.
+# ARGV: expected version, retention seconds, n, n field/value pairs, k, k fields to delete,
+#       a player whose changed name goes from `names` ('' none), action entry ('' none), seat,
+#       mode ('append', 'replace' or 'pack'), m, m events, then the channels to publish on.
 _COMMIT = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 local version = tonumber(ARGV[1]) + 1
@@ -62,6 +63,22 @@ local fields = {'version', version}
 local i = 4
 for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
 redis.call('HSET', KEYS[1], unpack(fields))
+local k = tonumber(ARGV[i])
+i = i + 1
+if k > 0 then
+  local gone = {}
+  for j = 1, k do gone[j] = ARGV[i]; i = i + 1 end
+  redis.call('HDEL', KEYS[1], unpack(gone))
+end
+local unname = ARGV[i]
+i = i + 1
+local names = unname ~= '' and redis.call('HGET', KEYS[1], 'names')
+if names then
+  names = cjson.decode(names)
+  names[unname] = nil
+  if next(names) then redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
+  else redis.call('HDEL', KEYS[1], 'names') end
+end
 local action, seat, mode, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
 i = i + 4
 local replaced = false
@@ -91,6 +108,16 @@ for j = i + m, #ARGV do redis.call('PUBLISH', ARGV[j], version) end
 return version
 """
 
+# Deletes a game that nobody changed since it was read (a waiting game its last player left),
+# and tells whoever waits on it. KEYS: the game's keys, the hash first. ARGV: expected
+# version, then the channels to publish on.
+_DROP = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('DEL', unpack(KEYS))
+for j = 2, #ARGV do redis.call('PUBLISH', ARGV[j], 0) end
+return 1
+"""
+
 # The caller's seat, the game's status, visibility and type, and the events after ARGV[2] with
 # the count, read at one instant; of a finished game, its packed log instead of the two.
 # KEYS: game hash, events. ARGV: the seat field, after.
@@ -111,14 +138,16 @@ if packed then return {packed} end
 return {redis.call('LRANGE', KEYS[2], 0, -1), redis.call('LRANGE', KEYS[3], 0, -1)}
 """
 
-# A player's new name at one unfinished table: kept in the game's `names`, counted in `renamed`
-# (part of the ETag) and told on the game's channel and its players' inbox channels.
-# KEYS: game hash. ARGV: the player's seat field, name, game channel, inbox channel prefix.
+# A player's new name at one unfinished table where they sit: kept in the game's `names` (by
+# player id), counted in `renamed` (part of the ETag) and told on the game's channel and its
+# players' inbox channels.
+# KEYS: game hash. ARGV: player id, name, game channel, inbox channel prefix.
 _RENAME = """
-local seat, status, seats = unpack(redis.call('HMGET', KEYS[1], ARGV[1], 'status', 'seats'))
+local seat, status, seats = unpack(redis.call('HMGET', KEYS[1], 'seat:' .. ARGV[1], 'status',
+                                              'seats'))
 if not seat or status == 'finished' then return 0 end
 local names = cjson.decode(redis.call('HGET', KEYS[1], 'names') or '{}')
-names[seat] = ARGV[2]
+names[ARGV[1]] = ARGV[2]
 redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
 local renamed = redis.call('HINCRBY', KEYS[1], 'renamed', 1)
 redis.call('PUBLISH', ARGV[3], renamed)
@@ -257,7 +286,7 @@ class GameRecord:
     bots_job: str | None
     seat: int | None  # the asking player's seat, when one was asked for
     status: str | None = None
-    names: dict[int, str] | None = None  # seats whose player changed name since sitting down
+    names: dict[str, str] | None = None  # players who changed name since sitting down
 
 
 @dataclass
@@ -269,7 +298,9 @@ class Commit:
     seat: int | None
     replace: bool                # a changed secret choice: replace the seat's last entries
     events: list[str]
-    players: list[str]           # seated players whose inboxes hear of it
+    players: list[str]           # players whose inboxes hear of it
+    forget: tuple[str, ...] = ()  # hash fields to delete
+    unname: str | None = None    # a player who left: their changed name goes from `names`
     finishes: bool = False       # the game is over with this change: its log is packed (a
                                  # finishing action is a seat's move at its turn, never a
                                  # replaced choice)
@@ -285,6 +316,7 @@ class Store:
         self._identity = redis.register_script(_IDENTITY)
         self._release = redis.register_script(_RELEASE)
         self._reschedule = redis.register_script(_RESCHEDULE)
+        self._drop = redis.register_script(_DROP)
         self._say = redis.register_script(_SAY)
 
     # --- players -----------------------------------------------------------------------
@@ -323,8 +355,8 @@ class Store:
         for game_id in game_ids:
             # EVAL with the script's text: a pipeline cannot load a script a node has not seen,
             # and a cluster's pipeline routes it by its key only as a plain command.
-            pipe.execute_command("EVAL", _RENAME, 1, game_key(game_id), f"seat:{player_id}",
-                                 name, game_channel(game_id), INBOX_CHANNEL)
+            pipe.execute_command("EVAL", _RENAME, 1, game_key(game_id), player_id, name,
+                                 game_channel(game_id), INBOX_CHANNEL)
         pipe.execute()
 
     def devices(self, player_id: str) -> dict[str, dict]:
@@ -371,12 +403,11 @@ class Store:
         if values[0] is None or values[0] == b"0":
             return None
         seat = values[8] if player_id is not None else None
-        names = values[7] and {int(index): name for index, name in json.loads(values[7]).items()}
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
                           seats=values[2].decode(), state=values[3].decode(),
                           updated=float(values[4] or 0), bots_job=_text(values[5]),
                           seat=None if seat is None else int(seat), status=_text(values[6]),
-                          names=names or None)
+                          names=values[7] and json.loads(values[7]))
 
     def head(self, game_id: str, player_id: str | None
              ) -> tuple[int, int | None, str, bool, int] | None:
@@ -406,6 +437,7 @@ class Store:
         args: list = [change.version, self.retention, len(fields)]
         for field, value in fields.items():
             args += [field, value]
+        args += [len(change.forget), *change.forget, change.unname or ""]
         args += [change.action or "", "" if change.seat is None else change.seat, mode,
                  len(change.events), *change.events,
                  game_channel(change.game_id), *map(inbox_channel, change.players)]
@@ -422,6 +454,13 @@ class Store:
             return _unpack_log(found[0])
         actions, events = found
         return [json.loads(entry) for entry in actions], [json.loads(entry) for entry in events]
+
+    def drop_game(self, game_id: str, version: int, players: list[str]) -> bool:
+        """Deletes the game if it is still at `version`; its players' inboxes hear of it."""
+        keys = [game_key(game_id), _actions_key(game_id), _events_key(game_id),
+                _chat_key(game_id), _chat_count_key(game_id)]
+        channels = [game_channel(game_id), *map(inbox_channel, players)]
+        return bool(self._drop(keys=keys, args=[version, *channels]))
 
     def set_bots_job(self, game_id: str, job_id: str) -> None:
         self.redis.hset(game_key(game_id), "bots_job", job_id)
@@ -451,6 +490,10 @@ class Store:
     def claim_rematch(self, game_id: str) -> bool:
         return bool(self.redis.set(f"game:{{{game_id}}}:rematch", "pending", nx=True, ex=30))
 
+    def release_rematch(self, game_id: str) -> None:
+        """The game's rematch is gone: another may be claimed at once."""
+        self.redis.delete(f"game:{{{game_id}}}:rematch")
+
     # --- invites, lobby, inboxes ---------------------------------------------------------
     def invite(self, code: str) -> str | None:
         return _text(self.redis.get(f"invite:{code}"))
@@ -466,6 +509,18 @@ class Store:
             pipe.delete(f"invite:{invite}")
         if started:
             pipe.zrem(LOBBY, game_id)
+        pipe.execute()
+
+    def add_invite(self, game_id: str, code: str) -> None:
+        """An invite link to a seat opened again (written before the commit that names it)."""
+        self.redis.set(f"invite:{code}", game_id, ex=self.retention)
+
+    def forget_game(self, game_id: str, invites: Iterable[str]) -> None:
+        """After a game was dropped: its invite links and lobby entry go too."""
+        pipe = self.redis.pipeline(transaction=False)
+        for code in invites:
+            pipe.delete(f"invite:{code}")
+        pipe.zrem(LOBBY, game_id)
         pipe.execute()
 
     def lobby(self) -> list[str]:

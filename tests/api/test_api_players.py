@@ -131,3 +131,30 @@ def test_a_rename_shows_at_the_tables_of_unfinished_games_without_a_commit(
     assert [client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()["seats"][0]["name"]
             for game_id in together] == ["Anna B.", "Anna B."]
     assert anna_body["id"] == client.get("/api/v1/players/me", headers=anna).get_json()["id"]
+
+
+def test_a_player_who_renamed_and_left_takes_no_old_name_to_the_seat(client, new_player):
+    """The changed name goes with the player who leaves: whoever takes the seat next, the
+    player themself with yet another name included, shows their own."""
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    _, cleo = new_player("Cleo")
+    game = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 3, "seats": ["human", "human", "human"]}).get_json()
+    url = f"/api/v1/games/{game['id']}"
+    client.post(f"/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
+    client.patch("/api/v1/players/me", json={"name": "Bertta"}, headers=bert)
+    client.patch("/api/v1/players/me", json={"name": "Anni"}, headers=anna)
+    assert [s["name"] for s in client.get(url, headers=anna).get_json()["seats"]] == [
+        "Anni", "Bertta", None]
+    assert client.post(f"{url}/leave", headers=bert).status_code == 204
+    client.patch("/api/v1/players/me", json={"name": "Bertil"}, headers=bert)
+    invites = client.get(url, headers=anna).get_json()["invites"]
+    client.post(f"/api/v1/games/invites/{invites[0]['code']}", headers=cleo)
+    assert [s["name"] for s in client.get(url, headers=anna).get_json()["seats"]] == [
+        "Anni", "Cleo", None]
+    assert client.post(f"{url}/leave", headers=cleo).status_code == 204
+    invites = client.get(url, headers=anna).get_json()["invites"]
+    client.post(f"/api/v1/games/invites/{invites[0]['code']}", headers=bert)
+    assert [s["name"] for s in client.get(url, headers=anna).get_json()["seats"]] == [
+        "Anni", "Bertil", None]
