@@ -219,21 +219,15 @@ class Service:
             self._tokens.pop(token_hash, None)
 
     def rename(self, player: dict, name: str) -> dict:
-        """The new name in every game too: each game's seats change, no job is queued."""
-        self.store.rename_player(player["id"], name)
-        for game_id in self.store.game_ids(player["id"]):
-            try:
-                self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
-            except NotFound:
-                continue
+        """The new name, and at the tables of the player's unfinished games too, without a
+        commit: each game keeps the names changed since its players sat down beside its state,
+        and counts the changes in its ETag, so watching phones see it at once. A finished game
+        keeps the name its player had when it ended, as its record does."""
+        self.store.rename_player(player["id"], name, self.store.game_ids(player["id"]))
         with self._tokens_lock:
             self._tokens = {key: entry for key, entry in self._tokens.items()
                             if entry[1]["id"] != player["id"]}
         return {"id": player["id"], "name": name, "bot": player["bot"]}
-
-    @staticmethod
-    def _rename_seat(stored: StoredGame, player_id: str, name: str) -> None:
-        stored.seats[stored.seat_of(player_id)]["name"] = name
 
     def signin_code(self, player: dict) -> dict:
         """A one-use code that signs another device in as this player."""
@@ -429,18 +423,23 @@ class Service:
         if record is None:
             return None
         meta = json.loads(record.meta)
-        meta.update(seats=json.loads(record.seats), updated=record.updated)
+        seats = json.loads(record.seats)
+        for seat in seats:
+            if seat["player_id"] in (record.names or {}):
+                seat["name"] = record.names[seat["player_id"]]
+        meta.update(seats=seats, updated=record.updated)
         return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(record.state),
                           record.version, record)
 
-    def version_and_seat(self, game_id: str, player: dict | None) -> tuple[int, int | None]:
-        """What the ETag is made of, read without the game's JSON; refuses private spectators."""
+    def etag_parts(self, game_id: str, player: dict | None) -> dict:
+        """What the ETag is made of, read without the game's JSON: the version, the caller's
+        seat and the number of renames at the table; refuses private spectators."""
         head = self.store.head(game_id, player and player["id"])
         if head is None:
             raise NotFound(f"no game with id {game_id!r}")
-        version, seat, _, public = head
+        version, seat, _, public, renamed = head
         self._may_watch(game_id, player, seat, public)
-        return version, seat
+        return {"version": version, "seat": seat, "renamed": renamed}
 
     def _may_watch(self, game_id: str, player: dict | None, seat: int | None,
                    public: bool) -> None:
@@ -718,7 +717,7 @@ class Service:
                     replace: bool = False, forget: tuple[str, ...] = (),
                     leaving: str | None = None) -> bool:
         """`forget`: hash fields to delete; `leaving`: a player no longer seated whose inbox
-        must hear of the change all the same."""
+        must hear of the change all the same, and whose changed name the game forgets."""
         new_version = stored.version + 1
         meta = {key: value for key, value in stored.meta.items() if key not in ("seats", "updated")}
         texts = {"meta": json.dumps(meta), "seats": json.dumps(stored.seats),
@@ -726,7 +725,8 @@ class Service:
         loaded = stored.record
         fields = {name: text for name, text in texts.items()
                   if loaded is None or getattr(loaded, name) != text}
-        fields.update(updated=repr(stored.meta["updated"]), status=stored.status(),
+        status = stored.status()
+        fields.update(updated=repr(stored.meta["updated"]), status=status,
                       public="1" if meta["public"] else "0", **extra)
         bots_job = loaded.bots_job if loaded else None
         stored.new_bots_job = None
@@ -741,12 +741,14 @@ class Service:
             game_id=stored.id, version=stored.version, fields=fields,
             action=json.dumps(action_entry) if action_entry else None, seat=seat, replace=replace,
             events=[json.dumps({**event, "version": new_version}) for event in events],
-            players=stored.humans() + ([leaving] if leaving else []), forget=forget))
+            players=stored.humans() + ([leaving] if leaving else []), forget=forget,
+            unname=leaving,
+            finishes=status == FINISHED and (loaded is None or loaded.status != FINISHED)))
         if version is None:
             return False
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
-                                   stored.meta["updated"], bots_job, None)
+                                   stored.meta["updated"], bots_job, None, status)
         return True
 
     def _after_commit(self, stored: StoredGame) -> None:
@@ -861,10 +863,19 @@ class Service:
             "players": stored.meta["players"],
             "options": stored.meta["options"],
             "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(stored.seats)],
-            **stored.game.record(stored.state),
+            **stored.game.record(self._replayed(stored, actions, recording=True)),
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             "outcome": stored.game.outcome(stored.state),
         }
+
+    @staticmethod
+    def _replayed(stored: StoredGame, actions: list[dict], recording: bool = False) -> dict:
+        """The game's state after `actions`, replayed from its seed."""
+        game, meta = stored.game, stored.meta
+        state = game.new_game(meta["players"], meta["options"], stored.state["seed"], recording)
+        for entry in actions:
+            game.apply_action(state, entry["seat"], entry["action"])
+        return state
 
     def events(self, game_id: str, player: dict | None, after: int) -> dict:
         """The events after number `after` that the caller may see, and the number of the last,
@@ -890,9 +901,7 @@ class Service:
         if not 0 <= step <= len(actions):
             raise NotFound(f"this game has steps 0 to {len(actions)}")
         game, meta = stored.game, stored.meta
-        state = game.new_game(meta["players"], meta["options"], stored.state["seed"])
-        for entry in actions[:step]:
-            game.apply_action(state, entry["seat"], entry["action"])
+        state = self._replayed(stored, actions[:step])
         seen = game.view(state, None)
         last = actions[step - 1] if step else None
         return {

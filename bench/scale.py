@@ -461,7 +461,7 @@ def check_record(game, record: dict) -> list[str]:
                  if key not in ("dealer", "scores") for card in flatten(value)]
         if len(cards) != len(set(cards)):
             problems.append(f"{record['id']}: deal {number} holds a card twice")
-    state = game.new_game(record["players"], record["options"], record["seed"])
+    state = game.new_game(record["players"], record["options"], record["seed"], recording=True)
     for entry in record["actions"]:
         game.apply_action(state, entry["seat"], entry["action"])
     if game.outcome(state) != record["outcome"]:

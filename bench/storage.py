@@ -260,9 +260,11 @@ def paced_p99(base: str, rate: float, seconds: int) -> tuple[float, float]:
 
 # --- sizes -----------------------------------------------------------------------------------------
 def game_bytes(redis: Redis, game_id: str) -> tuple[int, int]:
-    """(state bytes, bytes of every key of the game in Redis)."""
+    """(state bytes, bytes of every key of the game in Redis): every key with the game's hash
+    tag. RQ's job keys are the queue's, not the game's (in production on a Redis of their own;
+    here the notices queue has no worker, so its jobs would pile up and be counted)."""
     total, state = 0, 0
-    for key in redis.scan_iter(f"*{game_id}*"):
+    for key in redis.scan_iter(f"*{{{game_id}}}*"):
         total += redis.memory_usage(key, samples=0) or 0
         if redis.type(key) == b"hash" and redis.hexists(key, "state"):
             state = redis.hstrlen(key, "state")
@@ -379,7 +381,7 @@ def show_throughput(base: str, bare: str, seconds: int) -> None:
 
 def show_sizes(url: str, base: str) -> None:
     print("\nBytes per 4-player game against 3 easy bots (largest state in play; when finished:"
-          " state, every key of the game)")
+          " state, every key of the game; targets 8192 and 16384)")
     for game_type, (largest, state, total) in sizes(url, base).items():
         print(f"  {game_type:<10} in play ≤ {largest:>6} B   finished: state {state:>6} B, "
               f"in Redis {total:>7} B")

@@ -35,7 +35,9 @@ class Me(MethodView):
     @blp.response(200, PlayerSchema)
     @blp.doc(security=BEARER)
     def patch(self, body):
-        """Change the calling player's name, in every game too"""
+        """Change the calling player's name, at the tables of unfinished games too
+
+        A finished game keeps the name its player had when it ended."""
         return service().rename(current_player(), body["name"].strip())
 
 
