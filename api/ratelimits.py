@@ -2,7 +2,8 @@
 
 Each budget counts per player (every device of a player shares it) and per
 address, separately for creating players, creating games, acting, guessing
-codes (invites and sign-in codes) and long-polls. A player may also hold only
+codes (invites and sign-in codes) and long-polls; one count per budget, whichever of its
+endpoints is called (acting: moves, joins, take-backs, leaving and resigning). A player may also hold only
 a few long-polls open at once. Beyond a budget: 429 with Retry-After, in the one
 error shape.
 """
@@ -76,11 +77,11 @@ def init_app(app: Flask) -> None:
         raise ValueError(f"no rate limit budget named {', '.join(sorted(unknown))}")
     for budget in BUDGETS:
         exempt = (lambda: not waits()) if budget.long_polls_only else None
+        # One count per budget, whichever of its endpoints is called.
+        shared = limiter.shared_limit(chosen.get(budget.name, budget.limits), scope=budget.name,
+                                      key_func=budget.key, exempt_when=exempt)
         for endpoint in budget.endpoints:
-            view = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limiter.limit(
-                chosen.get(budget.name, budget.limits), key_func=budget.key, exempt_when=exempt,
-                scope=f"{endpoint}:{budget.name}")(view)
+            app.view_functions[endpoint] = shared(app.view_functions[endpoint])
     _run_only_for(app, {endpoint for budget in BUDGETS for endpoint in budget.endpoints},
                   hooks_before)
     app.register_error_handler(RateLimitExceeded, lambda error: error.response or too_many(None))
