@@ -1,11 +1,11 @@
 """Rate limits (flask-limiter, counted in Redis so every process shares them) and long-poll caps.
 
 Each budget counts per player (every device of a player shares it) and per
-address, separately for creating players, creating games, acting, guessing
-codes (invites and sign-in codes) and long-polls; one count per budget, whichever of its
-endpoints is called (acting: moves, joins, take-backs, leaving and resigning). A player may also hold only
-a few long-polls open at once. Beyond a budget: 429 with Retry-After, in the one
-error shape.
+address, separately for creating players, creating games, acting (moves, joins,
+take-backs, leaving, resigning), guessing codes (invites and sign-in codes) and
+long-polls; a budget is one count whichever of its endpoints is called. A player
+may also hold only a few long-polls open at once. Beyond a budget: 429 with
+Retry-After, in the one error shape.
 """
 from __future__ import annotations
 
