@@ -1,10 +1,11 @@
 """Rate limits (flask-limiter, counted in Redis so every process shares them) and long-poll caps.
 
 Each budget counts per player (every device of a player shares it) and per
-address, separately for creating players, creating games, acting, guessing
-codes (invites and sign-in codes) and long-polls. A player may also hold only
-a few long-polls open at once. Beyond a budget: 429 with Retry-After, in the one
-error shape.
+address, separately for creating players, creating games, acting (moves, joins,
+take-backs, leaving, resigning), guessing codes (invites and sign-in codes) and
+long-polls; a budget is one count whichever of its endpoints is called. A player
+may also hold only a few long-polls open at once. Beyond a budget: 429 with
+Retry-After, in the one error shape.
 """
 from __future__ import annotations
 
@@ -50,7 +51,9 @@ BUDGETS = (
     Budget("create_game", ("games.Games", "games.Rematch"), "20/minute;300/hour", by_player),
     Budget("create_game_per_address", ("games.Games", "games.Rematch"), "60/minute;1000/hour",
            by_address),
-    Budget("act", ("games.Actions", "games.Join", "games.TakeBack"), "600/minute", by_player),
+    Budget("act", ("games.Actions", "games.Join", "games.TakeBack", "table.Leave", "table.Resign"),
+           "600/minute",
+           by_player),
     Budget("guess_code", ("games.Invite", "players.SignIn"), "10/minute;60/hour", by_address),
     Budget("guess_code_per_player", ("games.Invite",), "10/minute;60/hour", by_player),
     Budget("long_poll", ("games.GameView", "players.Inbox"), "120/minute", by_player,
@@ -62,25 +65,57 @@ LONG_POLL_KEY_TTL = 120    # seconds: longer than any wait, so a crashed process
 
 
 def init_app(app: Flask) -> None:
+    hooks_before = _app_hooks(app)
     limiter = Limiter(
         by_address, app=app, storage_uri=connections.queue_url(app.config), strategy="fixed-window",
         key_prefix="ratelimit", on_breach=too_many,
         storage_options={"socket_connect_timeout": outage.CONNECT_TIMEOUT,
                          "socket_timeout": outage.COMMAND_TIMEOUT})
     chosen = app.config.get("RATE_LIMITS", {})
+    unknown = set(chosen) - {budget.name for budget in BUDGETS}
+    if unknown:
+        raise ValueError(f"no rate limit budget named {', '.join(sorted(unknown))}")
     for budget in BUDGETS:
         exempt = (lambda: not waits()) if budget.long_polls_only else None
+        # One count per budget, whichever of its endpoints is called.
+        shared = limiter.shared_limit(chosen.get(budget.name, budget.limits), scope=budget.name,
+                                      key_func=budget.key, exempt_when=exempt)
         for endpoint in budget.endpoints:
-            view = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limiter.limit(
-                chosen.get(budget.name, budget.limits), key_func=budget.key, exempt_when=exempt,
-                scope=f"{endpoint}:{budget.name}")(view)
+            app.view_functions[endpoint] = shared(app.view_functions[endpoint])
+    _run_only_for(app, {endpoint for budget in BUDGETS for endpoint in budget.endpoints},
+                  hooks_before)
     app.register_error_handler(RateLimitExceeded, lambda error: error.response or too_many(None))
     # Counted beside the rate limits, never in the game store.
     app.extensions["poyta_long_polls"] = connections.queue_client(app.config,
                                                                   **outage.COMMAND_OPTIONS)
     app.before_request(count_long_poll)
     app.teardown_request(release_long_poll)
+
+
+_HOOKS = (("before_request_funcs", False), ("after_request_funcs", True),
+          ("teardown_request_funcs", False))
+
+
+def _app_hooks(app: Flask) -> list:
+    return [hook for registry, _ in _HOOKS for hook in getattr(app, registry).get(None, [])]
+
+
+def _run_only_for(app: Flask, endpoints: set[str], hooks_before: list) -> None:
+    """flask-limiter hooks every request, limited or not; its hooks (added since
+    `hooks_before`) now run only for the endpoints it limits. Elsewhere they cost a fifth
+    of an unchanged poll (`python -m bench.storage`) and decide nothing."""
+    for registry, passes_response in _HOOKS:
+        hooks = getattr(app, registry).get(None, [])
+        hooks[:] = [hook if any(hook is old for old in hooks_before)
+                    else _scoped(hook, endpoints, passes_response) for hook in hooks]
+
+
+def _scoped(hook, endpoints: set[str], passes_response: bool):
+    def run(*args):
+        if request.endpoint in endpoints:
+            return hook(*args)
+        return args[0] if passes_response else None
+    return run
 
 
 def too_many(limit: RequestLimit | None) -> Response:

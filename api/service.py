@@ -259,21 +259,15 @@ class Service:
             self._tokens.pop(token_hash, None)
 
     def rename(self, player: dict, name: str) -> dict:
-        """The new name in every game too: each game's seats change, no job is queued."""
-        self.store.rename_player(player["id"], name)
-        for game_id in self.store.game_ids(player["id"]):
-            try:
-                self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
-            except NotFound:
-                continue
+        """The new name, and at the tables of the player's unfinished games too, without a
+        commit: each game keeps the names changed since its players sat down beside its state,
+        and counts the changes in its ETag, so watching phones see it at once. A finished game
+        keeps the name its player had when it ended, as its record does."""
+        self.store.rename_player(player["id"], name, self.store.game_ids(player["id"]))
         with self._tokens_lock:
             self._tokens = {key: entry for key, entry in self._tokens.items()
                             if entry[1]["id"] != player["id"]}
         return {"id": player["id"], "name": name, "bot": player["bot"]}
-
-    @staticmethod
-    def _rename_seat(stored: StoredGame, player_id: str, name: str) -> None:
-        stored.seats[stored.seat_of(player_id)]["name"] = name
 
     def signin_code(self, player: dict) -> dict:
         """A one-use code that signs another device in as this player."""
@@ -469,18 +463,23 @@ class Service:
         if record is None:
             return None
         meta = json.loads(record.meta)
-        meta.update(seats=json.loads(record.seats), updated=record.updated)
+        seats = json.loads(record.seats)
+        for seat in seats:
+            if seat["player_id"] in (record.names or {}):
+                seat["name"] = record.names[seat["player_id"]]
+        meta.update(seats=seats, updated=record.updated)
         return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(record.state),
                           record.version, record)
 
-    def version_and_seat(self, game_id: str, player: dict | None) -> tuple[int, int | None]:
-        """What the ETag is made of, read without the game's JSON; refuses private spectators."""
+    def etag_parts(self, game_id: str, player: dict | None) -> dict:
+        """What the ETag is made of, read without the game's JSON: the version, the caller's
+        seat and the number of renames at the table; refuses private spectators."""
         head = self.store.head(game_id, player and player["id"])
         if head is None:
             raise NotFound(f"no game with id {game_id!r}")
-        version, seat, _, public = head
+        version, seat, _, public, renamed = head
         self._may_watch(game_id, player, seat, public)
-        return version, seat
+        return {"version": version, "seat": seat, "renamed": renamed}
 
     def _may_watch(self, game_id: str, player: dict | None, seat: int | None,
                    public: bool) -> None:
@@ -554,8 +553,9 @@ class Service:
         lines, gone = [], []
         for game_id in self.store.game_ids(player["id"]):
             stored = self._load_or_none(game_id)
-            if stored is None:
-                gone.append(game_id)  # expired after its retention
+            if stored is None or (stored.seat_of(player["id"]) is None
+                                  and not stored.seat_kept_for(player["id"])):
+                gone.append(game_id)  # expired after its retention, or left
             else:
                 lines.append(self.summary(stored, player["id"]))
         self.store.forget_games(player["id"], gone)
@@ -661,6 +661,56 @@ class Service:
             return [{"type": "resigned", "seat": seat}]
         return self._update_meta(game_id, give_up)
 
+    def leave(self, game_id: str, player: dict) -> StoredGame | None:
+        """The player leaves a game that has not started: their seat opens again with a new
+        invite link. The last player to leave deletes the game (None is returned then)."""
+        for _ in range(CAS_ATTEMPTS):
+            stored = self.load(game_id)
+            seat = stored.seat_of(player["id"])
+            if seat is None:
+                raise Forbidden("you have no seat in this game")
+            status = stored.status()
+            if status == ACTIVE:
+                raise Conflict("the game has started, so it cannot be left: resign instead "
+                               f"(POST /api/v1/games/{game_id}/resign) and a bot plays your seat")
+            if status == FINISHED:
+                raise Conflict("the game is over")
+            if stored.humans() == [player["id"]]:
+                if self.store.drop_game(game_id, stored.version, [player["id"]]):
+                    self.store.forget_game(game_id, [s["invite"] for s in stored.seats if s["invite"]])
+                    self.store.forget_games(player["id"], [game_id])
+                    self._unlink_rematch(stored)
+                    return None
+                continue
+            # The old link was spent when the seat was taken: the open seat gets a new one,
+            # stored first so the commit never names a link that does not work.
+            invite = secrets.token_urlsafe(12)
+            self.store.add_invite(game_id, invite)
+            turns = _Turns(stored)
+            stored.seats[seat].update(player_id=None, name=None, invite=invite, automated=False)
+            self._track_turns(stored, turns.to_act)
+            if self._try_commit(stored, turns, None, [], {}, forget=(f"seat:{player['id']}",),
+                                leaving=player["id"]):
+                self.store.forget_games(player["id"], [game_id])
+                self._after_commit(stored)
+                return stored
+        raise Conflict("the game is too busy right now; try again")
+
+    def _unlink_rematch(self, dropped: StoredGame) -> None:
+        """A dropped rematch no longer follows its game, so the players may ask for another."""
+        original = dropped.meta["rematch_of"]
+        if original is None:
+            return
+
+        def unlink(old: StoredGame) -> None:
+            if old.meta["rematch"] == dropped.id:
+                old.meta["rematch"] = None
+        try:
+            self._update_meta(original, unlink)
+        except NotFound:
+            return  # the finished game has expired meanwhile
+        self.store.release_rematch(original)
+
     # --- talk at the table: a short capped list per game ----------------------------------
     def say(self, game_id: str, player: dict, text: str) -> dict:
         stored = self.load(game_id)
@@ -704,7 +754,10 @@ class Service:
 
     def _try_commit(self, stored: StoredGame, turns: _Turns, action_entry: dict | None,
                     events: list[dict], extra: dict, seat: int | None = None,
-                    replace: bool = False) -> bool:
+                    replace: bool = False, forget: tuple[str, ...] = (),
+                    leaving: str | None = None) -> bool:
+        """`forget`: hash fields to delete; `leaving`: a player no longer seated whose inbox
+        must hear of the change all the same, and whose changed name the game forgets."""
         new_version = stored.version + 1
         meta = {key: value for key, value in stored.meta.items() if key not in ("seats", "updated")}
         texts = {"meta": json.dumps(meta), "seats": json.dumps(stored.seats),
@@ -712,7 +765,8 @@ class Service:
         loaded = stored.record
         fields = {name: text for name, text in texts.items()
                   if loaded is None or getattr(loaded, name) != text}
-        fields.update(updated=repr(stored.meta["updated"]), status=stored.status(),
+        status = stored.status()
+        fields.update(updated=repr(stored.meta["updated"]), status=status,
                       public="1" if meta["public"] else "0", **extra)
         bots_job = loaded.bots_job if loaded else None
         stored.new_bots_job = None
@@ -727,12 +781,14 @@ class Service:
             game_id=stored.id, version=stored.version, fields=fields,
             action=json.dumps(action_entry) if action_entry else None, seat=seat, replace=replace,
             events=[json.dumps({**event, "version": new_version}) for event in events],
-            players=stored.humans()))
+            players=stored.humans() + ([leaving] if leaving else []), forget=forget,
+            unname=leaving,
+            finishes=status == FINISHED and (loaded is None or loaded.status != FINISHED)))
         if version is None:
             return False
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
-                                   stored.meta["updated"], bots_job, None)
+                                   stored.meta["updated"], bots_job, None, status)
         return True
 
     def _after_commit(self, stored: StoredGame) -> None:
@@ -862,10 +918,19 @@ class Service:
             "players": stored.meta["players"],
             "options": stored.meta["options"],
             "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(stored.seats)],
-            **stored.game.record(stored.state),
+            **stored.game.record(self._replayed(stored, actions, recording=True)),
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             "outcome": stored.game.outcome(stored.state),
         }
+
+    @staticmethod
+    def _replayed(stored: StoredGame, actions: list[dict], recording: bool = False) -> dict:
+        """The game's state after `actions`, replayed from its seed."""
+        game, meta = stored.game, stored.meta
+        state = game.new_game(meta["players"], meta["options"], stored.state["seed"], recording)
+        for entry in actions:
+            game.apply_action(state, entry["seat"], entry["action"])
+        return state
 
     def events(self, game_id: str, player: dict | None, after: int) -> dict:
         """The events after number `after` that the caller may see, and the number of the last,
@@ -891,9 +956,7 @@ class Service:
         if not 0 <= step <= len(actions):
             raise NotFound(f"this game has steps 0 to {len(actions)}")
         game, meta = stored.game, stored.meta
-        state = game.new_game(meta["players"], meta["options"], stored.state["seed"])
-        for entry in actions[:step]:
-            game.apply_action(state, entry["seat"], entry["action"])
+        state = self._replayed(stored, actions[:step])
         seen = game.view(state, None)
         last = actions[step - 1] if step else None
         return {

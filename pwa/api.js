@@ -95,6 +95,7 @@ export const api = {
     { body: version === undefined ? { action } : { action, version } })),
   takeBack: (gameId) => data(call("POST", `/games/${id(gameId)}/takeback`)),
   resign: (gameId) => data(call("POST", `/games/${id(gameId)}/resign`)),
+  leave: (gameId) => call("POST", `/games/${id(gameId)}/leave`),
   say: (gameId, text) => data(call("POST", `/games/${id(gameId)}/chat`, { body: { text } })),
   chat: (gameId, after) => data(call("GET", `/games/${id(gameId)}/chat?after=${after}`)),
   rematch: (gameId) => data(call("POST", `/games/${id(gameId)}/rematch`)),

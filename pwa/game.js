@@ -9,10 +9,9 @@ import { h, staleNote, nameTag, shortNames, showError, clearError, announce, han
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
 import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.js";
-import { eventsBetween } from "./pacing.js";
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
-import { tableTalk, resignButton } from "./table.js";
+import { tableTalk, resignButton, leaveButton } from "./table.js";
 
 const seenKey = (id) => `poyta.seen.${id}`;
 
@@ -212,9 +211,12 @@ export async function gamePage(id, page) {
       tools.append(h("button", { type: "button", "aria-haspopup": "dialog",
         onclick: () => openHowTo({ type: view.type, title: view.title, gameId: view.id }) }, t("game.howto")));
     }
-    // What happened since the last view: the game log's new lines, and the reveal built from them.
-    const { fresh, first } = await (logQueue = logQueue.then(() => updateLog()));
-    if (prev && !first && !force && mod && mod.stages && revealStep()) await reveal(prev, view, fresh.map((line) => line.event), mod);
+    // What happened between the last view and this one: the lines of the game log with their
+    // versions, and the reveal built from them. The log is fetched after the view, so it may
+    // already hold later moves; those belong to the next view and are revealed with it.
+    const { first } = await (logQueue = logQueue.then(() => updateLog()));
+    const between = prev && !first && !force ? linesBetween(prev, view) : [];
+    if (prev && !first && !force && mod && mod.stages && revealStep()) await reveal(prev, view, between.map((line) => line.event), mod);
 
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
@@ -229,15 +231,19 @@ export async function gamePage(id, page) {
       talkBox.replaceChildren(talk.element);
     }
     const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
-    resignBox.replaceChildren(...(view.status === "active" && mine && !mine.resigned
-      ? [resignButton(view, (resigned) => show(resigned, false, true))] : []));
+    if (view.status === "waiting" && mine) {
+      resignBox.replaceChildren(leaveButton(view, () => { refreshInbox(); location.hash = "#/"; }));
+    } else {
+      resignBox.replaceChildren(...(view.status === "active" && mine && !mine.resigned
+        ? [resignButton(view, (resigned) => show(resigned, false, true))] : []));
+    }
     rulesLink.replaceChildren(h("a", { href: `#/rules/${encodeURIComponent(view.type)}/${encodeURIComponent(view.id)}` },
       t("game.rules", { title: view.title })));
     renderArea(view, mod);
 
     // Announce what happened: the game log's new lines when the game describes its events,
     // else the renderer's own diff of the two views; then the status.
-    const lines = first ? [] : fresh.map((line) => line.text);
+    const lines = between.map((line) => line.text);
     const said = mod && mod.describeEvent ? lines : (prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : []);
     if (prev === null) announce(status);
     else announce([...said, status].join(". "));
@@ -247,7 +253,7 @@ export async function gamePage(id, page) {
   // a finished round or deal until the player goes on. A tap on the table hurries it along.
   let lastStepAt = 0;
   async function reveal(prev, view, events, mod) {
-    const stages = mod.stages(prev, view, eventsBetween(prev, view, events), ctx);
+    const stages = mod.stages(prev, view, events, ctx);
     const summary = mod.summary ? mod.summary(prev, view, ctx) : null;
     // A long absence is told by the log, not replayed card by card.
     if ((!stages.length && !summary) || stages.length > 12) return;
@@ -316,6 +322,12 @@ export async function gamePage(id, page) {
   }
 
   // ------------------------------------------------------------ game log
+  // The log's lines of the moves from one view to the next. By version, not by position: a
+  // changed secret choice keeps its place in the log with the version of the change.
+  function linesBetween(prev, view) {
+    return state.log.filter(({ event }) => event.version > prev.version && event.version <= view.version);
+  }
+
   // Fetches the events after the last one known; returns them with their lines, and whether
   // they are the first fetched (the story so far, not news).
   async function updateLog() {

@@ -17,6 +17,10 @@ const catalogues = {
     "resign.button": "Resign",
     "resign.ask": "Resign this game? A bot plays your seat to the end. This cannot be undone.",
     "resign.yes": "Resign",
+    "leave.button": "Leave this game",
+    "leave.ask": "Leave this game? Your seat opens again for someone else.",
+    "leave.askLast": "Leave this game? Nobody else has joined, so the game is deleted.",
+    "leave.yes": "Leave",
     "game.resigned": "resigned",
     "game.resignedYou": "You resigned: a bot plays your seat to the end.",
     "event.resigned": "{name} resigned: a bot plays the seat",
@@ -171,7 +175,7 @@ const catalogues = {
     "settings.you": "You",
     "settings.name": "Your name",
     "settings.save": "Save",
-    "settings.nameSaved": "Name saved, in every game too.",
+    "settings.nameSaved": "Name saved, at the tables of your unfinished games too.",
     "settings.language": "Language",
     "settings.languageLabel": "Language of the app",
     "settings.play": "Playing",
@@ -216,6 +220,10 @@ const catalogues = {
     "resign.button": "Luovuta",
     "resign.ask": "Luovutatko tämän pelin? Botti pelaa paikkasi loppuun. Tätä ei voi perua.",
     "resign.yes": "Luovuta",
+    "leave.button": "Poistu pelistä",
+    "leave.ask": "Poistutaanko pelistä? Paikkasi vapautuu jollekulle toiselle.",
+    "leave.askLast": "Poistutaanko pelistä? Kukaan muu ei ole liittynyt, joten peli poistetaan.",
+    "leave.yes": "Poistu",
     "game.resigned": "luovutti",
     "game.resignedYou": "Luovutit: botti pelaa paikkasi loppuun.",
     "event.resigned": "{name} luovutti: botti pelaa paikan",
@@ -370,7 +378,7 @@ const catalogues = {
     "settings.you": "Sinä",
     "settings.name": "Nimesi",
     "settings.save": "Tallenna",
-    "settings.nameSaved": "Nimi tallennettu, myös kaikkiin peleihin.",
+    "settings.nameSaved": "Nimi tallennettu, myös keskeneräisten pelien pöytiin.",
     "settings.language": "Kieli",
     "settings.languageLabel": "Sovelluksen kieli",
     "settings.play": "Pelaaminen",
@@ -427,6 +435,12 @@ export function addStrings(language, strings) {
 }
 
 // t("game.score", {score: 5}) -> "Score 5"; unknown keys fall back to English, then the key.
+// A line about what one seat did: the "<key>You" line when it is the player's seat ("You
+// played", "Pelasit": Finnish tells the person by the verb), else "<key>" with the seat's name.
+export function seatLine(key, seat, ctx, vars = {}) {
+  return seat === ctx.yourSeat ? t(`${key}You`, vars) : t(key, { ...vars, name: ctx.seatName(seat) });
+}
+
 export function t(key, vars = {}) {
   const text = (catalogues[lang] && catalogues[lang][key]) ?? catalogues.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));

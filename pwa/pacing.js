@@ -6,11 +6,6 @@
 // a trick (kept longer).
 export const step = (view, card = null, done = false) => ({ view, card, done });
 
-// The new events of the game between the view shown and the next one, in order.
-export function eventsBetween(prev, view, events) {
-  return events.filter((event) => event.version > prev.version && event.version <= view.version);
-}
-
 // Trick games: every card played (or passed) is a step, and a completed trick is held.
 // `plays` and `done` name the game's event types; `showTrick(view, trick, leader)` returns the
 // previous view with that trick on the table and nothing playable. Stops at a deal's end.

@@ -1,5 +1,5 @@
 // Loading the game renderer modules (games/<type>.js) and describing game events with them.
-import { t } from "./i18n.js";
+import { seatLine } from "./i18n.js";
 
 const modules = new Map();
 
@@ -17,11 +17,8 @@ export async function loadModule(type) {
 export function describeEvent(mod, event, ctx) {
   const own = mod && mod.describeEvent ? mod.describeEvent(event, ctx) : null;
   if (own) return own;
-  const yours = event.seat === ctx.yourSeat ? "You" : "";
-  if (event.type === "timeout") {
-    return t(`event.timeout${event.standin ? "Standin" : ""}${yours}`, { name: ctx.seatName(event.seat) });
-  }
-  if (event.type === "stand_in") return t(`event.standIn${yours}`, { name: ctx.seatName(event.seat) });
-  if (event.type === "resigned") return t(`event.resigned${yours}`, { name: ctx.seatName(event.seat) });
+  if (event.type === "timeout") return seatLine(`event.timeout${event.standin ? "Standin" : ""}`, event.seat, ctx);
+  if (event.type === "stand_in") return seatLine("event.standIn", event.seat, ctx);
+  if (event.type === "resigned") return seatLine("event.resigned", event.seat, ctx);
   return event.type;
 }

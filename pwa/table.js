@@ -1,5 +1,6 @@
 // Around the table: short messages and quick reactions between the game's players (shown as
-// text, never as markup; muteable per game), and resigning the seat to a bot.
+// text, never as markup; muteable per game), resigning the seat to a bot, and leaving a game
+// before it starts.
 import { t } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { h, handleError, announce } from "./ui.js";
@@ -72,18 +73,31 @@ export function tableTalk(gameId, yourSeat) {
 export function resignButton(view, onResigned) {
   const button = h("button", { type: "button", class: "danger" }, t("resign.button"));
   button.addEventListener("click", async () => {
-    if (confirmIrreversible() && !(await ask(t("resign.ask")))) return;
+    if (confirmIrreversible() && !(await ask(t("resign.ask"), t("resign.yes")))) return;
     button.disabled = true;
     try { onResigned(await api.resign(view.id)); } catch (error) { handleError(error); button.disabled = false; }
   });
   return h("p", { class: "resign" }, button);
 }
 
+// "Leave" a game still waiting for players: the seat opens again (the last player deletes the
+// game). Asked first unless the player turned that off.
+export function leaveButton(view, onLeft) {
+  const button = h("button", { type: "button", class: "danger" }, t("leave.button"));
+  button.addEventListener("click", async () => {
+    const alone = view.seats.every((seat) => seat.seat === view.your_seat || seat.bot || !seat.joined);
+    if (confirmIrreversible() && !(await ask(t(alone ? "leave.askLast" : "leave.ask"), t("leave.yes")))) return;
+    button.disabled = true;
+    try { await api.leave(view.id); onLeft(); } catch (error) { handleError(error); button.disabled = false; }
+  });
+  return h("p", { class: "resign" }, button);
+}
+
 // A yes/no question in a small sheet; resolves true for yes.
-function ask(question) {
+function ask(question, yesLabel) {
   return new Promise((resolve) => {
     let answer = false;
-    const yes = h("button", { type: "button", class: "primary danger" }, t("resign.yes"));
+    const yes = h("button", { type: "button", class: "primary danger" }, yesLabel);
     const no = h("button", { type: "button" }, t("confirm.no"));
     const dialog = h("dialog", { class: "sheet", "aria-labelledby": "ask-title" },
       h("div", { class: "sheet-body" }, h("h2", { id: "ask-title", text: question }),

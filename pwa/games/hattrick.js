@@ -1,7 +1,7 @@
 // Hattrick renderer: the double trick, the hand by colour (play or pass), last trick,
 // collected piles and passed cards, the end of the last deal and the score sheet.
 // Contract: see games/README.md. view.table and the events are documented in rules/hattrick/game.py.
-import { t, addStrings, listNames } from "../i18n.js";
+import { t, addStrings, listNames, seatLine } from "../i18n.js";
 import { h } from "../ui.js";
 import { tricksStages, between } from "../pacing.js";
 
@@ -50,9 +50,12 @@ addStrings("en", {
   "hattrick.and": " and ",
   "hattrick.dealer": "dealer",
   "hattrick.ev.played": "{name} played {card}",
+  "hattrick.ev.playedYou": "You played {card}",
   "hattrick.ev.passed": "{name} passed with {card} (−2)",
+  "hattrick.ev.passedYou": "You passed with {card} (−2)",
   "hattrick.ev.trick": "{took}. Next leader: {leader}.",
   "hattrick.ev.took": "{name} took {colour} ({cards})",
+  "hattrick.ev.tookYou": "You took {colour} ({cards})",
   "hattrick.ev.dealEnded": "Deal {deal} over: {scores}",
   "hattrick.ev.score": "{name} {score}",
   "hattrick.ev.dealt": "Deal {deal} dealt. Dealer: {dealer}, leader: {leader}",
@@ -104,9 +107,12 @@ addStrings("fi", {
   "hattrick.and": " ja ",
   "hattrick.dealer": "jakaja",
   "hattrick.ev.played": "{name} pelasi: {card}",
+  "hattrick.ev.playedYou": "Pelasit: {card}",
   "hattrick.ev.passed": "{name} passasi kortilla {card} (−2)",
+  "hattrick.ev.passedYou": "Passasit kortilla {card} (−2)",
   "hattrick.ev.trick": "{took}. Seuraava aloittaja: {leader}.",
   "hattrick.ev.took": "{name} otti värin {colour} ({cards})",
+  "hattrick.ev.tookYou": "Otit värin {colour} ({cards})",
   "hattrick.ev.dealEnded": "Jako {deal} päättyi: {scores}",
   "hattrick.ev.score": "{name} {score}",
   "hattrick.ev.dealt": "Jako {deal} jaettu. Jakaja: {dealer}, aloittaja: {leader}",
@@ -382,10 +388,10 @@ export function seatNote(view, seat) {
 export function describeEvent(event, ctx) {
   const name = (seat) => ctx.seatName(seat);
   switch (event.type) {
-    case "played": return t("hattrick.ev.played", { name: name(event.seat), card: cardLabel(event.card) });
-    case "passed": return t("hattrick.ev.passed", { name: name(event.seat), card: cardLabel(event.card) });
+    case "played": return seatLine("hattrick.ev.played", event.seat, ctx, { card: cardLabel(event.card) });
+    case "passed": return seatLine("hattrick.ev.passed", event.seat, ctx, { card: cardLabel(event.card) });
     case "trick_taken": return t("hattrick.ev.trick", { leader: name(event.next_leader),
-      took: event.taken.map((part) => t("hattrick.ev.took", { name: name(part.seat), colour: colourName(part.colour),
+      took: event.taken.map((part) => seatLine("hattrick.ev.took", part.seat, ctx, { colour: colourName(part.colour),
         cards: cardList(part.cards) })).join("; ") });
     case "deal_ended": return t("hattrick.ev.dealEnded", { deal: event.deal,
       scores: event.scores.map((score, seat) => t("hattrick.ev.score", { name: name(seat), score: signed(score) })).join(", ") });

@@ -1,6 +1,6 @@
 // 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, penalties.
 // Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
-import { t, addStrings } from "../i18n.js";
+import { t, addStrings, seatLine } from "../i18n.js";
 import { h } from "../ui.js";
 import { step, between } from "../pacing.js";
 
@@ -45,15 +45,19 @@ addStrings("en", {
   "sixnimmt.noTake": "All cards placed; nobody took a row",
   "sixnimmt.took": "{name} took row {row}, {heads}",
   "sixnimmt.mustTake": "{name} must choose a row to take",
+  "sixnimmt.mustTakeYou": "You must choose a row to take",
   "sixnimmt.chooser": "{name} played {card}, lower than every row, and is choosing the row to take.",
   "sixnimmt.ev.drafted": "{name} took {card} from the display",
+  "sixnimmt.ev.draftedYou": "You took {card} from the display",
   "sixnimmt.ev.chose": "{name} chose a card",
   "sixnimmt.ev.changed": "{name} changed their card",
   "sixnimmt.ev.choseYou": "You chose a card",
   "sixnimmt.ev.changedYou": "You changed your card",
   "sixnimmt.ev.revealed": "Cards revealed: {cards}",
   "sixnimmt.ev.placed": "{name} placed {card} in row {row}",
+  "sixnimmt.ev.placedYou": "You placed {card} in row {row}",
   "sixnimmt.ev.took": "{name} took row {row} with {card}, {heads}",
+  "sixnimmt.ev.tookYou": "You took row {row} with {card}, {heads}",
   "sixnimmt.ev.roundOver": "Round {round} is over",
   "sixnimmt.ev.dealt": "Round {round} dealt",
   "sixnimmt.ev.gameOver": "Game over",
@@ -100,15 +104,19 @@ addStrings("fi", {
   "sixnimmt.noTake": "Kaikki kortit sijoitettiin; kukaan ei ottanut riviä",
   "sixnimmt.took": "{name} otti rivin {row}, {heads}",
   "sixnimmt.mustTake": "{name} valitsee otettavan rivin",
+  "sixnimmt.mustTakeYou": "Valitse otettava rivi",
   "sixnimmt.chooser": "{name} pelasi kortin {card}, joka on pienempi kuin jokainen rivi, ja valitsee otettavan rivin.",
   "sixnimmt.ev.drafted": "{name} otti kortin {card} esiltä",
+  "sixnimmt.ev.draftedYou": "Otit kortin {card} esiltä",
   "sixnimmt.ev.chose": "{name} valitsi kortin",
   "sixnimmt.ev.changed": "{name} vaihtoi korttinsa",
   "sixnimmt.ev.choseYou": "Valitsit kortin",
   "sixnimmt.ev.changedYou": "Vaihdoit korttisi",
   "sixnimmt.ev.revealed": "Kortit paljastettiin: {cards}",
   "sixnimmt.ev.placed": "{name} sijoitti kortin {card} riviin {row}",
+  "sixnimmt.ev.placedYou": "Sijoitit kortin {card} riviin {row}",
   "sixnimmt.ev.took": "{name} otti rivin {row} kortilla {card}, {heads}",
+  "sixnimmt.ev.tookYou": "Otit rivin {row} kortilla {card}, {heads}",
   "sixnimmt.ev.roundOver": "Kierros {round} päättyi",
   "sixnimmt.ev.dealt": "Kierros {round} jaettu",
   "sixnimmt.ev.gameOver": "Peli päättyi",
@@ -315,16 +323,15 @@ export function seatNote(view, seat) {
 
 // One line of the game log per event (see the events in rules/sixnimmt/game.py).
 export function describeEvent(event, ctx) {
-  const name = event.seat === undefined ? "" : ctx.seatName(event.seat);
   switch (event.type) {
-    case "drafted": return t("sixnimmt.ev.drafted", { name, card: event.card });
-    case "chose": return t(`sixnimmt.ev.${event.changed ? "changed" : "chose"}${event.seat === ctx.yourSeat ? "You" : ""}`, { name });
+    case "drafted": return seatLine("sixnimmt.ev.drafted", event.seat, ctx, { card: event.card });
+    case "chose": return seatLine(`sixnimmt.ev.${event.changed ? "changed" : "chose"}`, event.seat, ctx);
     case "revealed": return t("sixnimmt.ev.revealed", {
       cards: event.cards.map((entry) => `${ctx.seatName(entry.seat)} ${entry.card}`).join(", ") });
-    case "row_choice": return t("sixnimmt.mustTake", { name });
+    case "row_choice": return seatLine("sixnimmt.mustTake", event.seat, ctx);
     case "placed": return event.took && event.took.length
-      ? t("sixnimmt.ev.took", { name, card: event.card, row: event.row + 1, heads: heads(sum(event.took)) })
-      : t("sixnimmt.ev.placed", { name, card: event.card, row: event.row + 1 });
+      ? seatLine("sixnimmt.ev.took", event.seat, ctx, { card: event.card, row: event.row + 1, heads: heads(sum(event.took)) })
+      : seatLine("sixnimmt.ev.placed", event.seat, ctx, { card: event.card, row: event.row + 1 });
     case "round_over": return t("sixnimmt.ev.roundOver", { round: event.round });
     case "dealt": return t("sixnimmt.ev.dealt", { round: event.round });
     case "game_over": return t("sixnimmt.ev.gameOver");

@@ -1,6 +1,6 @@
 // Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
 // Contract: see games/README.md. view.table is documented in rules/sixtysix/game.py.
-import { t, addStrings } from "../i18n.js";
+import { t, addStrings, seatLine } from "../i18n.js";
 import { h } from "../ui.js";
 import { tricksStages, between } from "../pacing.js";
 
@@ -70,22 +70,33 @@ addStrings("en", {
   "sixtysix.statusDeclare": "You won the trick: declare if you have {target}, or lead",
   "sixtysix.dealer": "dealer",
   "sixtysix.log.closed": "{name} closed the stock",
+  "sixtysix.log.closedYou": "You closed the stock",
   "sixtysix.log.exchanged": "{name} exchanged the {gave} for the face-up {took}",
+  "sixtysix.log.exchangedYou": "You exchanged the {gave} for the face-up {took}",
   "sixtysix.log.married": "{name} showed the {suit} marriage (+{points})",
+  "sixtysix.log.marriedYou": "You showed the {suit} marriage (+{points})",
   "sixtysix.log.marriedPending": "{name} showed the {suit} marriage (+{points}, counts after a trick)",
+  "sixtysix.log.marriedPendingYou": "You showed the {suit} marriage (+{points}, counts after a trick)",
   "sixtysix.log.played": "{name} played the {card}",
+  "sixtysix.log.playedYou": "You played the {card}",
   "sixtysix.log.trick": "{name} won the trick ({cards}): {points} card points",
+  "sixtysix.log.trickYou": "You won the trick ({cards}): {points} card points",
   "sixtysix.log.drew": "{name} drew the {card}",
+  "sixtysix.log.drewYou": "You drew the {card}",
   "sixtysix.log.drawn": "Cards drawn: {n} left in the stock",
   "sixtysix.log.drawnTrump": "Cards drawn: {name} took the face-up trump card",
+  "sixtysix.log.drawnTrumpYou": "Cards drawn: you took the face-up trump card",
   "sixtysix.log.exhausted": "The stock is exhausted",
   "sixtysix.log.exhaustedAside": "The stock is exhausted: {n} cards set aside",
   "sixtysix.log.declared": "{name} declared: “I have enough”",
+  "sixtysix.log.declaredYou": "You declared: “I have enough”",
   "sixtysix.log.declaredMarriage": "{name} declared with the {suit} marriage",
+  "sixtysix.log.declaredMarriageYou": "You declared with the {suit} marriage",
   "sixtysix.log.handOver": "Hand {deal} over. {reason}",
   "sixtysix.log.gain": "{names} +{n}",
   "sixtysix.log.matchOver": "Match over. Winner: {names}",
   "sixtysix.log.dealt": "Hand {deal} dealt by {name}: trump {symbol} {suit}, {card} face up",
+  "sixtysix.log.dealtYou": "Hand {deal} dealt by you: trump {symbol} {suit}, {card} face up",
   "sixtysix.log.hand": "Your cards: {cards}",
 });
 
@@ -155,22 +166,33 @@ addStrings("fi", {
   "sixtysix.statusDeclare": "Voitit tikin: ilmoita, jos sinulla on {target}, tai aloita",
   "sixtysix.dealer": "jakaja",
   "sixtysix.log.closed": "Pakan sulki: {name}",
+  "sixtysix.log.closedYou": "Suljit pakan",
   "sixtysix.log.exchanged": "Valttikortin vaihto: {name} antoi kortin {gave} ja otti kortin {took}",
+  "sixtysix.log.exchangedYou": "Valttikortin vaihto: annoit kortin {gave} ja otit kortin {took}",
   "sixtysix.log.married": "Mariaasi: {name}, {suit} (+{points})",
+  "sixtysix.log.marriedYou": "Näytit mariaasin: {suit} (+{points})",
   "sixtysix.log.marriedPending": "Mariaasi: {name}, {suit} (+{points}, lasketaan tikin jälkeen)",
+  "sixtysix.log.marriedPendingYou": "Näytit mariaasin: {suit} (+{points}, lasketaan tikin jälkeen)",
   "sixtysix.log.played": "{name}: {card}",
+  "sixtysix.log.playedYou": "Pelasit: {card}",
   "sixtysix.log.trick": "Tikin voitti: {name} ({cards}): {points} korttipistettä",
+  "sixtysix.log.trickYou": "Voitit tikin ({cards}): {points} korttipistettä",
   "sixtysix.log.drew": "Nostettu kortti: {card}",
+  "sixtysix.log.drewYou": "Nostit kortin {card}",
   "sixtysix.log.drawn": "Kortit nostettu: pakassa {n}",
   "sixtysix.log.drawnTrump": "Kortit nostettu: valttikortin sai {name}",
+  "sixtysix.log.drawnTrumpYou": "Kortit nostettu: sait valttikortin",
   "sixtysix.log.exhausted": "Pakka on loppunut",
   "sixtysix.log.exhaustedAside": "Pakka on loppunut: {n} korttia sivussa",
   "sixtysix.log.declared": "Ilmoitus «tarpeeksi»: {name}",
+  "sixtysix.log.declaredYou": "Ilmoitit: «tarpeeksi»",
   "sixtysix.log.declaredMarriage": "Ilmoitus «tarpeeksi»: {name}, {suit}mariaasilla",
+  "sixtysix.log.declaredMarriageYou": "Ilmoitit «tarpeeksi» {suit}mariaasilla",
   "sixtysix.log.handOver": "Jako {deal} päättyi. {reason}",
   "sixtysix.log.gain": "{names} +{n}",
   "sixtysix.log.matchOver": "Ottelu päättyi. Voittaja: {names}",
   "sixtysix.log.dealt": "Jako {deal}, jakaja {name}: valtti {symbol} {suit}, esillä {card}",
+  "sixtysix.log.dealtYou": "Jaoit jaon {deal}: valtti {symbol} {suit}, esillä {card}",
   "sixtysix.log.hand": "Korttisi: {cards}",
 });
 
@@ -502,23 +524,23 @@ export function seatNote(view, seat) {
 
 // One game-log line per event of rules/sixtysix/game.py (the shell shows and announces them).
 export function describeEvent(event, ctx) {
-  const name = event.seat === undefined ? "" : ctx.seatName(event.seat);
   const names = (seats) => seats.map((seat) => ctx.seatName(seat)).join(", ");
+  const line = (key, vars) => seatLine(key, event.seat, ctx, vars);
   switch (event.type) {
-    case "closed": return t("sixtysix.log.closed", { name });
-    case "exchanged": return t("sixtysix.log.exchanged", { name, gave: cardName(event.gave), took: cardName(event.took) });
-    case "married": return t(event.counted ? "sixtysix.log.married" : "sixtysix.log.marriedPending",
-      { name, suit: suitName(event.suit), points: event.points });
-    case "played": return t("sixtysix.log.played", { name, card: cardName(event.card) });
-    case "trick": return t("sixtysix.log.trick", { name: ctx.seatName(event.winner), points: event.points,
+    case "closed": return line("sixtysix.log.closed");
+    case "exchanged": return line("sixtysix.log.exchanged", { gave: cardName(event.gave), took: cardName(event.took) });
+    case "married": return line(event.counted ? "sixtysix.log.married" : "sixtysix.log.marriedPending",
+      { suit: suitName(event.suit), points: event.points });
+    case "played": return line("sixtysix.log.played", { card: cardName(event.card) });
+    case "trick": return seatLine("sixtysix.log.trick", event.winner, ctx, { points: event.points,
       cards: event.cards.map((p) => cardName(p.card)).join(", ") });
-    case "drew": return t("sixtysix.log.drew", { name, card: cardName(event.card) });
+    case "drew": return line("sixtysix.log.drew", { card: cardName(event.card) });
     case "drawn":
-      if (event.trump_card_to !== null) return t("sixtysix.log.drawnTrump", { name: ctx.seatName(event.trump_card_to) });
+      if (event.trump_card_to !== null) return seatLine("sixtysix.log.drawnTrump", event.trump_card_to, ctx);
       if (event.stock_size) return t("sixtysix.log.drawn", { n: event.stock_size });
       return event.set_aside ? t("sixtysix.log.exhaustedAside", { n: event.set_aside }) : t("sixtysix.log.exhausted");
     case "declared": return event.suit
-      ? t("sixtysix.log.declaredMarriage", { name, suit: suitName(event.suit) }) : t("sixtysix.log.declared", { name });
+      ? line("sixtysix.log.declaredMarriage", { suit: suitName(event.suit) }) : line("sixtysix.log.declared");
     case "hand_over": {
       const key = REASONS[event.reason];
       const gains = [...new Set(event.game_points.filter((n) => n > 0))].map((n) => t("sixtysix.log.gain",
@@ -527,7 +549,7 @@ export function describeEvent(event, ctx) {
         ...gains].join(" ");
     }
     case "match_over": return t("sixtysix.log.matchOver", { names: names(event.winners) });
-    case "dealt": return t("sixtysix.log.dealt", { deal: event.deal, name: ctx.seatName(event.dealer),
+    case "dealt": return seatLine("sixtysix.log.dealt", event.dealer, ctx, { deal: event.deal,
       symbol: SYMBOL[event.trump], suit: suitName(event.trump), card: cardName(event.trump_card) });
     case "dealt_hand": return t("sixtysix.log.hand", { cards: event.cards.map(cardName).join(", ") });
     default: return null;

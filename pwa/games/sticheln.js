@@ -1,6 +1,6 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
 // Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
-import { t, addStrings, listNames } from "../i18n.js";
+import { t, addStrings, listNames, seatLine } from "../i18n.js";
 import { h } from "../ui.js";
 import { tricksStages, between } from "../pacing.js";
 
@@ -78,9 +78,11 @@ addStrings("en", {
   "sticheln.log.allNamed": "Everybody has named",
   "sticheln.log.revealed": "Revealed: {list}",
   "sticheln.log.played": "{name} played {card}",
+  "sticheln.log.playedYou": "You played {card}",
   "sticheln.log.trick": "{name} won trick {trick}: {cards}",
+  "sticheln.log.trickYou": "You won trick {trick}: {cards}",
   "sticheln.log.dealEnd": "Deal {deal} over: {scores}",
-  "sticheln.log.dealt": "Deal {deal}: {dealer} deals, {leader} leads",
+  "sticheln.log.dealt": "Deal {deal} dealt. Dealer: {dealer}, leader: {leader}",
   "sticheln.log.gameOver": "Game over: {names} won",
 });
 
@@ -158,9 +160,11 @@ addStrings("fi", {
   "sticheln.log.allNamed": "Kaikki ovat nimenneet",
   "sticheln.log.revealed": "Paljastettu: {list}",
   "sticheln.log.played": "{name} pelasi {card}",
+  "sticheln.log.playedYou": "Pelasit {card}",
   "sticheln.log.trick": "{name} voitti tikin {trick}: {cards}",
+  "sticheln.log.trickYou": "Voitit tikin {trick}: {cards}",
   "sticheln.log.dealEnd": "Jako {deal} päättyi: {scores}",
-  "sticheln.log.dealt": "Jako {deal}: {dealer} jakaa, {leader} aloittaa",
+  "sticheln.log.dealt": "Jako {deal} jaettu. Jakaja: {dealer}, aloittaja: {leader}",
   "sticheln.log.gameOver": "Peli päättyi: voittaja {names}",
 });
 
@@ -490,15 +494,15 @@ export function describeEvent(event, ctx) {
   const name = (seat) => ctx.seatName(seat);
   const scores = (list) => list.map((score, seat) => t("sticheln.scoreOf", { name: name(seat), score })).join(", ");
   switch (event.type) {
-    case "chose": return t(`sticheln.log.${event.phase === "name" ? "named" : "chose"}${event.changed ? "Again" : ""}`
-      + (event.seat === ctx.yourSeat ? "You" : ""), { name: name(event.seat) });
+    case "chose": return seatLine(`sticheln.log.${event.phase === "name" ? "named" : "chose"}${event.changed ? "Again" : ""}`,
+      event.seat, ctx);
     case "choice": return event.cards ? t("sticheln.log.yourCards", { cards: event.cards.map(cardName).join(", ") })
       : t("sticheln.log.yourColors", { colors: colorList(event.colors) });
     case "all_chosen": return t(event.phase === "name" ? "sticheln.log.allNamed" : "sticheln.log.allChose");
     case "revealed": return t("sticheln.log.revealed", { list: event.pain_colors.map((colors, seat) =>
       `${name(seat)} ${colors ? colorList(colors) : "–"}`).join("; ") });
-    case "played": return t("sticheln.log.played", { name: name(event.seat), card: cardName(event.card) });
-    case "trick_won": return t("sticheln.log.trick", { name: name(event.winner), trick: event.trick,
+    case "played": return seatLine("sticheln.log.played", event.seat, ctx, { card: cardName(event.card) });
+    case "trick_won": return seatLine("sticheln.log.trick", event.winner, ctx, { trick: event.trick,
       cards: event.cards.map((e) => cardName(e.card)).join(", ") });
     case "deal_end": return t("sticheln.log.dealEnd", { deal: event.deal, scores: scores(event.scores) });
     case "dealt": return t("sticheln.log.dealt", { deal: event.deal, dealer: name(event.dealer), leader: name(event.leader) });

@@ -178,7 +178,12 @@ class Policy:
 def target_colour(deal: Deal, seat: int) -> int:
     """The colour a seat collects: what it took most of, then what it holds most of."""
     pile, hand = deal.piles[seat], deal.hands[seat]
-    return max(range(3), key=lambda colour: 3 * pile[colour] + len(hand[colour]))
+    # max() by a key, written out (a hot spot of the playouts); ties to the first colour.
+    red, blue, green = (3 * pile[0] + len(hand[0]), 3 * pile[1] + len(hand[1]),
+                        3 * pile[2] + len(hand[2]))
+    if red >= blue:
+        return 0 if red >= green else 2
+    return 1 if blue >= green else 2
 
 
 def policy_move(deal: Deal, policy: Policy, rng: random.Random) -> tuple[bool, int, int]:

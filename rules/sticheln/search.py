@@ -12,7 +12,7 @@ because the playouts are the hot loop; tests check them against game.py.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 
@@ -51,6 +51,14 @@ def strengths(top: int, reverse: bool) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
+@cache
+def keep_values(top: int, reverse: bool) -> tuple[tuple[float, ...], ...]:
+    """[led colour][card] -> how much the card is worth keeping for a later trick, 0 to 1 (the
+    playout policy's guess, from its strength): a trump by its rank, a led-colour card less."""
+    return tuple(tuple((s - TRUMP if s >= TRUMP else LED_KEEP * s) / top if s >= 0 else 0.0
+                       for s in row) for row in strengths(top, reverse))
+
+
 @dataclass
 class Knowledge:
     """What one seat knows in phase "choose" or "play", read from its view."""
@@ -72,6 +80,18 @@ class Knowledge:
     unseen: list[int]          # cards the seat cannot place: others' hands and hidden pain cards
     hand_sizes: list[int]      # cards each seat still holds (hidden pain cards not included)
     totals: list[int]          # match scores before this deal
+    # Pain colours -> (points of every card, mean points of an unseen card), for playouts.
+    scorings: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def scoring(self, pain_colours: list[int] | None) -> tuple[list[int], float]:
+        key = None if pain_colours is None else tuple(pain_colours)
+        known = self.scorings.get(key)
+        if known is None:
+            values = deal_values(self, pain_colours)
+            unseen = self.unseen
+            expected = sum(values[card] for card in unseen) / len(unseen) if unseen else 0.0
+            known = self.scorings[key] = (values, expected)
+        return known
 
     @property
     def put_down(self) -> int:
@@ -232,14 +252,15 @@ class Playout:
     def play_on(self, leader: int, trick: list[int]) -> None:
         k, n = self.k, self.k.players
         table = strengths(self.top, k.reverse)
-        values = [deal_values(k, self.pain_colours(seat)) for seat in range(n)]
-        expected = [sum(v[c] for c in k.unseen) / len(k.unseen) if k.unseen else 0.0
-                    for v in values]
+        keeps = keep_values(self.top, k.reverse)
+        scorings = [k.scoring(self.pain_colours(seat)) for seat in range(n)]
+        hands = self.hands
         while True:
             while len(trick) < n:
                 seat = (leader + len(trick)) % n
-                card = self.policy(seat, trick, values[seat], expected[seat], table)
-                self.hands[seat].remove(card)
+                values, expected = scorings[seat]
+                card = self.policy(seat, trick, values, expected, table, keeps)
+                hands[seat].remove(card)
                 trick.append(card)
             row = table[trick[0] // SPAN]
             best, best_strength = 0, NO_WIN - 1
@@ -250,36 +271,44 @@ class Playout:
             leader = (leader + best) % n
             self.won[leader].extend(trick)
             trick = []
-            if not self.hands[leader]:
+            if not hands[leader]:
                 return
 
     def policy(self, seat: int, trick: list[int], values: list[int], expected: float,
-               table: tuple[tuple[int, ...], ...]) -> int:
+               table: tuple[tuple[int, ...], ...], keeps: tuple[tuple[float, ...], ...]) -> int:
         """A greedy player: win a trick when it pays, else pass on pain, else keep strong cards."""
         hand = self.hands[seat]
         if len(hand) == 1:
             return hand[0]
-        rng, top = self.rng, self.top
+        noise = self.rng.random
         after = self.k.players - len(trick) - 1
-        if trick:
-            row = table[trick[0] // SPAN]
-            best = max(row[card] for card in trick)
-            in_trick = sum(values[card] for card in trick)
-        else:
-            row, best, in_trick = None, NO_WIN - 1, 0
         choice, choice_rating = hand[0], None
+        if not trick:
+            # A led card holds only if no one after it plays higher or a trump: rarely.
+            hold = 0.1 ** after
+            rest = after * expected
+            for card in hand:
+                keep = keeps[card // SPAN][card]
+                losing = -DUMP * values[card] - WASTE * keep
+                rating = hold * (values[card] + rest) + (1 - hold) * losing + NOISE * noise()
+                if choice_rating is None or rating > choice_rating:
+                    choice, choice_rating = card, rating
+            return choice
+        led = trick[0] // SPAN
+        row, keep_row = table[led], keeps[led]
+        best = max(row[card] for card in trick)
+        rest = sum(values[card] for card in trick) + after * expected
         for card in hand:
-            s = (row or table[card // SPAN])[card]
-            keep = (s - TRUMP if s >= TRUMP else LED_KEEP * s) / top if s >= 0 else 0.0
+            s = row[card]
+            keep = keep_row[card]
             losing = -DUMP * values[card] - WASTE * keep
             if s > best:
                 # A card must beat everyone after it to hold; trumps hold by their rank.
                 hold = keep ** (2 * after) if s >= TRUMP or not after else 0.1 ** after
-                gain = in_trick + values[card] + after * expected
-                rating = hold * gain + (1 - hold) * losing
+                rating = hold * (rest + values[card]) + (1 - hold) * losing
             else:
                 rating = losing
-            rating += NOISE * rng.random()
+            rating += NOISE * noise()
             if choice_rating is None or rating > choice_rating:
                 choice, choice_rating = card, rating
         return choice

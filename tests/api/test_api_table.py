@@ -82,3 +82,76 @@ def test_the_table_keeps_only_the_latest_messages(client, new_player, store):
     heard = client.get(f"/api/v1/games/{game_id}/chat?after=0", headers=bert).get_json()
     assert len(heard["messages"]) == CHAT_KEEP
     assert heard["messages"][-1]["text"] == f"line {CHAT_KEEP + 4}" and heard["last"] == CHAT_KEEP + 5
+
+
+def test_a_player_leaves_a_waiting_game_and_the_seat_opens_again(client, new_player, store):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    game = client.post("/api/v1/games", json={**GAME, "seats": ["human", "human", "human"]},
+                       headers=anna).get_json()
+    game_id = game["id"]
+    first_code = game["invites"][0]["code"]
+    assert client.post(f"/api/v1/games/invites/{first_code}", headers=bert).status_code == 200
+    inbox = client.get("/api/v1/players/me/games", headers=bert)
+    assert [line["id"] for line in inbox.get_json()] == [game_id]
+
+    left = client.post(f"/api/v1/games/{game_id}/leave", headers=bert)
+    assert left.status_code == 204
+    # Bert's inbox no longer lists it, and its ETag changed; his seat is open with a new link.
+    after = client.get("/api/v1/players/me/games", headers=bert)
+    assert after.get_json() == [] and after.headers["ETag"] != inbox.headers["ETag"]
+    view = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()
+    assert view["status"] == "waiting" and view["seats"][1]["name"] is None
+    codes = {invite["seat"]: invite["code"] for invite in view["invites"]}
+    assert set(codes) == {1, 2} and codes[1] != first_code
+    assert client.post(f"/api/v1/games/invites/{first_code}", headers=bert).status_code == 404
+    # Leaving twice, or a game you are not in: 403 in the one error shape.
+    twice = client.post(f"/api/v1/games/{game_id}/leave", headers=bert)
+    assert twice.status_code == 403 and twice.get_json()["code"] == 403
+    assert client.get(f"/api/v1/games/{game_id}", headers=bert).status_code == 403
+
+    # The new link seats him again; once every seat is taken, leaving is resigning (409).
+    assert client.post(f"/api/v1/games/invites/{codes[1]}", headers=bert).status_code == 200
+    _, carl = new_player("Carl")
+    started = client.post(f"/api/v1/games/invites/{codes[2]}", headers=carl).get_json()
+    assert started["status"] == "active"
+    refused = client.post(f"/api/v1/games/{game_id}/leave", headers=carl)
+    assert refused.status_code == 409 and "resign" in refused.get_json()["message"]
+    assert client.get(f"/api/v1/games/{game_id}", headers=carl).get_json()["seats"][2]["name"] == "Carl"
+
+
+def test_the_last_player_leaving_deletes_the_game(client, new_player, store):
+    _, anna = new_player("Anna")
+    game = client.post("/api/v1/games", json={**GAME, "public": True}, headers=anna).get_json()
+    game_id = game["id"]
+    assert [line["id"] for line in client.get("/api/v1/games/lobby").get_json()] == [game_id]
+    assert client.post(f"/api/v1/games/{game_id}/leave", headers=anna).status_code == 204
+
+    assert client.get(f"/api/v1/games/{game_id}", headers=anna).status_code == 404
+    assert client.get("/api/v1/players/me/games", headers=anna).get_json() == []
+    assert client.get("/api/v1/games/lobby").get_json() == []
+    assert not store.keys(f"*{game_id}*"), store.keys(f"*{game_id}*")
+    _, bert = new_player("Bert")
+    gone = client.post(f"/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
+    assert gone.status_code == 404 and gone.get_json()["code"] == 404
+    assert client.post(f"/api/v1/games/{game_id}/leave", headers=anna).status_code == 404
+
+
+def test_a_dropped_rematch_lets_the_players_ask_again(client, new_player, store, run_bots):
+    game_id, anna, bert = two_players_at_a_table(client, new_player)
+    for _ in range(200):
+        view = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()
+        if view["status"] == "finished":
+            break
+        for player in (anna, bert):
+            mine = client.get(f"/api/v1/games/{game_id}", headers=player).get_json()
+            if mine["legal_actions"]:
+                client.post(f"/api/v1/games/{game_id}/actions", json={"action": mine["legal_actions"][0]},
+                            headers=player)
+        run_bots()
+    assert view["status"] == "finished"
+    rematch = client.post(f"/api/v1/games/{game_id}/rematch", headers=anna).get_json()["id"]
+    assert client.post(f"/api/v1/games/{rematch}/leave", headers=anna).status_code == 204
+    assert client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()["rematch"] is None
+    again = client.post(f"/api/v1/games/{game_id}/rematch", headers=bert)
+    assert again.status_code == 200 and again.get_json()["id"] != rematch

@@ -25,7 +25,7 @@ def first_legal(client, headers, game_id):
 
 # --- identity ---------------------------------------------------------------------
 
-def test_renaming_changes_the_name_in_every_game(client, new_player):
+def test_renaming_changes_the_name_at_the_tables_of_unfinished_games(client, new_player):
     _, anna = new_player("Anna")
     game = create(client, anna)
     assert client.patch("/api/v1/players/me", json={"name": "Anni"}, headers=anna).get_json()["name"] == "Anni"

@@ -71,7 +71,7 @@ def test_a_whole_game_against_bots_and_its_record_replays_it(client, new_player,
 
     record = client.get(f"/api/v1/games/{view['id']}/record", headers=anna).get_json()
     six = GAMES["sixnimmt"]
-    replay = six.new_game(record["players"], record["options"], record["seed"])
+    replay = six.new_game(record["players"], record["options"], record["seed"], recording=True)
     assert [deal["hands"] for deal in six.record(replay)["deals"]] == [record["deals"][0]["hands"]]
     for entry in record["actions"]:
         six.apply_action(replay, entry["seat"], entry["action"])

@@ -4,10 +4,12 @@ import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.hattrick import GAME
 from rules.hattrick.game import SORT_KEY
-from rules.hattrick.search import Seen, distinct_candidates, name
+from rules.hattrick.search import Deal, Seen, distinct_candidates, name, target_colour
 from rules.search import Budget
 
 SEARCH_LEVELS = ("medium", "hard")
@@ -139,3 +141,15 @@ def test_cards_with_nothing_live_between_them_count_once():
     # red-3/red-4 are alike; red-13 and red-15 differ by the red-14 in the trick;
     # red-15/red-16 are alike; the green is a card of its own.
     assert [action["card"] for action in kept] == ["red-3", "red-13", "red-15", "green-9"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 7), min_size=3, max_size=3),
+       st.lists(st.integers(0, 7), min_size=3, max_size=3))
+def test_the_playout_target_is_the_colour_most_taken_then_most_held(piles, held):
+    hand = [list(range(1, count + 1)) for count in held]
+    deal = Deal(4, [hand, [[], [], []], [[], [], []], [[], [], []]],
+                [piles, [0, 0, 0], [0, 0, 0], [0, 0, 0]], [0] * 4, [], 0)
+    weights = [3 * taken + count for taken, count in zip(piles, held)]
+    # The first colour of the highest weight: ties go to red, then blue.
+    assert target_colour(deal, 0) == weights.index(max(weights))

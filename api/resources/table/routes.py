@@ -1,4 +1,5 @@
-"""Around a game's table: resigning a seat to a bot, and short messages between its players."""
+"""Around a game's table: leaving a game before it starts, resigning a seat to a bot, and short
+messages between its players."""
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -6,8 +7,20 @@ from api.auth import current_player, service
 from api.resources.games.schemas import GameViewSchema
 from api.resources.table.schemas import ChatQuerySchema, ChatSchema, MessageSchema, SaySchema
 
-blp = Blueprint("table", __name__, description="Around the table: resign, talk")
+blp = Blueprint("table", __name__, description="Around the table: leave, resign, talk")
 BEARER = [{"bearer": []}]
+
+
+@blp.route("/<string:game_id>/leave")
+class Leave(MethodView):
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    def post(self, game_id):
+        """Leave a game that has not started: your seat opens again, with a new invite link
+
+        The last player to leave deletes the game. A game in progress is resigned instead (409).
+        """
+        service().leave(game_id, current_player())
 
 
 @blp.route("/<string:game_id>/resign")
@@ -23,7 +36,7 @@ class Resign(MethodView):
 
 @blp.route("/<string:game_id>/chat")
 class Chat(MethodView):
-    @blp.arguments(ChatQuerySchema, location="query")
+    @blp.arguments(ChatQuerySchema(), location="query")
     @blp.response(200, ChatSchema)
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
@@ -31,7 +44,7 @@ class Chat(MethodView):
         player = current_player(required=False)
         return service().chat(game_id, player, query["after"])
 
-    @blp.arguments(SaySchema)
+    @blp.arguments(SaySchema())
     @blp.response(201, MessageSchema)
     @blp.doc(security=BEARER)
     def post(self, body, game_id):
