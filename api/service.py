@@ -60,6 +60,9 @@ DEEP_LEVELS = frozenset({"hard"})  # bot levels that think long: their games' jo
 # A search bot thinks at least this share of its level's budget per move, however late its job
 # began (hard: 0.05 s, where the tournaments show it still well ahead of easy and the baseline).
 LEAST_SHARE = 0.05
+# The bots answering a move stop thinking at this share of their turn's budget on the wall clock:
+# the rest is for storing their moves and waking the player's view.
+THINKING_SHARE = 0.9
 # A test hook: the API process dies right after a commit, before it queues the job.
 DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
 
@@ -177,11 +180,11 @@ class _Turns:
 class _TurnClock:
     """The thinking time of the bots that answer one move, kept on the player's clock.
 
-    From the commit that made them due, the bots answering it take at most the budget of the
-    slowest search level seated, in all and on the wall clock: the time left is shared evenly
-    among the game's search bots that have not moved yet (bots that choose at once, and bots
-    that play one after another in a trick alike). Each also keeps its level's CPU budget per
-    move, and thinks at least LEAST_SHARE of it, however late its job began.
+    From the commit that made them due, the bots answering it think at most THINKING_SHARE of
+    the budget of the slowest search level seated, in all and on the wall clock: the time left
+    is shared evenly among the game's search bots that have not moved yet (bots that choose at
+    once, and bots that play one after another in a trick alike). Each also keeps its level's
+    CPU budget per move, and thinks at least LEAST_SHARE of it, however late its job began.
     """
 
     def __init__(self, stored: StoredGame, budgets: dict[str, Budget]):
@@ -191,7 +194,8 @@ class _TurnClock:
                      and (budget := self.level_budget(stored.bot_level(seat))) and budget.seconds]
         self.left = len(searching)
         since = min(stored.meta["updated"], time.time())  # another host's clock may run ahead
-        self.deadline = time.monotonic() + since + max(searching, default=0.0) - time.time()
+        thinking = THINKING_SHARE * max(searching, default=0.0)
+        self.deadline = time.monotonic() + since + thinking - time.time()
 
     def level_budget(self, level: str) -> Budget | None:
         return self.budgets.get(level) or DEFAULT_BUDGETS.get(level)

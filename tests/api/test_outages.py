@@ -171,6 +171,8 @@ def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     redis = Redis.from_url(stack.redis_url)
     # The deep worker: the only one on its queue, so its scheduler holds that queue's lock.
     worker = stack.worker("bots-deep bots")
+    assert (os.getpriority(os.PRIO_PROCESS, worker)
+            > os.getpriority(os.PRIO_PROCESS, stack.worker("bots"))), "it yields the CPU"
     scheduler = wait_for(lambda: children_of(worker) and children_of(worker)[0], 30,
                          "the worker's scheduler")
     lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep"), 30, "the scheduler lock")
