@@ -7,7 +7,9 @@ load per action, and the change is committed in one script that also wakes long-
 
 No turn is ever lost: a commit that makes bots due or starts a deadline first records the game
 in the due-set, then commits, then queues the job (one pending bot job per game, which moves
-every bot seat due, one after another, each from its own view). A worker-side sweeper
+every bot seat due, one after another, each from its own view). A game whose bots due include
+one of `DEEP_LEVELS` has its job on the deep queue, every other on the quick one, so long
+thinking never holds up a quick reply. A worker-side sweeper
 (`worker.runner`) looks at every game whose due time passed and queues again what went missing:
 a job lost with a process that died between commit and enqueue, a job of a worker killed
 mid-move, or a deadline that passed while no worker ran.
@@ -23,7 +25,7 @@ import signal
 import threading
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -32,12 +34,13 @@ from rq import Retry
 
 from api import metrics, vapid
 from api.config import Settings
-from api.store import BOT_QUEUE, NOTICE_QUEUE, Commit, GameRecord, JobBoard, Store
+from api.store import (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE, Commit, GameRecord, JobBoard,
+                       Store)
 from rules import GAMES, IllegalAction, InvalidOptions
 from rules.base import Game
-from rules.search import Budget
+from rules.search import DEFAULT_BUDGETS, Budget
 
-__all__ = ["BOT_QUEUE", "NOTICE_QUEUE", "Service"]
+__all__ = ["BOT_QUEUE", "DEEP_BOT_QUEUE", "NOTICE_QUEUE", "Service"]
 
 HUMAN = "human"
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -53,6 +56,10 @@ CHAT_RATE = (5, 30)  # at most this many messages from one player at one table, 
 RETRY = Retry(max=3, interval=[1, 5, 15])
 DUE_GRACE = 2.0          # seconds a queued job has before the sweeper looks after its game
 BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
+DEEP_LEVELS = frozenset({"hard"})  # bot levels that think long: their games' jobs go deep
+# A search bot thinks at least this share of its level's budget per move, however late its job
+# began (hard: 0.05 s, where the tournaments show it still well ahead of easy and the baseline).
+LEAST_SHARE = 0.05
 # A test hook: the API process dies right after a commit, before it queues the job.
 DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
 
@@ -165,6 +172,39 @@ class _Turns:
         self.to_act = stored.to_act() if stored else []
         self.bots = [seat for seat in self.to_act if stored.played_by_bot(seat)]
         self.due = _due_time(stored) if stored else None
+
+
+class _TurnClock:
+    """The thinking time of the bots that answer one move, kept on the player's clock.
+
+    From the commit that made them due, the bots answering it take at most the budget of the
+    slowest search level seated, in all and on the wall clock: the time left is shared evenly
+    among the game's search bots that have not moved yet (bots that choose at once, and bots
+    that play one after another in a trick alike). Each also keeps its level's CPU budget per
+    move, and thinks at least LEAST_SHARE of it, however late its job began.
+    """
+
+    def __init__(self, stored: StoredGame, budgets: dict[str, Budget]):
+        self.budgets = budgets
+        searching = [budget.seconds for seat in range(len(stored.seats))
+                     if stored.played_by_bot(seat)
+                     and (budget := self.level_budget(stored.bot_level(seat))) and budget.seconds]
+        self.left = len(searching)
+        since = min(stored.meta["updated"], time.time())  # another host's clock may run ahead
+        self.deadline = time.monotonic() + since + max(searching, default=0.0) - time.time()
+
+    def level_budget(self, level: str) -> Budget | None:
+        return self.budgets.get(level) or DEFAULT_BUDGETS.get(level)
+
+    def budget(self, level: str) -> Budget | None:
+        """The next decision's budget: its level's, stopped by its share of the time left."""
+        budget = self.level_budget(level)
+        if budget is None or not budget.seconds:
+            return budget
+        now = time.monotonic()
+        share = max((self.deadline - now) / max(self.left, 1), LEAST_SHARE * budget.seconds)
+        self.left -= 1
+        return replace(budget, deadline=now + share)
 
 
 class Service:
@@ -756,8 +796,7 @@ class Service:
         if os.environ.get(DIE_AFTER_COMMIT):
             os.kill(os.getpid(), signal.SIGKILL)
         if stored.new_bots_job:
-            self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=stored.new_bots_job,
-                              retry=RETRY)
+            self._queue_bots(stored, stored.new_bots_job)
         for seat in stored.to_act():
             if not stored.played_by_bot(seat) and stored.seats[seat]["turn_since"] == stored.version:
                 self.jobs.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
@@ -765,19 +804,24 @@ class Service:
                                   queue=NOTICE_QUEUE)
 
     # --- bots and deadlines (run by the worker) --------------------------------------
-    def play_bots(self, game_id: str) -> int:
+    def play_bots(self, game_id: str, queue: str | None = None) -> int:
         """Move every bot seat that must act, one after another, each from its own view, until a
-        human must act; the number of moves made. Idempotent: with no bot due it does nothing."""
+        human must act; the number of moves made. The bots answering one move share one
+        thinking time (`_TurnClock`). A job on the quick `queue` hands the game on to the deep
+        queue when a bot of `DEEP_LEVELS` becomes due. Idempotent: with no bot due it does
+        nothing."""
         stored = self._load_or_none(game_id)
+        turn = _TurnClock(stored, self.budgets) if stored is not None else None
         moves = 0
         while stored is not None and stored.bots_to_act():
-            if moves == BOT_MOVES_PER_JOB:
+            if moves == BOT_MOVES_PER_JOB or (
+                    moves and queue == BOT_QUEUE and self._bots_queue(stored) != BOT_QUEUE):
                 self._hand_on_bots(stored)
                 break
             seat = stored.bots_to_act()[0]
             note = {"type": "stand_in", "seat": seat} if stored.seats[seat]["standin"] else None
             try:
-                stored = self.apply(game_id, seat, self._bot_decision(stored, seat),
+                stored = self.apply(game_id, seat, self._bot_decision(stored, seat, turn),
                                     stored.version, note=note, loaded=stored)
                 moves += 1
             except Conflict:
@@ -787,7 +831,17 @@ class Service:
     def _hand_on_bots(self, stored: StoredGame) -> None:
         job_id = f"bots-{stored.id}-{stored.version}"
         self.store.set_bots_job(stored.id, job_id)
-        self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY)
+        self._queue_bots(stored, job_id)
+
+    def _queue_bots(self, stored: StoredGame, job_id: str) -> None:
+        self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY,
+                          queue=self._bots_queue(stored))
+
+    @staticmethod
+    def _bots_queue(stored: StoredGame) -> str:
+        """The queue of the slowest level due: deep when a bot due thinks long."""
+        deep = any(stored.bot_level(seat) in DEEP_LEVELS for seat in stored.bots_to_act())
+        return DEEP_BOT_QUEUE if deep else BOT_QUEUE
 
     def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
         """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
@@ -808,13 +862,14 @@ class Service:
             return False  # the player moved just in time
         return True
 
-    def _bot_decision(self, stored: StoredGame, seat: int) -> Any:
+    def _bot_decision(self, stored: StoredGame, seat: int, turn: _TurnClock | None = None) -> Any:
         game, state = stored.game, stored.state
         rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
         level = stored.bot_level(seat)
+        budget = turn.budget(level) if turn else self.budgets.get(level)
         with metrics.bot_decision(game.name, level):
             return game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
-                                   level, rng, self.budgets.get(level))
+                                   level, rng, budget)
 
     def sweep(self, limit: int = 200) -> int:
         """Look after every game whose due time passed: queue again a job that went missing,
@@ -834,7 +889,7 @@ class Service:
                 job_id = f"bots-{stored.id}-{stored.version}"
                 if job_id != stored.record.bots_job:
                     self.store.set_bots_job(stored.id, job_id)
-                self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY)
+                self._queue_bots(stored, job_id)
             return now + DUE_GRACE
         later = []
         for seat in stored.to_act():

@@ -652,7 +652,8 @@ class Store:
         return sizes
 
 
-BOT_QUEUE = "bots"
+BOT_QUEUE = "bots"            # quick bot moves (easy, medium, deadlines): milliseconds to 0.2 s
+DEEP_BOT_QUEUE = "bots-deep"  # moves of bots that think long, on workers of their own
 NOTICE_QUEUE = "notices"     # its own worker: a slow webhook never delays a bot move
 _WORKER_ALIVE = "worker:alive:"
 FAILED_JOB_SECONDS = 86400   # a failed job is kept this long for a look, then goes
@@ -664,7 +665,8 @@ class JobBoard:
 
     def __init__(self, redis: Redis):
         self.redis = redis
-        self.queues = {name: Queue(name, connection=redis) for name in (BOT_QUEUE, NOTICE_QUEUE)}
+        self.queues = {name: Queue(name, connection=redis)
+                       for name in (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE)}
 
     def enqueue(self, function: str, *args, job_id: str, retry: Retry | None = None,
                 queue: str = BOT_QUEUE) -> None:
