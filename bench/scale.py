@@ -45,6 +45,7 @@ from redis.cluster import RedisCluster
 
 from api.embedded_cluster import EmbeddedCluster, free_port
 from api.embedded_redis import start_embedded
+from api.serve import BOT_WORKERS
 from rules import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,11 +253,10 @@ class Bench:
                 [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gevent",
                  "--workers", "1", "--worker-connections", "2000", "api:create_app()"],
                 env, self.logs, health=f"{base}/healthz"))
-        for index in range(2):
+        for index, queues in enumerate(BOT_WORKERS):  # as `make run` runs them
             self.children.append(Child(
-                f"worker-{index + 1}",
-                [str(BIN / "rq"), "worker", "bots", "--url", queue_url, "--with-scheduler",
-                 "--worker-class", "worker.runner.PoytaWorker", "--quiet"], env, self.logs))
+                f"worker-{index + 1}", [sys.executable, "-m", "worker.run", *queues], env,
+                self.logs))
         self.api1, self.api2, self.worker1, self.worker2 = self.children
 
     def stop(self) -> None:

@@ -127,3 +127,22 @@ def test_an_operator_sets_budgets_in_the_environment(redis, store_env, monkeypat
     monkeypatch.setenv("POYTA_RATE_LIMITS", '{"acting": "2/minute"}')
     with pytest.raises(ValueError, match="acting"):
         create_app({**store_env, "TESTING": True})
+
+
+def test_waiting_draws_on_the_long_poll_budget_and_a_plain_poll_on_none(redis, store_env):
+    client = create_app({**store_env, "TESTING": True, "RATE_LIMITS": {
+        "long_poll": "2/minute"}}).test_client()
+    headers = {"Authorization": "Bearer " + client.post(
+        "/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
+    game = client.post("/api/v1/games", headers=headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", "human"]}).get_json()
+    url = f"/api/v1/games/{game['id']}"
+    waiting = {**headers, "If-None-Match": client.get(url, headers=headers).headers["ETag"]}
+    for _ in range(2):
+        assert client.get(url + "?wait=1", headers=waiting).status_code == 304
+    assert_429(client.get(url + "?wait=1", headers=waiting))
+    assert_429(client.get("/api/v1/players/me/games?wait=1", headers={
+        **headers, "If-None-Match": '"seen"'}))
+    for _ in range(5):
+        assert client.get(url, headers=waiting).status_code == 304
+        assert client.get("/api/v1/players/me/games", headers=headers).status_code == 200
