@@ -43,6 +43,7 @@ from rq import Worker
 from api.embedded_cluster import free_port
 from api.service import Service
 from bench.redis_for_bench import bench_redis_url
+from bench.starting import wait_until_ready
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -245,17 +246,9 @@ def run(args, url: str) -> None:
                                              stderr=subprocess.STDOUT))
     stop = threading.Event()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{base}/readyz", timeout=5).status_code == 200 and \
-                        len(Worker.all(connection=redis)) >= len(argvs) - 1:
-                    break
-            except requests.RequestException:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the processes did not start; logs in {logs}")
-            time.sleep(0.2)
+        wait_until_ready(lambda: requests.get(f"{base}/readyz", timeout=5).status_code == 200
+                         and len(Worker.all(connection=redis)) >= len(argvs) - 1,
+                         f"the processes did not start; logs in {logs}", pause=0.2)
 
         service = Service(redis)
         results = Results(time.monotonic(), args.warmup)

@@ -46,6 +46,7 @@ from redis.cluster import RedisCluster
 from api.embedded_cluster import EmbeddedCluster, free_port
 from api.embedded_redis import start_embedded
 from api.serve import BOT_WORKERS
+from bench.starting import wait_until_ready
 from rules import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,16 +78,8 @@ class Child:
         self.popen = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, start_new_session=True,
                                       stdout=self.log, stderr=self.log)
         if self.health:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if requests.get(self.health, timeout=2).ok:
-                        break
-                except requests.RequestException:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{self.name} did not start")
-                time.sleep(0.1)
+            wait_until_ready(lambda: requests.get(self.health, timeout=2).ok,
+                             f"{self.name} did not start")
         return time.monotonic()
 
     def kill(self) -> float:
