@@ -52,6 +52,7 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         PROVIDE_AUTOMATIC_OPTIONS=False,  # every method a route answers is in the spec
         **settings.connections,
+        RATE_LIMITS=settings.rate_limits,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -70,6 +71,7 @@ def create_app(config: dict | None = None) -> Flask:
         connections.store_client(app.config, **outage.SUBSCRIBER_OPTIONS))
 
     api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
+    from api.resources.games import routes as games_routes
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp
@@ -82,10 +84,9 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(table_blp, url_prefix=f"{API_PREFIX}/games")
     for operations in (logs, metrics, health):
         operations.init_app(app)
-    # After the logs: its early 401 must still carry and log the request id.
-    contract.init_app(app, api)
     app.register_blueprint(pwa_blp)
-    for module in (docs, headers, limits, authenticate_first, ratelimits):
+    # The unchanged poll's early 304 comes after the checks of every request, before the limiter.
+    for module in (docs, headers, limits, authenticate_first, games_routes, ratelimits):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)

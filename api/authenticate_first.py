@@ -7,6 +7,8 @@ nothing more.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Flask, current_app, g, request
 
 from api.auth import current_player, service
@@ -18,15 +20,19 @@ def init_app(app: Flask) -> None:
 
 
 def authenticate() -> None:
-    security = _security()
-    if security and any("bearer" in requirement for requirement in security):
-        current_player(required={} not in security)
+    bearer = _bearer(current_app.view_functions.get(request.endpoint), request.method)
+    if bearer is not None:
+        current_player(required=bearer)
 
 
-def _security() -> list[dict] | None:
-    view = current_app.view_functions.get(request.endpoint)
-    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
-    return getattr(method, "_apidoc", {}).get("manual_doc", {}).get("security")
+@lru_cache(maxsize=None)
+def _bearer(view, method: str) -> bool | None:
+    """True: the operation needs a token; False: it takes one; None: it has no use for one."""
+    operation = getattr(getattr(view, "view_class", None), method.lower(), None)
+    security = getattr(operation, "_apidoc", {}).get("manual_doc", {}).get("security")
+    if not security or not any("bearer" in requirement for requirement in security):
+        return None
+    return {} not in security
 
 
 def recheck() -> None:

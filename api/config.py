@@ -7,9 +7,12 @@
     POYTA_MEDIUM_SECONDS, POYTA_HARD_SECONDS   CPU seconds a search bot thinks per move
     POYTA_PUBLIC_URL           the address links in notices point to
     POYTA_VAPID_SUBJECT        the contact in Web Push's VAPID claims
+    POYTA_RATE_LIMITS          budgets replaced, as JSON: {"act": "1200/minute", ...}
+                               (the names are `api.ratelimits.BUDGETS`')
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -26,6 +29,7 @@ class Settings:
     budgets: dict[str, Budget] = field(default_factory=dict)
     public_url: str = "http://127.0.0.1:8000"
     vapid_subject: str = "mailto:admin@localhost"
+    rate_limits: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -39,4 +43,5 @@ class Settings:
             budgets=budgets,
             public_url=(env.get("POYTA_PUBLIC_URL") or cls.public_url).rstrip("/"),
             vapid_subject=env.get("POYTA_VAPID_SUBJECT") or cls.vapid_subject,
+            rate_limits=json.loads(env.get("POYTA_RATE_LIMITS") or "{}"),
         )

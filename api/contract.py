@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from typing import Any
 
 from apispec import BasePlugin
-from flask import Flask, request
 
 from rules import GAMES
 from rules.base import ActionType, CardFormat, Field, Game, Option
 
 SCHEMAS = "#/components/schemas/"
-BEARER_REQUIRED = [{"bearer": []}]
 BEARER_OPTIONAL = [{"bearer": []}, {}]  # a spectator may call without a token
 OPTIONAL_AUTH = {"getGame", "getEvents"}
 
@@ -308,24 +305,3 @@ class ContractPlugin(BasePlugin):
                 operation["responses"][200]["content"]["application/json"]["examples"] = {
                     game.name: {"summary": f"{game.title}, seat 0 to act",
                                 "value": example_view(game)} for game in GAMES.values()}
-
-
-def init_app(app: Flask, api) -> None:
-    """The server keeps the spec's word on security: an operation documented as needing
-    a bearer token answers 401 without one, before it looks at the request's body."""
-    needs_bearer: set[tuple[str, str]] = set()
-
-    @app.before_request
-    def bearer_first():
-        if request.url_rule is None or request.headers.get("Authorization"):
-            return None
-        if not needs_bearer:
-            needs_bearer.update(
-                (path, method) for path, item in api.spec.to_dict()["paths"].items()
-                for method, operation in item.items()
-                if isinstance(operation, dict) and operation.get("security") == BEARER_REQUIRED)
-        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", request.url_rule.rule)
-        if (path, request.method.lower()) in needs_bearer:
-            from api.auth import current_player
-            current_player()  # raises the one 401 answer
-        return None

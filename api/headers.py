@@ -39,8 +39,9 @@ def init_app(app: Flask) -> None:
 
 
 def add_security_headers(response: Response) -> Response:
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+    # No view sets any of them: one check instead of one search of the headers per name.
+    if "Content-Security-Policy" not in response.headers:
+        response.headers.extend(SECURITY_HEADERS)
     return response
 
 

@@ -24,6 +24,7 @@ from prometheus_client.core import GaugeMetricFamily
 from rq import Queue
 
 from api import connections
+from api.store import BOT_QUEUE, DEEP_BOT_QUEUE
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
@@ -64,34 +65,39 @@ def redis_error(where: str) -> None:
 
 
 class QueueCollector:
-    """Jobs waiting, scheduled, running and failed in the bot queue, read at each scrape."""
+    """Jobs waiting, scheduled, running and failed in the bot queues, read at each scrape."""
 
-    def __init__(self, queue: Queue):
-        self.queue = queue
+    STATES = ("queued", "scheduled", "started", "failed")
+
+    def __init__(self, queues: list[Queue]):
+        self.queues = queues
 
     def collect(self):
-        family = GaugeMetricFamily("poyta_queue_jobs", "Jobs in the bot queue by state",
+        family = GaugeMetricFamily("poyta_queue_jobs", "Jobs in the bot queues by state",
                                    labels=["queue", "state"])
-        queue = self.queue
         try:
-            with queue.connection.pipeline() as pipe:
-                pipe.llen(queue.key)
-                for registry in (queue.scheduled_job_registry, queue.started_job_registry,
-                                 queue.failed_job_registry):
-                    pipe.zcard(registry.key)
+            with self.queues[0].connection.pipeline() as pipe:
+                for queue in self.queues:
+                    pipe.llen(queue.key)
+                    for registry in (queue.scheduled_job_registry, queue.started_job_registry,
+                                     queue.failed_job_registry):
+                        pipe.zcard(registry.key)
                 counts = pipe.execute()
         except connections.UNAVAILABLE:
             redis_error("metrics")
             return
-        for state, count in zip(("queued", "scheduled", "started", "failed"), counts):
-            family.add_metric([queue.name, state], count)
+        for index, queue in enumerate(self.queues):
+            for state, count in zip(self.STATES, counts[index * 4:index * 4 + 4]):
+                family.add_metric([queue.name, state], count)
         yield family
 
 
-def init_app(app: Flask, queue_name: str = "bots") -> None:
+def init_app(app: Flask, queue_names: tuple[str, ...] = (BOT_QUEUE, DEEP_BOT_QUEUE)) -> None:
     scrape_time = CollectorRegistry(auto_describe=True)
-    scrape_time.register(QueueCollector(Queue(queue_name, connection=connections.queue_client(
-        app.config, max_connections=2, socket_timeout=1, socket_connect_timeout=1))))
+    connection = connections.queue_client(app.config, max_connections=2, socket_timeout=1,
+                                          socket_connect_timeout=1)
+    scrape_time.register(QueueCollector([Queue(name, connection=connection)
+                                         for name in queue_names]))
 
     @app.before_request
     def start_timer():

@@ -8,8 +8,10 @@ exit (0.5 s doubling to 30 s), and kills whatever the dead child left in its
 process group (SIGTERM first, so an orphaned RQ scheduler releases its lock,
 then SIGKILL after a few seconds).
 
-Children: the bot worker (queue `bots`), the notice worker (queue `notices`,
-so a slow webhook never delays a bot move) and gunicorn. HOST and PORT choose
+Children: two bot workers (`BOT_WORKERS`: one for quick moves alone, one for bots that think
+long, which takes quick moves while no long one waits, so a hard bot's thinking never holds up
+an easy or medium reply), the notice worker (queue `notices`, so a slow webhook never delays a
+bot move) and gunicorn. HOST and PORT choose
 the address: 127.0.0.1:8000 by default (this machine only); HOST=0.0.0.0
 serves every interface.
 """
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from api.embedded_redis import answers, resolve
+from api.store import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_DELAY = 0.5          # seconds before restarting a child that exited
@@ -33,6 +36,8 @@ MAX_DELAY = 30.0
 STABLE_AFTER = 30.0        # a child that ran this long starts again at FIRST_DELAY
 STOP_GRACE = 10.0          # seconds a child may take to stop before SIGKILL
 LEFTOVER_GRACE = 3.0       # seconds what a dead child left behind may take to stop
+# The queues of each bot worker, first come first: `python -m worker.run QUEUE...`.
+BOT_WORKERS = ((BOT_QUEUE,), (DEEP_BOT_QUEUE, BOT_QUEUE))
 
 
 @dataclass
@@ -132,8 +137,9 @@ def main() -> int:
            "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
     python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
     children = [
-        Child("bot worker", [python, "-m", "worker.run", "bots"], env=env),
-        Child("notice worker", [python, "-m", "worker.run", "notices"], env=env),
+        *(Child(f"bot worker ({' '.join(queues)})", [python, "-m", "worker.run", *queues], env=env)
+          for queues in BOT_WORKERS),
+        Child("notice worker", [python, "-m", "worker.run", NOTICE_QUEUE], env=env),
         Child("web server", [gunicorn, "-c", "gunicorn.conf.py", "api:create_app()"],
               env=env),
     ]

@@ -7,7 +7,9 @@ load per action, and the change is committed in one script that also wakes long-
 
 No turn is ever lost: a commit that makes bots due or starts a deadline first records the game
 in the due-set, then commits, then queues the job (one pending bot job per game, which moves
-every bot seat due, one after another, each from its own view). A worker-side sweeper
+every bot seat due, one after another, each from its own view). A game whose bots due include
+one of `DEEP_LEVELS` has its job on the deep queue, every other on the quick one, so long
+thinking never holds up a quick reply. A worker-side sweeper
 (`worker.runner`) looks at every game whose due time passed and queues again what went missing:
 a job lost with a process that died between commit and enqueue, a job of a worker killed
 mid-move, or a deadline that passed while no worker ran.
@@ -23,7 +25,7 @@ import signal
 import threading
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -32,12 +34,13 @@ from rq import Retry
 
 from api import metrics, vapid
 from api.config import Settings
-from api.store import BOT_QUEUE, NOTICE_QUEUE, Commit, GameRecord, JobBoard, Store
+from api.store import (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE, Commit, GameRecord, JobBoard,
+                       Store)
 from rules import GAMES, IllegalAction, InvalidOptions
 from rules.base import Game
-from rules.search import Budget
+from rules.search import DEFAULT_BUDGETS, Budget
 
-__all__ = ["BOT_QUEUE", "NOTICE_QUEUE", "Service"]
+__all__ = ["BOT_QUEUE", "DEEP_BOT_QUEUE", "NOTICE_QUEUE", "Service"]
 
 HUMAN = "human"
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -53,6 +56,13 @@ CHAT_RATE = (5, 30)  # at most this many messages from one player at one table, 
 RETRY = Retry(max=3, interval=[1, 5, 15])
 DUE_GRACE = 2.0          # seconds a queued job has before the sweeper looks after its game
 BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
+DEEP_LEVELS = frozenset({"hard"})  # bot levels that think long: their games' jobs go deep
+# A search bot thinks at least this share of its level's budget per move, however late its job
+# began (hard: 0.05 s, where the tournaments show it still well ahead of easy and the baseline).
+LEAST_SHARE = 0.05
+# The bots answering a move stop thinking at this share of their turn's budget on the wall clock:
+# the rest is for storing their moves and waking the player's view.
+THINKING_SHARE = 0.9
 # A test hook: the API process dies right after a commit, before it queues the job.
 DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
 
@@ -167,6 +177,40 @@ class _Turns:
         self.due = _due_time(stored) if stored else None
 
 
+class _TurnClock:
+    """The thinking time of the bots that answer one move, kept on the player's clock.
+
+    From the commit that made them due, the bots answering it think at most THINKING_SHARE of
+    the budget of the slowest search level seated, in all and on the wall clock: the time left
+    is shared evenly among the game's search bots that have not moved yet (bots that choose at
+    once, and bots that play one after another in a trick alike). Each also keeps its level's
+    CPU budget per move, and thinks at least LEAST_SHARE of it, however late its job began.
+    """
+
+    def __init__(self, stored: StoredGame, budgets: dict[str, Budget]):
+        self.budgets = budgets
+        searching = [budget.seconds for seat in range(len(stored.seats))
+                     if stored.played_by_bot(seat)
+                     and (budget := self.level_budget(stored.bot_level(seat))) and budget.seconds]
+        self.left = len(searching)
+        since = min(stored.meta["updated"], time.time())  # another host's clock may run ahead
+        thinking = THINKING_SHARE * max(searching, default=0.0)
+        self.deadline = time.monotonic() + since + thinking - time.time()
+
+    def level_budget(self, level: str) -> Budget | None:
+        return self.budgets.get(level) or DEFAULT_BUDGETS.get(level)
+
+    def budget(self, level: str) -> Budget | None:
+        """The next decision's budget: its level's, stopped by its share of the time left."""
+        budget = self.level_budget(level)
+        if budget is None or not budget.seconds:
+            return budget
+        now = time.monotonic()
+        share = max((self.deadline - now) / max(self.left, 1), LEAST_SHARE * budget.seconds)
+        self.left -= 1
+        return replace(budget, deadline=now + share)
+
+
 class Service:
     def __init__(self, redis: Redis, paces: dict[str, int | None] | None = None,
                  budgets: dict[str, Budget] | None = None, queue_redis: Redis | None = None,
@@ -219,21 +263,15 @@ class Service:
             self._tokens.pop(token_hash, None)
 
     def rename(self, player: dict, name: str) -> dict:
-        """The new name in every game too: each game's seats change, no job is queued."""
-        self.store.rename_player(player["id"], name)
-        for game_id in self.store.game_ids(player["id"]):
-            try:
-                self._update_meta(game_id, lambda stored: self._rename_seat(stored, player["id"], name))
-            except NotFound:
-                continue
+        """The new name, and at the tables of the player's unfinished games too, without a
+        commit: each game keeps the names changed since its players sat down beside its state,
+        and counts the changes in its ETag, so watching phones see it at once. A finished game
+        keeps the name its player had when it ended, as its record does."""
+        self.store.rename_player(player["id"], name, self.store.game_ids(player["id"]))
         with self._tokens_lock:
             self._tokens = {key: entry for key, entry in self._tokens.items()
                             if entry[1]["id"] != player["id"]}
         return {"id": player["id"], "name": name, "bot": player["bot"]}
-
-    @staticmethod
-    def _rename_seat(stored: StoredGame, player_id: str, name: str) -> None:
-        stored.seats[stored.seat_of(player_id)]["name"] = name
 
     def signin_code(self, player: dict) -> dict:
         """A one-use code that signs another device in as this player."""
@@ -429,18 +467,23 @@ class Service:
         if record is None:
             return None
         meta = json.loads(record.meta)
-        meta.update(seats=json.loads(record.seats), updated=record.updated)
+        seats = json.loads(record.seats)
+        for seat in seats:
+            if seat["player_id"] in (record.names or {}):
+                seat["name"] = record.names[seat["player_id"]]
+        meta.update(seats=seats, updated=record.updated)
         return StoredGame(game_id, GAMES[meta["type"]], meta, json.loads(record.state),
                           record.version, record)
 
-    def version_and_seat(self, game_id: str, player: dict | None) -> tuple[int, int | None]:
-        """What the ETag is made of, read without the game's JSON; refuses private spectators."""
+    def etag_parts(self, game_id: str, player: dict | None) -> dict:
+        """What the ETag is made of, read without the game's JSON: the version, the caller's
+        seat and the number of renames at the table; refuses private spectators."""
         head = self.store.head(game_id, player and player["id"])
         if head is None:
             raise NotFound(f"no game with id {game_id!r}")
-        version, seat, _, public = head
+        version, seat, _, public, renamed = head
         self._may_watch(game_id, player, seat, public)
-        return version, seat
+        return {"version": version, "seat": seat, "renamed": renamed}
 
     def _may_watch(self, game_id: str, player: dict | None, seat: int | None,
                    public: bool) -> None:
@@ -718,7 +761,7 @@ class Service:
                     replace: bool = False, forget: tuple[str, ...] = (),
                     leaving: str | None = None) -> bool:
         """`forget`: hash fields to delete; `leaving`: a player no longer seated whose inbox
-        must hear of the change all the same."""
+        must hear of the change all the same, and whose changed name the game forgets."""
         new_version = stored.version + 1
         meta = {key: value for key, value in stored.meta.items() if key not in ("seats", "updated")}
         texts = {"meta": json.dumps(meta), "seats": json.dumps(stored.seats),
@@ -726,7 +769,8 @@ class Service:
         loaded = stored.record
         fields = {name: text for name, text in texts.items()
                   if loaded is None or getattr(loaded, name) != text}
-        fields.update(updated=repr(stored.meta["updated"]), status=stored.status(),
+        status = stored.status()
+        fields.update(updated=repr(stored.meta["updated"]), status=status,
                       public="1" if meta["public"] else "0", **extra)
         bots_job = loaded.bots_job if loaded else None
         stored.new_bots_job = None
@@ -741,12 +785,14 @@ class Service:
             game_id=stored.id, version=stored.version, fields=fields,
             action=json.dumps(action_entry) if action_entry else None, seat=seat, replace=replace,
             events=[json.dumps({**event, "version": new_version}) for event in events],
-            players=stored.humans() + ([leaving] if leaving else []), forget=forget))
+            players=stored.humans() + ([leaving] if leaving else []), forget=forget,
+            unname=leaving,
+            finishes=status == FINISHED and (loaded is None or loaded.status != FINISHED)))
         if version is None:
             return False
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
-                                   stored.meta["updated"], bots_job, None)
+                                   stored.meta["updated"], bots_job, None, status)
         return True
 
     def _after_commit(self, stored: StoredGame) -> None:
@@ -754,8 +800,7 @@ class Service:
         if os.environ.get(DIE_AFTER_COMMIT):
             os.kill(os.getpid(), signal.SIGKILL)
         if stored.new_bots_job:
-            self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=stored.new_bots_job,
-                              retry=RETRY)
+            self._queue_bots(stored, stored.new_bots_job)
         for seat in stored.to_act():
             if not stored.played_by_bot(seat) and stored.seats[seat]["turn_since"] == stored.version:
                 self.jobs.enqueue("worker.jobs.notify_turn", stored.id, seat, stored.version,
@@ -763,19 +808,24 @@ class Service:
                                   queue=NOTICE_QUEUE)
 
     # --- bots and deadlines (run by the worker) --------------------------------------
-    def play_bots(self, game_id: str) -> int:
+    def play_bots(self, game_id: str, queue: str | None = None) -> int:
         """Move every bot seat that must act, one after another, each from its own view, until a
-        human must act; the number of moves made. Idempotent: with no bot due it does nothing."""
+        human must act; the number of moves made. The bots answering one move share one
+        thinking time (`_TurnClock`). A job on the quick `queue` hands the game on to the deep
+        queue when a bot of `DEEP_LEVELS` becomes due. Idempotent: with no bot due it does
+        nothing."""
         stored = self._load_or_none(game_id)
+        turn = _TurnClock(stored, self.budgets) if stored is not None else None
         moves = 0
         while stored is not None and stored.bots_to_act():
-            if moves == BOT_MOVES_PER_JOB:
+            if moves == BOT_MOVES_PER_JOB or (
+                    moves and queue == BOT_QUEUE and self._bots_queue(stored) != BOT_QUEUE):
                 self._hand_on_bots(stored)
                 break
             seat = stored.bots_to_act()[0]
             note = {"type": "stand_in", "seat": seat} if stored.seats[seat]["standin"] else None
             try:
-                stored = self.apply(game_id, seat, self._bot_decision(stored, seat),
+                stored = self.apply(game_id, seat, self._bot_decision(stored, seat, turn),
                                     stored.version, note=note, loaded=stored)
                 moves += 1
             except Conflict:
@@ -785,7 +835,17 @@ class Service:
     def _hand_on_bots(self, stored: StoredGame) -> None:
         job_id = f"bots-{stored.id}-{stored.version}"
         self.store.set_bots_job(stored.id, job_id)
-        self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY)
+        self._queue_bots(stored, job_id)
+
+    def _queue_bots(self, stored: StoredGame, job_id: str) -> None:
+        self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY,
+                          queue=self._bots_queue(stored))
+
+    @staticmethod
+    def _bots_queue(stored: StoredGame) -> str:
+        """The queue of the slowest level due: deep when a bot due thinks long."""
+        deep = any(stored.bot_level(seat) in DEEP_LEVELS for seat in stored.bots_to_act())
+        return DEEP_BOT_QUEUE if deep else BOT_QUEUE
 
     def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
         """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
@@ -806,13 +866,14 @@ class Service:
             return False  # the player moved just in time
         return True
 
-    def _bot_decision(self, stored: StoredGame, seat: int) -> Any:
+    def _bot_decision(self, stored: StoredGame, seat: int, turn: _TurnClock | None = None) -> Any:
         game, state = stored.game, stored.state
         rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
         level = stored.bot_level(seat)
+        budget = turn.budget(level) if turn else self.budgets.get(level)
         with metrics.bot_decision(game.name, level):
             return game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
-                                   level, rng, self.budgets.get(level))
+                                   level, rng, budget)
 
     def sweep(self, limit: int = 200) -> int:
         """Look after every game whose due time passed: queue again a job that went missing,
@@ -832,7 +893,7 @@ class Service:
                 job_id = f"bots-{stored.id}-{stored.version}"
                 if job_id != stored.record.bots_job:
                     self.store.set_bots_job(stored.id, job_id)
-                self.jobs.enqueue("worker.jobs.play_bots", stored.id, job_id=job_id, retry=RETRY)
+                self._queue_bots(stored, job_id)
             return now + DUE_GRACE
         later = []
         for seat in stored.to_act():
@@ -861,10 +922,19 @@ class Service:
             "players": stored.meta["players"],
             "options": stored.meta["options"],
             "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(stored.seats)],
-            **stored.game.record(stored.state),
+            **stored.game.record(self._replayed(stored, actions, recording=True)),
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             "outcome": stored.game.outcome(stored.state),
         }
+
+    @staticmethod
+    def _replayed(stored: StoredGame, actions: list[dict], recording: bool = False) -> dict:
+        """The game's state after `actions`, replayed from its seed."""
+        game, meta = stored.game, stored.meta
+        state = game.new_game(meta["players"], meta["options"], stored.state["seed"], recording)
+        for entry in actions:
+            game.apply_action(state, entry["seat"], entry["action"])
+        return state
 
     def events(self, game_id: str, player: dict | None, after: int) -> dict:
         """The events after number `after` that the caller may see, and the number of the last,
@@ -890,9 +960,7 @@ class Service:
         if not 0 <= step <= len(actions):
             raise NotFound(f"this game has steps 0 to {len(actions)}")
         game, meta = stored.game, stored.meta
-        state = game.new_game(meta["players"], meta["options"], stored.state["seed"])
-        for entry in actions[:step]:
-            game.apply_action(state, entry["seat"], entry["action"])
+        state = self._replayed(stored, actions[:step])
         seen = game.view(state, None)
         last = actions[step - 1] if step else None
         return {

@@ -9,10 +9,18 @@ A game is one hash: `meta` (what never changes in play), `seats`, `state` (JSON 
 only when changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field per
 seated player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events
 sit in the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its
-bots). Beside it the lists of actions and events. Every change is one compare-and-set script on
-`version` that also refreshes the retention of the game's keys and publishes the change on the
-game's channel and on the inbox channel of each seated player: publishing needs no key, so the
-inboxes of the other players cost the commit nothing and a cluster allows it.
+bots), `names` and `renamed` (players' names changed since they sat down, and how many times).
+Beside it the lists of actions and events while the game is played. Every change is one
+compare-and-set script on `version` that also refreshes the retention of the game's keys and
+publishes the change on the game's channel and on the inbox channel of each seated player:
+publishing needs no key, so the inboxes of the other players cost the commit nothing and a
+cluster allows it.
+
+The commit that finishes a game packs its log: the actions (seat and action only) and the
+events go into the hash's `log` field as one zlib-compressed JSON document, and the lists go.
+Events are kept as they were told, numbers, audiences and version stamps included, so a reader
+of a finished game gets exactly what it got before; they are not rebuilt from the actions,
+because notes (time-outs, stand-ins, resignations) and changed choices are not the rules' own.
 
 The due-set (`due`, score = when a worker must look at the game) is written before a commit that
 makes bots due or starts a deadline; the sweeper repairs it from the games themselves.
@@ -21,6 +29,7 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -40,11 +49,12 @@ INBOX_GAMES = 200          # the most games an inbox keeps
 LOBBY_SIZE = 50
 
 # Sets the game's new fields only if nobody changed it since it was read; appends the action
-# and its events, or, for a changed secret choice, puts them where the seat's last ones are.
+# and its events, or, for a changed secret choice, puts them where the seat's last ones are,
+# or, when the fields hold the packed log, drops the lists.
 # KEYS: game hash, actions, events.
 # ARGV: expected version, retention seconds, n, n field/value pairs, k, k fields to delete,
-#       action entry ('' none), seat, replace ('1'/'0'), m, m events, then the channels to
-#       publish on.
+#       a player whose changed name goes from `names` ('' none), action entry ('' none), seat,
+#       mode ('append', 'replace' or 'pack'), m, m events, then the channels to publish on.
 _COMMIT = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 local version = tonumber(ARGV[1]) + 1
@@ -60,10 +70,22 @@ if k > 0 then
   for j = 1, k do gone[j] = ARGV[i]; i = i + 1 end
   redis.call('HDEL', KEYS[1], unpack(gone))
 end
-local action, seat, replace, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
+local unname = ARGV[i]
+i = i + 1
+local names = unname ~= '' and redis.call('HGET', KEYS[1], 'names')
+if names then
+  names = cjson.decode(names)
+  names[unname] = nil
+  if next(names) then redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
+  else redis.call('HDEL', KEYS[1], 'names') end
+end
+local action, seat, mode, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
 i = i + 4
 local replaced = false
-if replace == '1' then
+if mode == 'pack' then
+  redis.call('DEL', KEYS[2], KEYS[3])
+  replaced = true
+elseif mode == 'replace' then
   local previous = redis.call('HGET', KEYS[1], 'last:' .. seat)
   if previous then
     local at = {}
@@ -97,12 +119,44 @@ return 1
 """
 
 # The caller's seat, the game's status, visibility and type, and the events after ARGV[2] with
-# the count, read at one instant. KEYS: game hash, events. ARGV: the seat field, after.
+# the count, read at one instant; of a finished game, its packed log instead of the two.
+# KEYS: game hash, events. ARGV: the seat field, after.
 _EVENTS = """
-local head = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'status', 'public', 'meta')
+local head = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'status', 'public', 'meta', 'log')
 if not head[1] or head[1] == '0' then return false end
+local kind = cjson.decode(head[5])['type']
+if head[6] then return {head[2], head[3], head[4], head[6], -1, kind} end
 return {head[2], head[3], head[4], redis.call('LRANGE', KEYS[2], ARGV[2], -1),
-        redis.call('LLEN', KEYS[2]), cjson.decode(head[5])['type']}
+        redis.call('LLEN', KEYS[2]), kind}
+"""
+
+# The game's log: {packed log} once finished, else {actions, events}.
+# KEYS: game hash, actions, events.
+_LOG = """
+local packed = redis.call('HGET', KEYS[1], 'log')
+if packed then return {packed} end
+return {redis.call('LRANGE', KEYS[2], 0, -1), redis.call('LRANGE', KEYS[3], 0, -1)}
+"""
+
+# A player's new name at one unfinished table where they sit: kept in the game's `names` (by
+# player id), counted in `renamed` (part of the ETag) and told on the game's channel and its
+# players' inbox channels.
+# KEYS: game hash. ARGV: player id, name, game channel, inbox channel prefix.
+_RENAME = """
+local seat, status, seats = unpack(redis.call('HMGET', KEYS[1], 'seat:' .. ARGV[1], 'status',
+                                              'seats'))
+if not seat or status == 'finished' then return 0 end
+local names = cjson.decode(redis.call('HGET', KEYS[1], 'names') or '{}')
+names[ARGV[1]] = ARGV[2]
+redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
+local renamed = redis.call('HINCRBY', KEYS[1], 'renamed', 1)
+redis.call('PUBLISH', ARGV[3], renamed)
+for _, entry in ipairs(cjson.decode(seats)) do
+  if type(entry['player_id']) == 'string' then
+    redis.call('PUBLISH', ARGV[4] .. entry['player_id'], renamed)
+  end
+end
+return 1
 """
 
 # Who holds a token: the player's name and bot flag if the token is theirs, and the player's
@@ -208,6 +262,19 @@ def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode()
 
 
+def _pack_log(actions: list[dict], events: list[dict]) -> bytes:
+    """A finished game's log as one compressed document: each action as [seat, action]."""
+    document = {"actions": [[entry["seat"], entry["action"]] for entry in actions],
+                "events": events}
+    return zlib.compress(json.dumps(document, separators=(",", ":")).encode(), 9)
+
+
+def _unpack_log(packed: bytes) -> tuple[list[dict], list[dict]]:
+    document = json.loads(zlib.decompress(packed))
+    return ([{"seat": seat, "action": action} for seat, action in document["actions"]],
+            document["events"])
+
+
 @dataclass
 class GameRecord:
     """A game's hash as loaded: the JSON kept as text, so a commit sends only what changed."""
@@ -218,6 +285,8 @@ class GameRecord:
     updated: float
     bots_job: str | None
     seat: int | None  # the asking player's seat, when one was asked for
+    status: str | None = None
+    names: dict[str, str] | None = None  # players who changed name since sitting down
 
 
 @dataclass
@@ -231,6 +300,10 @@ class Commit:
     events: list[str]
     players: list[str]           # players whose inboxes hear of it
     forget: tuple[str, ...] = ()  # hash fields to delete
+    unname: str | None = None    # a player who left: their changed name goes from `names`
+    finishes: bool = False       # the game is over with this change: its log is packed (a
+                                 # finishing action is a seat's move at its turn, never a
+                                 # replaced choice)
 
 
 class Store:
@@ -239,6 +312,7 @@ class Store:
         self.retention = retention_seconds
         self._commit = redis.register_script(_COMMIT)
         self._events = redis.register_script(_EVENTS)
+        self._log = redis.register_script(_LOG)
         self._identity = redis.register_script(_IDENTITY)
         self._release = redis.register_script(_RELEASE)
         self._reschedule = redis.register_script(_RESCHEDULE)
@@ -273,8 +347,17 @@ class Store:
         name, bot = self.redis.hmget(_player_key(player_id), "name", "bot")
         return None if name is None else (name.decode(), bot == b"1")
 
-    def rename_player(self, player_id: str, name: str) -> None:
-        self.redis.hset(_player_key(player_id), "name", name)
+    def rename_player(self, player_id: str, name: str, game_ids: list[str]) -> None:
+        """The player's new name, and at each of the games that is not finished: one round
+        trip per node, whatever the number of games."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(_player_key(player_id), "name", name)
+        for game_id in game_ids:
+            # EVAL with the script's text: a pipeline cannot load a script a node has not seen,
+            # and a cluster's pipeline routes it by its key only as a plain command.
+            pipe.execute_command("EVAL", _RENAME, 1, game_key(game_id), player_id, name,
+                                 game_channel(game_id), INBOX_CHANNEL)
+        pipe.execute()
 
     def devices(self, player_id: str) -> dict[str, dict]:
         return {device_id.decode(): json.loads(raw)
@@ -313,39 +396,64 @@ class Store:
         pipe.execute()
 
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
-        fields = ["version", "meta", "seats", "state", "updated", "bots_job"]
+        fields = ["version", "meta", "seats", "state", "updated", "bots_job", "status", "names"]
         if player_id is not None:
             fields.append(f"seat:{player_id}")
         values = self.redis.hmget(game_key(game_id), fields)
         if values[0] is None or values[0] == b"0":
             return None
-        seat = values[6] if player_id is not None else None
+        seat = values[8] if player_id is not None else None
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
                           seats=values[2].decode(), state=values[3].decode(),
                           updated=float(values[4] or 0), bots_job=_text(values[5]),
-                          seat=None if seat is None else int(seat))
+                          seat=None if seat is None else int(seat), status=_text(values[6]),
+                          names=values[7] and json.loads(values[7]))
 
-    def head(self, game_id: str, player_id: str | None) -> tuple[int, int | None, str, bool] | None:
-        """(version, the player's seat, status, public): what an ETag and access need, no JSON."""
-        version, seat, status, public = self.redis.hmget(
+    def head(self, game_id: str, player_id: str | None
+             ) -> tuple[int, int | None, str, bool, int] | None:
+        """(version, the player's seat, status, public, renames): what an ETag and access need,
+        no JSON."""
+        version, seat, status, public, renamed = self.redis.hmget(
             game_key(game_id), "version", f"seat:{player_id}" if player_id else "-", "status",
-            "public")
+            "public", "renamed")
         if version is None or version == b"0":
             return None
-        return int(version), None if seat is None else int(seat), status.decode(), public == b"1"
+        return (int(version), None if seat is None else int(seat), status.decode(),
+                public == b"1", int(renamed or 0))
 
     def commit(self, change: Commit) -> int | None:
-        """The new version, or None when somebody changed the game first."""
-        args: list = [change.version, self.retention, len(change.fields)]
-        for field, value in change.fields.items():
+        """The new version, or None when somebody changed the game first.
+
+        A finishing change reads the log first (one more command, once in a game's life); the
+        compare-and-set on the version makes sure the log did not change in between."""
+        fields, mode = change.fields, "replace" if change.replace else "append"
+        if change.finishes:
+            actions, events = self._read_log(change.game_id)
+            if change.action:
+                actions.append(json.loads(change.action))
+            fields = {**fields, "log": _pack_log(actions, [*events, *map(json.loads,
+                                                                          change.events)])}
+            mode = "pack"
+        args: list = [change.version, self.retention, len(fields)]
+        for field, value in fields.items():
             args += [field, value]
-        args += [len(change.forget), *change.forget]
-        args += [change.action or "", "" if change.seat is None else change.seat,
-                 "1" if change.replace else "0", len(change.events), *change.events,
+        args += [len(change.forget), *change.forget, change.unname or ""]
+        args += [change.action or "", "" if change.seat is None else change.seat, mode,
+                 len(change.events), *change.events,
                  game_channel(change.game_id), *map(inbox_channel, change.players)]
-        version = self._commit(keys=[game_key(change.game_id), _actions_key(change.game_id),
-                                     _events_key(change.game_id)], args=args)
+        version = self._commit(keys=self._game_keys(change.game_id), args=args)
         return int(version) if version else None
+
+    @staticmethod
+    def _game_keys(game_id: str) -> list[str]:
+        return [game_key(game_id), _actions_key(game_id), _events_key(game_id)]
+
+    def _read_log(self, game_id: str) -> tuple[list[dict], list[dict]]:
+        found = self._log(keys=self._game_keys(game_id))
+        if len(found) == 1:
+            return _unpack_log(found[0])
+        actions, events = found
+        return [json.loads(entry) for entry in actions], [json.loads(entry) for entry in events]
 
     def drop_game(self, game_id: str, version: int, players: list[str]) -> bool:
         """Deletes the game if it is still at `version`; its players' inboxes hear of it."""
@@ -358,19 +466,26 @@ class Store:
         self.redis.hset(game_key(game_id), "bots_job", job_id)
 
     def actions(self, game_id: str) -> list[dict]:
-        return [json.loads(entry) for entry in self.redis.lrange(_actions_key(game_id), 0, -1)]
+        """Every action, {"seat", "action"} each, oldest first."""
+        return self._read_log(game_id)[0]
 
     def events(self, game_id: str, player_id: str | None, after: int
                ) -> tuple[int | None, str, bool, list[dict], int, str] | None:
         """(caller's seat, status, public, events after `after`, event count, game type), at one
         instant."""
+        after = max(after, 0)
         found = self._events(keys=[game_key(game_id), _events_key(game_id)],
-                             args=[f"seat:{player_id}" if player_id else "-", max(after, 0)])
+                             args=[f"seat:{player_id}" if player_id else "-", after])
         if not found:
             return None
         seat, status, public, raw, count, game_type = found
-        return (None if seat is None else int(seat), status.decode(), public == b"1",
-                [json.loads(entry) for entry in raw], int(count), game_type.decode())
+        if count == -1:  # a finished game's packed log
+            every = _unpack_log(raw)[1]
+            events, count = every[after:], len(every)
+        else:
+            events = [json.loads(entry) for entry in raw]
+        return (None if seat is None else int(seat), status.decode(), public == b"1", events,
+                int(count), game_type.decode())
 
     def claim_rematch(self, game_id: str) -> bool:
         return bool(self.redis.set(f"game:{{{game_id}}}:rematch", "pending", nx=True, ex=30))
@@ -420,12 +535,13 @@ class Store:
         return [game_id.decode()
                 for game_id in self.redis.zrevrange(_games_key(player_id), 0, INBOX_GAMES - 1)]
 
-    def versions(self, game_ids: list[str]) -> list[int | None]:
-        """Each game's version (None when it is gone), in one round trip per node."""
+    def versions(self, game_ids: list[str]) -> list[tuple[int, int] | None]:
+        """Each game's version and renames (None when it is gone), in one round trip per node."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
-            pipe.hget(game_key(game_id), "version")
-        return [None if version is None else int(version) for version in pipe.execute()]
+            pipe.hmget(game_key(game_id), "version", "renamed")
+        return [None if version is None else (int(version), int(renamed or 0))
+                for version, renamed in pipe.execute()]
 
     def forget_games(self, player_id: str, game_ids: list[str]) -> None:
         if game_ids:
@@ -536,7 +652,8 @@ class Store:
         return sizes
 
 
-BOT_QUEUE = "bots"
+BOT_QUEUE = "bots"            # quick bot moves (easy, medium, deadlines): milliseconds to 0.2 s
+DEEP_BOT_QUEUE = "bots-deep"  # moves of bots that think long, on workers of their own
 NOTICE_QUEUE = "notices"     # its own worker: a slow webhook never delays a bot move
 _WORKER_ALIVE = "worker:alive:"
 FAILED_JOB_SECONDS = 86400   # a failed job is kept this long for a look, then goes
@@ -548,7 +665,8 @@ class JobBoard:
 
     def __init__(self, redis: Redis):
         self.redis = redis
-        self.queues = {name: Queue(name, connection=redis) for name in (BOT_QUEUE, NOTICE_QUEUE)}
+        self.queues = {name: Queue(name, connection=redis)
+                       for name in (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE)}
 
     def enqueue(self, function: str, *args, job_id: str, retry: Retry | None = None,
                 queue: str = BOT_QUEUE) -> None:

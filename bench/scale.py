@@ -45,6 +45,8 @@ from redis.cluster import RedisCluster
 
 from api.embedded_cluster import EmbeddedCluster, free_port
 from api.embedded_redis import start_embedded
+from api.serve import BOT_WORKERS
+from bench.starting import wait_until_ready
 from rules import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,16 +78,8 @@ class Child:
         self.popen = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, start_new_session=True,
                                       stdout=self.log, stderr=self.log)
         if self.health:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if requests.get(self.health, timeout=2).ok:
-                        break
-                except requests.RequestException:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"{self.name} did not start")
-                time.sleep(0.1)
+            wait_until_ready(lambda: requests.get(self.health, timeout=2).ok,
+                             f"{self.name} did not start")
         return time.monotonic()
 
     def kill(self) -> float:
@@ -237,7 +231,12 @@ class Bench:
         metrics_dir.mkdir()
         env = {**os.environ, "REDIS_URL": store_url, "REDIS_CLUSTER": cluster,
                "RQ_REDIS_URL": queue_url, "POYTA_MEDIUM_SECONDS": MEDIUM_SECONDS,
-               "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "LOG_LEVEL": "WARNING"}
+               "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "LOG_LEVEL": "WARNING",
+               # Every scripted player comes from this one address and acts far faster than
+               # a person: the budgets would answer with 429 and the bench measure the limiter.
+               "POYTA_RATE_LIMITS": json.dumps({name: "10000000/minute" for name in (
+                   "act", "create_player", "create_game", "create_game_per_address",
+                   "guess_code", "guess_code_per_player", "long_poll")})}
         for index in range(2):
             port = free_port()
             base = f"http://127.0.0.1:{port}"
@@ -247,11 +246,10 @@ class Bench:
                 [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gevent",
                  "--workers", "1", "--worker-connections", "2000", "api:create_app()"],
                 env, self.logs, health=f"{base}/healthz"))
-        for index in range(2):
+        for index, queues in enumerate(BOT_WORKERS):  # as `make run` runs them
             self.children.append(Child(
-                f"worker-{index + 1}",
-                [str(BIN / "rq"), "worker", "bots", "--url", queue_url, "--with-scheduler",
-                 "--worker-class", "worker.runner.PoytaWorker", "--quiet"], env, self.logs))
+                f"worker-{index + 1}", [sys.executable, "-m", "worker.run", *queues], env,
+                self.logs))
         self.api1, self.api2, self.worker1, self.worker2 = self.children
 
     def stop(self) -> None:
@@ -278,7 +276,7 @@ class Bench:
             anna, bert = Client(self, index, "Anna"), Client(self, index, "Bert")
             game = anna.call("POST", "/api/v1/games", json={
                 "type": "sixnimmt", "players": 2, "seats": ["human", "human"]}).json()
-            bert.call("POST", f"/api/v1/games/{game['id']}/join", json={})
+            bert.call("POST", f"/api/v1/games/invites/{game['invites'][0]['code']}")
             cards = game["hand"][:2]
             mine = []
             for card in itertools.cycle(cards):
@@ -315,8 +313,8 @@ class Bench:
             view = clients[0].call("POST", "/api/v1/games", json={
                 "type": type_name, "players": len(seats), "options": options, "seats": seats,
                 "pace": "none" if humans_wanted == 1 else "1d"}).json()
-            for client in clients[1:]:
-                client.call("POST", f"/api/v1/games/{view['id']}/join", json={})
+            for client, invite in zip(clients[1:], view["invites"]):
+                client.call("POST", f"/api/v1/games/invites/{invite['code']}")
             humans = [Human(self, client, view["id"], seed=index * 10 + seat)
                       for seat, client in enumerate(clients)]
             creators.append((view["id"], humans, type_name))
@@ -461,7 +459,7 @@ def check_record(game, record: dict) -> list[str]:
                  if key not in ("dealer", "scores") for card in flatten(value)]
         if len(cards) != len(set(cards)):
             problems.append(f"{record['id']}: deal {number} holds a card twice")
-    state = game.new_game(record["players"], record["options"], record["seed"])
+    state = game.new_game(record["players"], record["options"], record["seed"], recording=True)
     for entry in record["actions"]:
         game.apply_action(state, entry["seat"], entry["action"])
     if game.outcome(state) != record["outcome"]:

@@ -47,7 +47,7 @@ def play_one(game_name: str, players: int, options: dict, levels: list[str], see
     decisions."""
     game = import_module(f"rules.{game_name}").GAME
     extra = benchmark_levels(game_name)
-    state = game.new_game(players, options, seed)
+    state = game.new_game(players, options, seed, recording=True)
     bot_rngs = [random.Random(f"bot:{seed}:{seat}") for seat in range(players)]
     thinking = [0.0] * players
     decisions = [0] * players

@@ -5,14 +5,14 @@ game alone reads and writes; everything else (the API, the worker, the bots'
 benchmarks) goes through these methods:
 
     options = game.normalise_options(players, raw_options)   # InvalidOptions
-    state = game.new_game(players, options, seed)
+    state = game.new_game(players, options, seed)   # recording=True keeps the deals for record
     game.to_act(state)                  -> seats that must act now
     game.legal_actions(state, seat)     -> list of action dicts
     game.apply_action(state, seat, action) -> events  # mutates state; IllegalAction
     game.actions                        -> the declared action types (see below)
     game.view(state, seat_or_None)      -> what that seat (or a spectator) may see
     game.outcome(state)                 -> None while running, else scores/winners
-    game.record(state)                  -> every deal as dealt, for replays
+    game.record(state)                  -> every deal as dealt, of a recording state
     game.bot_action(view, legal, level, rng, budget) -> an action chosen from the view alone
 
 Actions are declared as data: each game lists its `ActionType`s (type -> fields,
@@ -60,6 +60,26 @@ class InvalidOptions(ValueError):
 def deal_rng(seed: int, deal: int) -> random.Random:
     """The shuffle source of one deal: independent of every other deal."""
     return random.Random(f"{seed}:{deal}")
+
+
+DEALT = "dealt"  # a recording state's list of deals as dealt (see Game.new_game)
+
+
+def start_recording(state: State, recording: bool) -> State:
+    if recording:
+        state[DEALT] = []
+    return state
+
+
+def record_deal(state: State, entry: dict) -> None:
+    """Keep a new deal as dealt, when the state records."""
+    if DEALT in state:
+        state[DEALT].append(entry)
+
+
+def recorded_deal(state: State) -> dict:
+    """The current deal's entry of a recording state, to complete; a throwaway otherwise."""
+    return state[DEALT][-1] if DEALT in state else {}
 
 
 @dataclass(frozen=True)
@@ -292,7 +312,11 @@ class Game:
         }
 
     # --- the rules -------------------------------------------------------------
-    def new_game(self, players: int, options: dict, seed: int) -> State:
+    def new_game(self, players: int, options: dict, seed: int, recording: bool = False
+                 ) -> State:
+        """The first position. With `recording`, the state also keeps every deal as dealt
+        (`record_deal`), which `record` reads; play leaves it out, so the state stays the size
+        of one deal, and a record is rebuilt by replaying the seed and the actions."""
         raise NotImplementedError
 
     def to_act(self, state: State) -> list[int]:
@@ -341,7 +365,8 @@ class Game:
         raise NotImplementedError
 
     def record(self, state: State) -> dict:
-        """{"deals": [{"hands": [...], ..., "scores": [...]}]}: each deal as dealt."""
+        """{"deals": [{"hands": [...], ..., "scores": [...]}]}: each deal as dealt, from a
+        state made with `recording`."""
         raise NotImplementedError
 
     def bot_action(self, view: dict, legal: list[Action], level: str,

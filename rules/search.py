@@ -25,11 +25,15 @@ class Budget:
     """How long a bot may think: CPU seconds, or exactly `iterations` simulations.
 
     An iteration count makes a search deterministic given its random source,
-    which tests rely on; seconds are what players get.
+    which tests rely on; seconds are what players get. `deadline` (a reading of
+    `time.monotonic()`) also stops the seconds' search when it passes, however much
+    CPU time is left: the player waits on the wall clock, which a busy machine
+    turns slower than the CPU clock.
     """
 
     seconds: float | None = None
     iterations: int | None = None
+    deadline: float | None = None
 
 
 DEFAULT_BUDGETS = {
@@ -40,7 +44,8 @@ DEFAULT_BUDGETS = {
 
 
 class Clock:
-    """Counts simulations against a Budget, on the CPU clock of this process.
+    """Counts simulations against a Budget, on the CPU clock of this process (and the wall
+    clock, when the budget has a deadline).
 
     Start it before reading the view: preparing a search is thinking time too. Reading
     the CPU clock costs as much as a tenth of a quick simulation, so it is read again
@@ -50,6 +55,7 @@ class Clock:
     def __init__(self, budget: Budget):
         self.budget = budget
         self.started = time.process_time()
+        self.wall_started = time.monotonic() if budget.deadline is not None else 0.0
         self.done = 0
         self.next_reading = 0
 
@@ -59,11 +65,15 @@ class Clock:
         if self.done < self.next_reading:
             return True
         spent = time.process_time() - self.started
-        left = self.budget.seconds - spent
-        if left <= 0:
+        clocks = [(self.budget.seconds - spent, spent)]  # (time left, time used) on each clock
+        if self.budget.deadline is not None:
+            now = time.monotonic()
+            clocks.append((self.budget.deadline - now, now - self.wall_started))
+        if min(left for left, _ in clocks) <= 0:
             return False
-        pace = spent / self.done if self.done else 0.0
-        self.next_reading = self.done + (int(left / pace / 10) if pace else 0) + 1
+        # Simulations until a tenth of the time left, at each clock's pace so far.
+        self.next_reading = self.done + 1 + min(
+            int(left * self.done / used / 10) if used > 0 else 0 for left, used in clocks)
         return True
 
     def tick(self) -> None:

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 
 from api import create_app
 from api.embedded_redis import start_embedded
-from api.service import BOT_QUEUE, NOTICE_QUEUE
+from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
 from redis_servers import (  # noqa: F401 (fixtures)
     connect_store, queue_redis_url, store_settings, valkey_cluster,
 )
@@ -74,9 +74,10 @@ def client(app):
 
 @pytest.fixture
 def run_bots(redis):
-    """Run queued bot jobs in a real RQ worker until the queue is empty."""
+    """Run queued bot jobs in a real RQ worker until both bot queues are empty."""
     def run() -> None:
-        SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+        SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
+                     connection=redis).work(burst=True)
     return run
 
 
@@ -91,7 +92,8 @@ def serve(redis, redis_url, store_env):
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         worker = subprocess.Popen(
-            [str(Path(sys.executable).parent / "rq"), "worker", BOT_QUEUE, NOTICE_QUEUE, "--url", redis_url,
+            [str(Path(sys.executable).parent / "rq"), "worker", DEEP_BOT_QUEUE, BOT_QUEUE, NOTICE_QUEUE,
+             "--url", redis_url,
              "--worker-class", "worker.runner.PoytaWorker", "--with-scheduler", "--quiet"],
             cwd=ROOT, env={**os.environ, **store_env})
         running.append((server, worker))

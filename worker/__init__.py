@@ -1,1 +1,2 @@
-"""Background jobs run by RQ workers: `rq worker bots --url $REDIS_URL`."""
+"""Background jobs run by RQ workers: `python -m worker.run bots` (quick bot moves),
+`python -m worker.run bots-deep bots` (hard bots first), `python -m worker.run notices`."""

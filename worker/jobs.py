@@ -40,7 +40,7 @@ def _service() -> Service:
 
 def play_bots(game_id: str) -> int:
     """Move every bot seat of the game that must act now; the moves made."""
-    return _service().play_bots(game_id)
+    return _service().play_bots(game_id, get_current_job().origin)
 
 
 def deadline_passed(game_id: str, seat: int, turn_since: int) -> bool:

@@ -43,8 +43,8 @@ every card they name has been shown to everyone by then:
 from __future__ import annotations
 
 
-from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction, State,
-                        deal_rng, winners_of)
+from rules.base import (DEALT, Action, ActionType, CardFormat, Field, Game, IllegalAction,
+                        State, deal_rng, record_deal, recorded_deal, start_recording, winners_of)
 
 COLOURS = ("red", "blue", "green")  # also the order that breaks the last leader ties
 HAND_SIZE = {4: 15, 5: 12, 6: 10, 7: 9}
@@ -132,12 +132,12 @@ def settle_trick(played: list[tuple[int, int, int]]) -> tuple[dict[int, int], in
 class Hattrick(Game):
     actions = ACTIONS
 
-    def new_game(self, players: int, options: dict, seed: int) -> State:
-        state: State = {
+    def new_game(self, players: int, options: dict, seed: int, recording: bool = False
+                 ) -> State:
+        state: State = start_recording({
             "seed": seed, "players": players, "deals": options["deals"], "deal": 0,
-            "phase": "play", "match": [0] * players, "sheet": [], "history": [],
-            "previous_deal": None,
-        }
+            "phase": "play", "match": [0] * players, "sheet": [], "previous_deal": None,
+        }, recording)
         self._start_deal(state)
         return state
 
@@ -156,8 +156,8 @@ class Hattrick(Game):
             "hands": hands, "piles": [[[], [], []] for _ in range(players)],
             "passed": [[] for _ in range(players)], "trick": [], "last_trick": None,
         })
-        state["history"].append({"dealer": dealer, "hands": [list(hand) for hand in hands],
-                                 "scores": None})
+        record_deal(state, {"dealer": dealer, "hands": [list(hand) for hand in hands],
+                            "scores": None})
 
     # --- whose turn and what is allowed -------------------------------------------
     def to_act(self, state: State) -> list[int]:
@@ -235,7 +235,7 @@ class Hattrick(Game):
         scores = [deal_score(piles, passed) for piles, passed in zip(state["piles"], state["passed"])]
         set_aside = [hand.pop() for hand in state["hands"]]
         state["sheet"].append(scores)
-        state["history"][-1]["scores"] = list(scores)
+        recorded_deal(state)["scores"] = list(scores)
         state["match"] = [total + score for total, score in zip(state["match"], scores)]
         state["previous_deal"] = {
             "deal": state["deal"], "piles": self._public_piles(state), "passed":
@@ -296,4 +296,4 @@ class Hattrick(Game):
         return {"seed": state["seed"], "deals": [
             {"dealer": deal["dealer"], "hands": [list(hand) for hand in deal["hands"]],
              "scores": None if deal["scores"] is None else list(deal["scores"])}
-            for deal in state["history"]]}
+            for deal in state[DEALT]]}

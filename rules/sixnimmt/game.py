@@ -42,8 +42,8 @@ view()["table"] keys:
 from __future__ import annotations
 
 
-from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction, State,
-                        deal_rng, winners_of)
+from rules.base import (DEALT, Action, ActionType, CardFormat, Field, Game, IllegalAction,
+                        State, deal_rng, record_deal, recorded_deal, start_recording, winners_of)
 
 HAND_SIZE = 10
 ROW_COUNT = 4
@@ -104,9 +104,10 @@ def target_row(rows: list[list[int]], card: int) -> int | None:
 class SixNimmt(Game):
     actions = ACTIONS
 
-    def new_game(self, players: int, options: dict, seed: int) -> State:
+    def new_game(self, players: int, options: dict, seed: int, recording: bool = False
+                 ) -> State:
         tactical = options["tactical_deck"]
-        state = {
+        state = start_recording({
             "players": players,
             "seed": seed,
             "draft": options["draft"],
@@ -116,8 +117,7 @@ class SixNimmt(Game):
             "scores": [0] * players,
             "round_scores": [],
             "last_turn": None,
-            "deals": [],
-        }
+        }, recording)
         self._start_round(state)
         return state
 
@@ -140,8 +140,8 @@ class SixNimmt(Game):
                 "rows": [[] for _ in range(ROW_COUNT)],
                 "draft_display": sorted(deck[:in_play]), "draft_turn": (dealer + 1) % players,
             })
-            state["deals"].append({"dealer": dealer, "display": deck[:in_play], "hands": None,
-                                   "rows": None, "unused": deck[in_play:], "scores": None})
+            record_deal(state, {"dealer": dealer, "display": deck[:in_play], "hands": None,
+                                "rows": None, "unused": deck[in_play:], "scores": None})
             return
         hands = [deck[HAND_SIZE * seat:HAND_SIZE * (seat + 1)] for seat in range(players)]
         starters = deck[HAND_SIZE * players:in_play]
@@ -149,8 +149,8 @@ class SixNimmt(Game):
             "phase": CHOOSE, "hands": [sorted(hand) for hand in hands],
             "rows": [[card] for card in starters], "draft_display": None, "draft_turn": None,
         })
-        state["deals"].append({"dealer": dealer, "hands": hands, "rows": starters,
-                               "unused": deck[in_play:], "scores": None})
+        record_deal(state, {"dealer": dealer, "hands": hands, "rows": starters,
+                            "unused": deck[in_play:], "scores": None})
 
     # --- whose move, which moves --------------------------------------------------
     def to_act(self, state: State) -> list[int]:
@@ -209,7 +209,7 @@ class SixNimmt(Game):
             return events
         state.update({"phase": CHOOSE, "rows": [[card] for card in display],
                       "draft_display": None, "draft_turn": None})
-        record = state["deals"][-1]
+        record = recorded_deal(state)
         record["hands"] = [list(hand) for hand in state["hands"]]
         record["rows"] = list(display)
         return events
@@ -275,7 +275,7 @@ class SixNimmt(Game):
     def _end_round(self, state: State) -> list[dict]:
         penalties = list(state["round_penalties"])
         state["round_scores"].append(penalties)
-        state["deals"][-1]["scores"] = list(penalties)
+        recorded_deal(state)["scores"] = list(penalties)
         events = [{"type": "round_over", "round": state["deal"], "penalties": list(penalties),
                    "scores": list(state["scores"])}]
         if max(state["scores"]) >= state["threshold"]:
@@ -327,7 +327,7 @@ class SixNimmt(Game):
 
     def record(self, state: State) -> dict:
         deals = []
-        for deal in state["deals"]:
+        for deal in state[DEALT]:
             copied = {key: list(value) if isinstance(value, list) else value
                       for key, value in deal.items()}
             if copied["hands"] is not None:

@@ -81,8 +81,9 @@ points stay hidden until a hand ends, so no event carries them before "hand_over
 """
 from __future__ import annotations
 
-from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction,
-                        InvalidOptions, State, deal_rng, winners_of)
+from rules.base import (DEALT, Action, ActionType, CardFormat, Field, Game, IllegalAction,
+                        InvalidOptions, State, deal_rng, record_deal, recorded_deal,
+                        start_recording, winners_of)
 from rules.sixtysix.cards import (DECK_24, DECK_32, POINTS, SORT_KEY, SUIT, SUITS,
                                   best_of, side_count, strict_cards)
 
@@ -120,7 +121,8 @@ class SixtySix(Game):
                                  "(3 players use 32 cards, 4 players two 24-card decks)")
 
     # --- setting up -------------------------------------------------------------
-    def new_game(self, players: int, options: dict, seed: int) -> State:
+    def new_game(self, players: int, options: dict, seed: int, recording: bool = False
+                 ) -> State:
         options = self.normalise_options(players, options)
         if players == 4:
             deck_size = 48
@@ -129,14 +131,14 @@ class SixtySix(Game):
         else:
             deck_size = 32
         sides = side_count(players)
-        state = {
+        state = start_recording({
             "seed": seed, "players": players, "options": options,
             "classic": options["preset"] == "classic", "deck_size": deck_size,
             "target": 101 if players == 4 else 66,
             "hand_size": 6 if players == 2 else 7,
             "scores": [0] * sides, "carry": 0, "last_hand": None, "over": False,
-            "deal": 0, "records": [],
-        }
+            "deal": 0,
+        }, recording)
         self._start_hand(state)
         return state
 
@@ -161,8 +163,8 @@ class SixtySix(Game):
             "points": [0] * sides, "tricks": [0] * sides, "taken": [[] for _ in range(sides)],
             "pending": [0] * sides, "marriages": [],
         })
-        state["records"].append({"dealer": dealer, "hands": [list(x) for x in hands],
-                                 "stock": list(stock), "scores": None})
+        record_deal(state, {"dealer": dealer, "hands": [list(x) for x in hands],
+                            "stock": list(stock), "scores": None})
         dealt = {"type": "dealt", "deal": state["deal"], "dealer": dealer,
                  "leader": state["leader"], "trump": state["trump"], "trump_card": face_up,
                  "stock_size": len(stock)}
@@ -438,7 +440,7 @@ class SixtySix(Game):
             state["scores"][s] += g
         n = state["players"]
         per_seat = [gains[self.side(state, seat)] for seat in range(n)]
-        state["records"][-1]["scores"] = per_seat
+        recorded_deal(state)["scores"] = per_seat
         state["last_hand"] = {
             "deal": state["deal"], "ended_by": ended_by, "declarer": declarer,
             "correct": correct, "closed_by": state["closed_by"],
@@ -516,4 +518,4 @@ class SixtySix(Game):
         return {"scores": scores, "winners": winners_of(scores, False)}
 
     def record(self, state: State) -> dict:
-        return {"seed": state["seed"], "deals": [dict(r) for r in state["records"]]}
+        return {"seed": state["seed"], "deals": [dict(r) for r in state[DEALT]]}

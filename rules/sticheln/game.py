@@ -67,8 +67,9 @@ view()["table"] keys
 from __future__ import annotations
 
 
-from rules.base import (Action, ActionType, CardFormat, Field, Game, IllegalAction,
-                        InvalidOptions, State, deal_rng, winners_of)
+from rules.base import (DEALT, Action, ActionType, CardFormat, Field, Game, IllegalAction,
+                        InvalidOptions, State, deal_rng, record_deal, recorded_deal,
+                        start_recording, winners_of)
 from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, COLOR_IDS, COLORS, SETUP, SPAN, VARIANTS,
                                   colors_in_play, deal_cards, deal_score, names, trick_winner)
 
@@ -104,10 +105,12 @@ class Sticheln(Game):
                                  "under 'late' no card is put down that could stay hidden")
 
     # --- setting up ------------------------------------------------------------------------
-    def new_game(self, players: int, options: dict, seed: int) -> State:
+    def new_game(self, players: int, options: dict, seed: int, recording: bool = False
+                 ) -> State:
         options = self.normalise_options(players, options)
-        state = {"seed": seed, "players": players, "options": options,
-                 "scores": [0] * players, "deal_scores": [], "deals": [], "previous": None}
+        state = start_recording({"seed": seed, "players": players, "options": options,
+                                 "scores": [0] * players, "deal_scores": [], "previous": None},
+                                recording)
         self._start_deal(state, 1)
         return state
 
@@ -124,8 +127,8 @@ class Sticheln(Game):
             "trick": [], "leader": (dealer + 1) % n, "turn": (dealer + 1) % n,
             "tricks_played": 0, "tricks_per_deal": SETUP[n][1] - put_down, "last_trick": None,
         })
-        state["deals"].append({"dealer": dealer, "hands": [names(h) for h in hands],
-                               "leftover": names(leftover), "scores": None})
+        record_deal(state, {"dealer": dealer, "hands": [names(h) for h in hands],
+                            "leftover": names(leftover), "scores": None})
 
     # --- whose turn ---------------------------------------------------------------------------
     def to_act(self, state: State) -> list[int]:
@@ -288,7 +291,7 @@ class Sticheln(Game):
                              options) for s in range(n)]
         state["deal_scores"].append(scores)
         state["scores"] = [a + b for a, b in zip(state["scores"], scores)]
-        state["deals"][-1]["scores"] = scores
+        recorded_deal(state)["scores"] = scores
         state["previous"] = {"deal": state["deal"], "pain": state["pain"],
                              "named": state["named"], "won": state["won"], "scores": scores,
                              "last_trick": state["last_trick"]}
@@ -388,4 +391,4 @@ class Sticheln(Game):
                 "deals": [{"dealer": d["dealer"], "hands": [list(h) for h in d["hands"]],
                            "leftover": list(d["leftover"]),
                            "scores": None if d["scores"] is None else list(d["scores"])}
-                          for d in state["deals"]]}
+                          for d in state[DEALT]]}

@@ -1,5 +1,7 @@
 """Every API and worker test runs on a single Valkey server and on a Valkey Cluster, except
 the HTTP contract's, which does not depend on the store (single server only)."""
+import subprocess
+
 import pytest
 
 from redis_servers import STORES, store_settings
@@ -18,3 +20,17 @@ def pytest_collection_modifyitems(config, items):
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = [item for item in items if item not in dropped]
+
+
+@pytest.fixture
+def processes():
+    """Processes a test starts; whatever still runs is stopped after it."""
+    started = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -110,6 +110,38 @@ def test_etag_answers_304_until_the_game_changes(client, new_player):
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
 
+def test_an_unchanged_poll_is_a_bare_304_and_checks_what_a_view_checks(client, new_player):
+    _, anna = new_player()
+    _, bert = new_player()
+    game_id = create(client, anna).get_json()["id"]
+    etag = client.get(f"/api/v1/games/{game_id}", headers=anna).headers["ETag"]
+    unchanged = client.get(f"/api/v1/games/{game_id}", headers={**anna, "If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    assert unchanged.headers["ETag"] == etag and unchanged.headers["X-Request-Id"]
+    assert unchanged.headers["X-Content-Type-Options"] == "nosniff"
+    # A private game stays closed to others, a bad token is refused and a bad `wait` is named,
+    # whatever ETag they send.
+    assert client.get(f"/api/v1/games/{game_id}", headers={**bert, "If-None-Match": etag}).status_code == 403
+    assert client.get(f"/api/v1/games/{game_id}", headers={
+        "Authorization": "Bearer nobody.secret", "If-None-Match": etag}).status_code == 401
+    bad_wait = client.get(f"/api/v1/games/{game_id}?wait=x", headers={**anna, "If-None-Match": etag})
+    assert bad_wait.status_code == 422 and "wait" in bad_wait.get_json()["message"]
+    assert client.get(f"/api/v1/games/nosuchgame", headers={**anna, "If-None-Match": etag}).status_code == 404
+
+
+@pytest.mark.parametrize("type_", sorted(GAMES))
+def test_a_view_is_sent_in_exactly_the_shape_of_its_schema(client, new_player, type_):
+    from api.resources.games.schemas import GameViewSchema
+    _, anna = new_player()
+    seats = ["human"] + [{"bot": "easy"}] * (GAMES[type_].min_players - 1)
+    view = create(client, anna, seats=seats, type_=type_).get_json()
+    acted = client.post(f"/api/v1/games/{view['id']}/actions",
+                        json={"action": view["legal_actions"][0]}, headers=anna).get_json()
+    polled = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
+    for sent in (acted, polled):
+        assert GameViewSchema().dump(sent) == sent
+
+
 def test_illegal_actions_are_422_and_change_nothing(client, new_player, store):
     _, anna = new_player()
     view = create(client, anna).get_json()

@@ -6,7 +6,7 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from api import connections, create_app
-from api.service import BOT_QUEUE, Service
+from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
 
@@ -25,7 +25,7 @@ def first_legal(client, headers, game_id):
 
 # --- identity ---------------------------------------------------------------------
 
-def test_renaming_changes_the_name_in_every_game(client, new_player):
+def test_renaming_changes_the_name_at_the_tables_of_unfinished_games(client, new_player):
     _, anna = new_player("Anna")
     game = create(client, anna)
     assert client.patch("/api/v1/players/me", json={"name": "Anni"}, headers=anna).get_json()["name"] == "Anni"
@@ -190,7 +190,8 @@ def run_due_jobs(redis, sweep=True):
         if sweeping:
             # The store under test, as the environment names it to this process's jobs.
             Service(connections.store_client(connections.settings()), queue_redis=redis).sweep()
-        SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+        SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
+                     connection=redis).work(burst=True)
 
 
 def test_pace_none_is_only_for_games_against_bots(client, new_player):

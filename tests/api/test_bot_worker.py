@@ -1,10 +1,15 @@
 """Bot moves as RQ jobs, run by a real RQ worker against a real Redis."""
+import random
+import time
 
 import pytest
-from rq import Queue
+from rq import Queue, SimpleWorker
+from rq.registry import StartedJobRegistry
 
-from api.service import BOT_QUEUE, Service
+from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
 from rules import GAMES
+from rules.search import Budget
+from worker_processes import start_worker, within
 
 BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
 
@@ -66,7 +71,7 @@ def test_a_whole_game_against_bots_and_its_record_replays_it(client, new_player,
 
     record = client.get(f"/api/v1/games/{view['id']}/record", headers=anna).get_json()
     six = GAMES["sixnimmt"]
-    replay = six.new_game(record["players"], record["options"], record["seed"])
+    replay = six.new_game(record["players"], record["options"], record["seed"], recording=True)
     assert [deal["hands"] for deal in six.record(replay)["deals"]] == [record["deals"][0]["hands"]]
     for entry in record["actions"]:
         six.apply_action(replay, entry["seat"], entry["action"])
@@ -127,3 +132,80 @@ def test_the_worker_moves_for_every_game_and_level(client, new_player, run_bots,
     events = client.get(f"/api/v1/games/{view['id']}/events", headers=anna).get_json()["events"]
     bot_seats = set(range(1, players))
     assert bot_seats & {event.get("seat") for event in events}, "no bot made a move"
+
+
+# --- quick and deep queues --------------------------------------------------------------------
+def bot_jobs(redis, queue: str) -> list[str]:
+    return [job.args[0] for job in Queue(queue, connection=redis).jobs
+            if job.func_name == "worker.jobs.play_bots"]
+
+
+def test_a_game_whose_bots_due_include_a_hard_one_is_queued_deep(client, new_player, redis):
+    _, anna = new_player()
+    easy = new_game(client, anna)["id"]
+    hard = new_game(client, anna, seats=["human", {"bot": "easy"}, {"bot": "hard"}])["id"]
+    assert bot_jobs(redis, BOT_QUEUE) == [easy]
+    assert bot_jobs(redis, DEEP_BOT_QUEUE) == [hard]
+
+
+def test_an_easy_game_moves_while_a_hard_bot_thinks_on_the_deep_queue(
+        client, new_player, store, redis, redis_url, processes):
+    _, anna = new_player()
+    service = Service(store, queue_redis=redis)
+    start_worker(processes, redis, redis_url, queues=(BOT_QUEUE,))
+    hard = new_game(client, anna, seats=["human", {"bot": "hard"}])["id"]
+    easy = new_game(client, anna)
+    within(10, lambda: not service.load(easy["id"]).bots_to_act())
+    assert service.load(hard).bots_to_act() == [1], "the quick worker never takes a hard move"
+
+    # The deep worker (as `make run` starts it) takes the hard move and thinks for long.
+    deep = start_worker(processes, redis, redis_url, queues=(DEEP_BOT_QUEUE, BOT_QUEUE),
+                        POYTA_HARD_SECONDS="120")
+    within(30, lambda: StartedJobRegistry(DEEP_BOT_QUEUE, connection=redis).count == 1)
+    client.post(f"/api/v1/games/{easy['id']}/actions",
+                json={"action": {"type": "play", "card": max(easy["hand"])}}, headers=anna)
+    within(10, lambda: service.load(easy["id"]).bots_to_act() == [])
+    assert StartedJobRegistry(DEEP_BOT_QUEUE, connection=redis).count == 1
+    assert service.load(hard).bots_to_act() == [1], "the easy game moved while hard thought"
+    deep.kill()  # rather than wait for its two minutes of thought
+
+
+def test_a_quick_job_hands_a_hard_bot_on_to_the_deep_queue(new_player, store, redis,
+                                                            monkeypatch):
+    monkeypatch.setenv("POYTA_HARD_SECONDS", "0.02")
+    service = Service(store, queue_redis=redis)
+    anna = service.create_player("Anna")
+    game_id = service.create_game(anna, "sticheln", 3, {},
+                                  ["human", {"bot": "easy"}, {"bot": "hard"}], pace="none").id
+    quick = [Queue(BOT_QUEUE, connection=redis)]
+    rng = random.Random(1)
+    handed_on = 0
+    for _ in range(60):
+        stored = service.load(game_id)
+        if 0 in stored.to_act():
+            service.apply(game_id, 0, rng.choice(stored.game.legal_actions(stored.state, 0)), None)
+        before = service.load(game_id)
+        SimpleWorker(quick, connection=redis).work(burst=True)
+        after = service.load(game_id)
+        if 2 in after.bots_to_act():
+            assert bot_jobs(redis, DEEP_BOT_QUEUE) == [game_id], "the hard seat's move waits deep"
+            handed_on += after.version > before.version  # the easy bot moved, then handed on
+            SimpleWorker([Queue(DEEP_BOT_QUEUE, connection=redis)], connection=redis).work(
+                burst=True)
+        assert not bot_jobs(redis, BOT_QUEUE) and not bot_jobs(redis, DEEP_BOT_QUEUE)
+    assert handed_on, "no quick job met the hard seat due"
+
+
+def test_bots_that_choose_at_once_share_one_thinking_time(store, redis):
+    """Three hard bots of 6 nimmt! choose, each from its own view, within one budget, not
+    three after another."""
+    service = Service(store, queue_redis=redis, budgets={"hard": Budget(seconds=1.0)})
+    anna = service.create_player("Anna")
+    began = time.monotonic()
+    stored = service.create_game(anna, "sixnimmt", 4, {}, ["human"] + [{"bot": "hard"}] * 3,
+                                 pace="none")
+    assert service.play_bots(stored.id) == 3
+    took = time.monotonic() - began
+    assert took < 2.5, f"three hard bots took {took:.2f} s: one after another, 3 s of CPU"
+    assert service.load(stored.id).game.view(service.load(stored.id).state, 0)["table"][
+        "chosen"] == [False, True, True, True]

@@ -1,5 +1,6 @@
 """`GET /events?after=N` reads the events and their count at one instant: a reader that goes
-on from the `last` it was given never skips an event, however writers interleave."""
+on from the `last` it was given never skips an event, however writers interleave, and goes on
+the same across the commit that finishes the game and packs its log."""
 import json
 import secrets
 import threading
@@ -20,27 +21,41 @@ def writer(store: Store, game_id: str, name: str, batches: list[int]) -> None:
                 break
 
 
+def finisher(store: Store, game_id: str, writers: list[threading.Thread], last: int) -> None:
+    """Once the writers are done, the game's last change: it finishes and packs the log."""
+    for thread in writers:
+        thread.join()
+    events = [json.dumps({"type": "step", "writer": "end", "batch": 0, "index": i})
+              for i in range(last)]
+    version = store.head(game_id, None)[0]
+    assert store.commit(Commit(game_id, version, {"status": "finished"}, None, None, False,
+                               events, [], finishes=True))
+
+
 @settings(max_examples=8, deadline=None)
-@given(st.lists(st.lists(st.integers(1, 4), min_size=1, max_size=25), min_size=2, max_size=3))
-def test_a_reader_collects_every_event_once_in_order_while_writers_append(store_env, work):
+@given(st.lists(st.lists(st.integers(1, 4), min_size=1, max_size=25), min_size=2, max_size=3),
+       st.integers(1, 4))
+def test_a_reader_collects_every_event_once_in_order_while_writers_append_and_the_finish_packs(
+        store_env, work, last):
     store = Store(connections.store_client(store_env))
     game_id = secrets.token_hex(8)
     store.redis.hset(f"game:{{{game_id}}}", mapping={"version": 1, "status": "active",
                                                      "public": "1", "meta": '{"type": "sixnimmt"}'})
     threads = [threading.Thread(target=writer, args=(store, game_id, f"w{index}", batches))
                for index, batches in enumerate(work)]
-    for thread in threads:
+    ending = threading.Thread(target=finisher, args=(store, game_id, threads, last))
+    for thread in [*threads, ending]:
         thread.start()
-    collected, last = [], 0
-    while any(thread.is_alive() for thread in threads) or last < sum(map(sum, work)):
-        _, _, _, events, count, _ = store.events(game_id, None, last)
+    total = sum(map(sum, work)) + last
+    collected, count = [], 0
+    while ending.is_alive() or count < total:
+        _, _, _, events, count_now, _ = store.events(game_id, None, count)
         collected += events
-        last = count
-    for thread in threads:
-        thread.join()
-    assert len(collected) == sum(map(sum, work))
-    assert collected == [json.loads(raw) for raw in
-                         store.redis.lrange(f"game:{{{game_id}}}:events", 0, -1)]
-    for name, batches in ((f"w{index}", b) for index, b in enumerate(work)):
+        count = count_now
+    ending.join()
+    assert store.redis.hget(f"game:{{{game_id}}}", "log"), "the log was packed"
+    assert len(collected) == total
+    assert collected == store.events(game_id, None, 0)[3], "as the packed log tells it"
+    for name, batches in [*((f"w{index}", b) for index, b in enumerate(work)), ("end", [last])]:
         mine = [(e["batch"], e["index"]) for e in collected if e["writer"] == name]
         assert mine == [(number, i) for number, size in enumerate(batches) for i in range(size)]

@@ -1,5 +1,5 @@
 """No turn is ever lost: real processes die at the worst moment, a real worker starts again,
-and the game moves within 10 s."""
+and the game moves within 10 s, its job on the queue of its bot's level."""
 import os
 import socket
 import subprocess
@@ -13,36 +13,12 @@ from rq import Queue, SimpleWorker
 from rq.registry import StartedJobRegistry
 
 from api import create_app
-from api.service import BOT_QUEUE, DIE_AFTER_COMMIT, Service
+from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, DIE_AFTER_COMMIT, Service
+from worker_processes import start_worker, within
 
 ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 RECOVERY_SECONDS = 10
-
-
-@pytest.fixture
-def processes():
-    started = []
-    yield started
-    for process in started:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
-def start_worker(processes, redis, redis_url, **env):
-    """A worker process, returned once it runs (its liveness beat is there)."""
-    before = set(redis.keys("worker:alive:*"))
-    worker = subprocess.Popen(
-        [str(BIN / "rq"), "worker", BOT_QUEUE, "--url", redis_url,
-         "--worker-class", "worker.runner.PoytaWorker", "--quiet"],
-        cwd=ROOT, env={**os.environ, **env})
-    processes.append(worker)
-    within(60, lambda: set(redis.keys("worker:alive:*")) - before)
-    return worker
+QUEUE_OF = {"easy": BOT_QUEUE, "hard": DEEP_BOT_QUEUE}
 
 
 def start_api(processes, **env) -> str:
@@ -65,7 +41,8 @@ def start_api(processes, **env) -> str:
 
 
 def run_jobs(redis):
-    SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
+                 connection=redis).work(burst=True)
 
 
 def human_against_a_bot(client, level="easy", pace="none"):
@@ -77,17 +54,11 @@ def human_against_a_bot(client, level="easy", pace="none"):
     return view, anna
 
 
-def within(seconds: float, done) -> float:
-    start = time.monotonic()
-    while not done():
-        assert time.monotonic() - start < seconds, f"nothing happened within {seconds} s"
-        time.sleep(0.1)
-    return time.monotonic() - start
-
-
+@pytest.mark.parametrize("level", ["easy", "hard"])
 def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
-        client, store, redis, redis_url, processes):
-    view, anna = human_against_a_bot(client)
+        client, store, redis, redis_url, processes, monkeypatch, level):
+    monkeypatch.setenv("POYTA_HARD_SECONDS", "0.05")
+    view, anna = human_against_a_bot(client, level)
     run_jobs(redis)  # the bot chooses
     service = Service(store, queue_redis=redis)
     base = start_api(processes, **{DIE_AFTER_COMMIT: "1"})
@@ -99,23 +70,25 @@ def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
     stored = service.load(view["id"])
     assert stored.version > view["version"], "the move was committed"
     assert stored.bots_to_act(), "and the bot must act next"
-    assert not [job for job in Queue(BOT_QUEUE, connection=redis).jobs
+    assert not [job for name in QUEUE_OF.values() for job in Queue(name, connection=redis).jobs
                 if job.func_name == "worker.jobs.play_bots"], "but its job was never queued"
 
-    start_worker(processes, redis, redis_url)
+    # Only a worker on the level's own queue: the sweeper must queue the job there.
+    start_worker(processes, redis, redis_url, queues=(QUEUE_OF[level],))
     within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
 
 
 def test_a_worker_killed_mid_move_loses_no_bot_turn(client, store, redis, redis_url, processes):
     view, _ = human_against_a_bot(client, level="hard")
     service = Service(store, queue_redis=redis)
-    thinking = start_worker(processes, redis, redis_url, POYTA_HARD_SECONDS="120")
-    within(30, lambda: StartedJobRegistry(BOT_QUEUE, connection=redis).count > 0)
+    deep = (DEEP_BOT_QUEUE,)
+    thinking = start_worker(processes, redis, redis_url, deep, POYTA_HARD_SECONDS="120")
+    within(30, lambda: StartedJobRegistry(DEEP_BOT_QUEUE, connection=redis).count > 0)
     thinking.kill()
     thinking.wait()
     assert service.load(view["id"]).bots_to_act() == [1]
 
-    start_worker(processes, redis, redis_url, POYTA_HARD_SECONDS="0.05")
+    start_worker(processes, redis, redis_url, deep, POYTA_HARD_SECONDS="0.05")
     within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
 
 

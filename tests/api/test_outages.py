@@ -84,10 +84,11 @@ class Stack:
         except requests.RequestException:
             return False
 
-    def worker(self, queue: str) -> int:
+    def worker(self, queues: str) -> int:
+        """The worker of exactly these queues (its command line ends with them)."""
         return wait_for(lambda: next((pid for pid in children_of(self.process.pid)
-                                      if f"worker.run {queue}" in command_of(pid)), None),
-                        30, f"the {queue} worker")
+                                      if command_of(pid).endswith(f"worker.run {queues} ")), None),
+                        30, f"the {queues} worker")
 
     def player(self, name: str) -> dict:
         token = self.call("POST", "/api/v1/players", json={"name": name})["token"]
@@ -168,19 +169,22 @@ def test_a_slow_webhook_never_delays_a_bot_move(stack):
 
 def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     redis = Redis.from_url(stack.redis_url)
-    worker = stack.worker("bots")
+    # The deep worker: the only one on its queue, so its scheduler holds that queue's lock.
+    worker = stack.worker("bots-deep bots")
+    assert (os.getpriority(os.PRIO_PROCESS, worker)
+            > os.getpriority(os.PRIO_PROCESS, stack.worker("bots"))), "it yields the CPU"
     scheduler = wait_for(lambda: children_of(worker) and children_of(worker)[0], 30,
                          "the worker's scheduler")
-    lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots"), 30, "the scheduler lock")
+    lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep"), 30, "the scheduler lock")
 
     os.kill(worker, signal.SIGKILL)
     wait_for(lambda: not alive(scheduler), 5, "the orphaned scheduler to stop")
-    wait_for(lambda: redis.get("rq:scheduler-lock:bots") != lock, 5,
+    wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") != lock, 5,
              "the orphaned scheduler to release its lock")
-    replacement = wait_for(lambda: (pid := stack.worker("bots")) != worker and pid, 10,
+    replacement = wait_for(lambda: (pid := stack.worker("bots-deep bots")) != worker and pid, 10,
                            "a new worker")
     # The new worker's scheduler takes the lock as it starts.
-    wait_for(lambda: redis.get("rq:scheduler-lock:bots") not in (None, lock), 30,
+    wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") not in (None, lock), 30,
              "the new scheduler's lock")
     assert alive(replacement)
 

@@ -27,11 +27,11 @@ def test_one_address_cannot_create_players_in_bulk(client):
 
 def test_invite_and_sign_in_codes_cannot_be_guessed(client, new_player):
     _, headers = new_player()
-    for i in range(10):
+    # One budget for guessing either kind of code: splitting the guesses gains nothing.
+    for i in range(5):
         assert client.post(f"/api/v1/games/invites/guess{i}", headers=headers).status_code == 404
-    assert_429(client.post("/api/v1/games/invites/guess10", headers=headers))
-    for i in range(10):
         assert client.post("/api/v1/players/signin", json={"code": f"guess{i}"}).status_code == 422
+    assert_429(client.post("/api/v1/games/invites/guess10", headers=headers))
     assert_429(client.post("/api/v1/players/signin", json={"code": "guess10"}))
 
 
@@ -58,6 +58,10 @@ def test_each_player_has_its_own_budgets_for_creating_games_and_acting(small_bud
                            json={"action": {"type": "nonsense"}}).status_code == 422
     assert_429(client.post(f"/api/v1/games/{game_id}/actions", headers=anna,
                            json={"action": {"type": "nonsense"}}))
+    # Resigning and leaving draw on the same budget; the game is left as it was.
+    assert_429(client.post(f"/api/v1/games/{game_id}/resign", headers=anna))
+    assert_429(client.post(f"/api/v1/games/{games[1].get_json()['id']}/leave", headers=anna))
+    assert client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()["status"] == "active"
     # Who is not authenticated learns that first.
     assert client.post(f"/api/v1/games/{game_id}/actions",
                        json={"action": {"type": "x"}}).status_code == 401
@@ -112,3 +116,33 @@ def test_quotas_on_hard_bots_lobby_entries_and_open_games(client, new_player, mo
     assert_429(client.post("/api/v1/games", headers=anna, json=private))
     _, bert = new_player("Bert")
     assert client.post("/api/v1/games", headers=bert, json=private).status_code == 201
+
+
+def test_an_operator_sets_budgets_in_the_environment(redis, store_env, monkeypatch):
+    monkeypatch.setenv("POYTA_RATE_LIMITS", '{"create_player": "2/minute"}')
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    for _ in range(2):
+        assert client.post("/api/v1/players", json={"name": "Anna"}).status_code == 201
+    assert_429(client.post("/api/v1/players", json={"name": "Anna"}))
+    monkeypatch.setenv("POYTA_RATE_LIMITS", '{"acting": "2/minute"}')
+    with pytest.raises(ValueError, match="acting"):
+        create_app({**store_env, "TESTING": True})
+
+
+def test_waiting_draws_on_the_long_poll_budget_and_a_plain_poll_on_none(redis, store_env):
+    client = create_app({**store_env, "TESTING": True, "RATE_LIMITS": {
+        "long_poll": "2/minute"}}).test_client()
+    headers = {"Authorization": "Bearer " + client.post(
+        "/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
+    game = client.post("/api/v1/games", headers=headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", "human"]}).get_json()
+    url = f"/api/v1/games/{game['id']}"
+    waiting = {**headers, "If-None-Match": client.get(url, headers=headers).headers["ETag"]}
+    for _ in range(2):
+        assert client.get(url + "?wait=1", headers=waiting).status_code == 304
+    assert_429(client.get(url + "?wait=1", headers=waiting))
+    assert_429(client.get("/api/v1/players/me/games?wait=1", headers={
+        **headers, "If-None-Match": '"seen"'}))
+    for _ in range(5):
+        assert client.get(url, headers=waiting).status_code == 304
+        assert client.get("/api/v1/players/me/games", headers=headers).status_code == 200

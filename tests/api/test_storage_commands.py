@@ -201,3 +201,42 @@ def test_a_revoked_token_stops_working_everywhere_within_the_cache_time(redis_ur
         assert time.monotonic() - revoked_at < 1.5, "the other process still trusts the token"
         time.sleep(0.05)
     assert here.get("/api/v1/players/me", headers=phone).status_code == 200
+
+
+def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, redis, counted,
+                                                                  new_player):
+    """The move that ends a game also packs its log (it reads the log once); a rename sends
+    one small script per game, in one pipeline, and no commit."""
+    _, anna = new_player("Anna")
+    game_id = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}],
+        "options": {"threshold": 1}}).get_json()["id"]
+    url = f"/api/v1/games/{game_id}"
+    app.extensions["poyta"].store.actions(game_id)  # the server has the script that reads a log
+    job_client = Redis.from_url(app.config["REDIS_URL"])
+    in_job = Counted(job_client)
+    worker_service = Service(job_client, queue_redis=redis)
+    actions, jobs = [], []
+    while True:
+        moves = []
+        jobs.append(in_job.during(lambda: moves.append(worker_service.play_bots(game_id))))
+        # One load, then at most two commands a move (a job moves every bot seat due).
+        assert len(jobs[-1]) <= 1 + (CEILINGS["bot job body"] - 1) * max(moves[0], 1), jobs[-1]
+        view = client.get(url, headers=anna).get_json()
+        if view["status"] == "finished":
+            break
+        actions.append(counted.during(lambda: client.post(
+            f"{url}/actions", json={"action": view["legal_actions"][0]}, headers=anna)))
+    assert max(map(len, actions)) <= CEILINGS["accepted action"], max(actions, key=len)
+    # The game ended with the human's last move (then the last job found nothing to do) or with
+    # the last job's: it read the log, then committed it packed, with no due time to note.
+    finishing = actions[-1] if jobs[-1] == ["HMGET"] else jobs[-1]
+    assert finishing[-2:] == ["EVALSHA", "EVALSHA"], finishing
+
+    other = client.post("/api/v1/games", headers=anna, json={
+        "type": "hattrick", "players": 4, "seats": ["human"] + [{"bot": "easy"}] * 3}
+    ).get_json()["id"]
+    client.get(f"/api/v1/games/{other}", headers=anna)
+    renamed = counted.during(lambda: client.patch("/api/v1/players/me", json={"name": "Anni"},
+                                                  headers=anna))
+    assert sorted(renamed) == ["EVAL", "EVAL", "HSET", "ZREVRANGE"], renamed

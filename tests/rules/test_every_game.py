@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rules import GAMES, IllegalAction, InvalidOptions
+from rules.base import DEALT
 from rules.search import Budget
 
 json_values = st.recursive(
@@ -26,7 +27,8 @@ def action_like(game_name):
 
 def random_game(game, players, seed):
     # Seeds are large in service, and a long seed can be searched for in views.
-    return game.new_game(players, game.normalise_options(players, {}), 10**15 + seed)
+    return game.new_game(players, game.normalise_options(players, {}), 10**15 + seed,
+                         recording=True)
 
 
 def step_randomly(game, state, rng):
@@ -56,6 +58,30 @@ def test_random_games_end_and_survive_json_round_trips(name):
         assert len(outcome["scores"]) == players and outcome["winners"]
         assert game.to_act(state) == []
         assert len(game.record(state)["deals"]) >= 1
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_state_in_play_keeps_no_deals_and_plays_as_a_recording_one(name):
+    """The server plays without recording: the same events and views, and a state that does
+    not grow with the deals played (the record is rebuilt by replaying)."""
+    game = GAMES[name]
+    players = game.min_players + 1
+    options = game.normalise_options(players, {})
+    recording = game.new_game(players, options, 10**15 + 7, recording=True)
+    playing = game.new_game(players, options, 10**15 + 7)
+    rng = random.Random(7)
+    largest, deals = 0, set()
+    while game.outcome(recording) is None:
+        seat = rng.choice(game.to_act(recording))
+        action = rng.choice(game.legal_actions(recording, seat))
+        assert game.apply_action(playing, seat, action) == game.apply_action(recording, seat, action)
+        assert playing == {key: value for key, value in recording.items() if key != DEALT}
+        for viewer in [None, *range(players)]:
+            assert game.view(playing, viewer) == game.view(recording, viewer)
+        largest = max(largest, len(json.dumps(playing)))
+        deals.add(game.view(playing, None)["deal"])
+    assert len(deals) > 1, "the game played more than one deal"
+    assert largest <= 8 * 1024
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -10,7 +10,7 @@ from rules.hattrick.game import SORT_KEY, deal_score, deck_for, resolve_trick
 
 
 def new(players=4, seed=7, **options):
-    return GAME.new_game(players, GAME.normalise_options(players, options), seed)
+    return GAME.new_game(players, GAME.normalise_options(players, options), seed, recording=True)
 
 
 def position(hands, trick=(), leader=0, piles=None, passed=None):

@@ -15,7 +15,8 @@ choice_st = st.integers(min_value=0, max_value=2**32)
 
 
 def new(players, seed, deals):
-    return GAME.new_game(players, GAME.normalise_options(players, {"deals": deals}), seed)
+    return GAME.new_game(players, GAME.normalise_options(players, {"deals": deals}), seed,
+                         recording=True)
 
 
 def cards_on_table(state):

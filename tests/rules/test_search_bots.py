@@ -1,5 +1,6 @@
 """The shared search loop every game's medium and hard bots call."""
 import random
+import time
 from collections import Counter
 
 import pytest
@@ -63,6 +64,21 @@ def test_a_time_budget_stops_the_search():
     clock = Clock(Budget(seconds=0.02))
     search(problem, clock, random.Random(7), lambda: "a")
     assert clock.done > 0
+
+
+def test_a_deadline_stops_the_search_on_the_wall_clock_with_cpu_seconds_left():
+    """Simulations that wait (as a process the machine gives little CPU waits) spend wall
+    time without CPU time: the deadline ends the search all the same."""
+    def waiting(candidate, world, rng):
+        time.sleep(0.005)
+        return 0.0
+
+    problem = Problem(["a", "b"], lambda rng: None, waiting)
+    clock = Clock(Budget(seconds=60.0, deadline=time.monotonic() + 0.1))
+    search(problem, clock, random.Random(8), lambda: "a")
+    assert 0 < clock.done < 100, "twenty 5 ms waits fill 0.1 s; 60 s of CPU would be 12,000"
+    late = Clock(Budget(seconds=60.0, deadline=time.monotonic() - 1))
+    assert search(problem, late, random.Random(8), lambda: "b") == "b" and late.done == 0
 
 
 @pytest.mark.parametrize("scores, seat, against_best, expected", [

@@ -12,7 +12,7 @@ SEED = 987654321
 
 
 def new(players=4, **options):
-    return GAME.new_game(players, GAME.normalise_options(players, options), SEED)
+    return GAME.new_game(players, GAME.normalise_options(players, options), SEED, recording=True)
 
 
 def position(rows, hands, players=None, **options):

@@ -15,7 +15,7 @@ SEEDS = st.integers(min_value=10**9, max_value=2**40)
 def start(players, tactical, draft, threshold, seed):
     options = GAME.normalise_options(
         players, {"tactical_deck": tactical, "draft": draft, "threshold": threshold})
-    return GAME.new_game(players, options, seed)
+    return GAME.new_game(players, options, seed, recording=True)
 
 
 def random_game(state, rng, check=None, chooser=None):

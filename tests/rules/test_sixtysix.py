@@ -11,7 +11,7 @@ from rules.sixtysix.cards import DECK_24, DECK_32, POINTS, SUIT
 
 
 def new(players=2, seed=1, **options):
-    return GAME.new_game(players, GAME.normalise_options(players, options), seed)
+    return GAME.new_game(players, GAME.normalise_options(players, options), seed, recording=True)
 
 
 def position(players=2, hands=None, stock=(), trump="S", leader=0, points=None, tricks=None,

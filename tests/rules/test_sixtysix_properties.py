@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules.base import IllegalAction
+from rules.base import DEALT, IllegalAction
 from rules.sixtysix import GAME
 from rules.sixtysix.cards import DECK_24, DECK_32, POINTS, STRENGTH, SUIT
 
@@ -31,7 +31,8 @@ def choose(state, seat, rng):
 
 
 def play_match(players, preset, small_deck, seed, rng, check=None, round_trip=False):
-    state = GAME.new_game(players, options_for(players, preset, small_deck), SEED_BASE + seed)
+    state = GAME.new_game(players, options_for(players, preset, small_deck), SEED_BASE + seed,
+                          recording=True)
     actions = []
     while GAME.outcome(state) is None:
         assert len(GAME.to_act(state)) == 1
@@ -116,7 +117,7 @@ def test_scores_are_the_sum_of_hand_results_and_each_result_follows_the_rules(ga
     def check(before, seat, action, after):
         if after["deal"] == before["deal"] and not after["over"]:
             return
-        gains = after["records"][before["deal"] - 1]["scores"]
+        gains = after[DEALT][before["deal"] - 1]["scores"]
         carry = before["carry"]
         assert gains == after["last_hand"]["game_points"]
         if any(gains):
@@ -212,7 +213,7 @@ def test_json_round_trip_at_every_step_changes_nothing(game):
 def test_replaying_the_seed_and_actions_gives_the_same_record(game):
     players, preset, small_deck, seed = game
     first, actions = play_match(players, preset, small_deck, seed, random.Random(seed))
-    replay = GAME.new_game(players, first["options"], first["seed"])
+    replay = GAME.new_game(players, first["options"], first["seed"], recording=True)
     for seat, action in actions:
         GAME.apply_action(replay, seat, action)
     assert GAME.record(replay) == GAME.record(first)

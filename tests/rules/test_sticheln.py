@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rules.base import IllegalAction, InvalidOptions
+from rules.base import DEALT, IllegalAction, InvalidOptions
 from rules.sticheln import GAME
 from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, deal_cards, deal_score, deck_for,
                                   trick_winner)
@@ -18,7 +18,7 @@ def ids(names: list[str]) -> list[int]:
 
 
 def new(players: int = 4, seed: int = 1, **options) -> dict:
-    return GAME.new_game(players, GAME.normalise_options(players, options), seed)
+    return GAME.new_game(players, GAME.normalise_options(players, options), seed, recording=True)
 
 
 def in_play(hands: list[list[str]], *, leader: int = 0, pain=None, won=None, **options) -> dict:
@@ -79,7 +79,7 @@ def test_leftover_cards_are_shown_to_everybody_for_the_whole_deal():
 def test_deal_one_dealt_by_last_seat_so_seat_zero_leads_then_dealer_moves_on():
     state = new(4, deals=3)
     assert (state["dealer"], state["leader"]) == (3, 0)
-    assert state["deals"][0]["dealer"] == 3
+    assert state[DEALT][0]["dealer"] == 3
     for deal, dealer in ((2, 0), (3, 1)):
         finish_current_deal(state)
         assert state["deal"] == deal
@@ -97,9 +97,9 @@ def finish_current_deal(state: dict) -> None:
 def test_same_seed_deals_the_same_cards_and_deals_differ():
     assert new(5, seed=9)["hands"] == new(5, seed=9)["hands"]
     state = new(5, seed=9)
-    first = state["deals"][0]["hands"]
+    first = state[DEALT][0]["hands"]
     finish_current_deal(state)
-    assert state["deals"][1]["hands"] != first
+    assert state[DEALT][1]["hands"] != first
 
 
 def test_tough_redeals_a_hand_of_a_single_colour():
@@ -316,7 +316,7 @@ def test_deal_end_adds_to_the_match_score_and_deals_again():
     play_all(state, ["red-5", "blue-0", "green-0", "yellow-0"])
     assert state["scores"] == [13, 17, 26, 35]
     assert state["deal"] == 2 and state["phase"] == "choose" and GAME.to_act(state) == [0, 1, 2, 3]
-    assert state["deals"][-2]["scores"] == [3, -3, -4, -5] and state["deals"][-1]["scores"] is None
+    assert state[DEALT][-2]["scores"] == [3, -3, -4, -5] and state[DEALT][-1]["scores"] is None
     table = GAME.view(state, 1)["table"]
     assert table["deal_scores"] == [[3, -3, -4, -5]]
     assert table["previous_deal"]["scores"] == [3, -3, -4, -5]

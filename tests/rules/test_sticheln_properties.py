@@ -81,7 +81,8 @@ def check_cards(state: dict) -> None:
 
 def play_random_game(players, options, seed, on_step=None, bot_seats=(), round_trip=False):
     """Play to the end with random (or easy-bot) seats; returns the final state and action log."""
-    state = GAME.new_game(players, GAME.normalise_options(players, options), seed)
+    state = GAME.new_game(players, GAME.normalise_options(players, options), seed,
+                          recording=True)
     rng = random.Random(seed)
     log = []
     while GAME.outcome(state) is None:
@@ -143,7 +144,8 @@ def test_game_replays_exactly_from_seed_and_actions(game):
     players, combo, seed = game
     state, log = play_random_game(players, dict(combo, deals=2), seed)
     record = GAME.record(state)
-    replay = GAME.new_game(players, GAME.normalise_options(players, dict(combo, deals=2)), seed)
+    replay = GAME.new_game(players, GAME.normalise_options(players, dict(combo, deals=2)), seed,
+                           recording=True)
     dealt = []
     for seat, action in log:
         if not dealt or dealt[-1][0] != replay["deal"]:

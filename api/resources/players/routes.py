@@ -16,7 +16,7 @@ BEARER = [{"bearer": []}]
 
 @blp.route("")
 class Players(MethodView):
-    @blp.arguments(PlayerCreateSchema)
+    @blp.arguments(PlayerCreateSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Register a player; the answer holds its bearer token"""
@@ -31,18 +31,20 @@ class Me(MethodView):
         """The calling player"""
         return current_player()
 
-    @blp.arguments(RenameSchema)
+    @blp.arguments(RenameSchema())
     @blp.response(200, PlayerSchema)
     @blp.doc(security=BEARER)
     def patch(self, body):
-        """Change the calling player's name, in every game too"""
+        """Change the calling player's name, at the tables of unfinished games too
+
+        A finished game keeps the name its player had when it ended."""
         return service().rename(current_player(), body["name"].strip())
 
 
 @blp.route("/me/games")
 class Inbox(MethodView):
     @blp.etag
-    @blp.arguments(WaitSchema, location="query")
+    @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, GameSummarySchema(many=True))
     @blp.doc(security=BEARER)
     def get(self, query):
@@ -71,7 +73,7 @@ class SignInCodes(MethodView):
 
 @blp.route("/signin")
 class SignIn(MethodView):
-    @blp.arguments(SignInSchema)
+    @blp.arguments(SignInSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Exchange a sign-in code for a token of the same player on this device"""

@@ -18,7 +18,7 @@ class Key(MethodView):
 
 @blp.route("/subscriptions")
 class Subscriptions(MethodView):
-    @blp.arguments(SubscribeSchema)
+    @blp.arguments(SubscribeSchema())
     @blp.response(201, SubscriptionCreatedSchema)
     @blp.doc(security=BEARER)
     def post(self, body):

@@ -36,7 +36,7 @@ class Resign(MethodView):
 
 @blp.route("/<string:game_id>/chat")
 class Chat(MethodView):
-    @blp.arguments(ChatQuerySchema, location="query")
+    @blp.arguments(ChatQuerySchema(), location="query")
     @blp.response(200, ChatSchema)
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
@@ -44,7 +44,7 @@ class Chat(MethodView):
         player = current_player(required=False)
         return service().chat(game_id, player, query["after"])
 
-    @blp.arguments(SaySchema)
+    @blp.arguments(SaySchema())
     @blp.response(201, MessageSchema)
     @blp.doc(security=BEARER)
     def post(self, body, game_id):
