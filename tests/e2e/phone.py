@@ -32,11 +32,12 @@ def play_by_api(page, base: str, game_id: str, until) -> dict:
         view = page.request.get(f"{base}/api/v1/games/{game_id}", headers=headers).json()
         if until(view):
             return view
-        if view["legal_actions"]:
+        # A 6 nimmt! player who has chosen may still change the choice: that is not a move due.
+        if view["legal_actions"] and view["your_seat"] in view["to_act"]:
             page.request.post(f"{base}/api/v1/games/{game_id}/actions", headers=headers,
                               data={"action": view["legal_actions"][0], "version": view["version"]})
         else:
-            page.wait_for_timeout(50)  # a bot's move
+            page.wait_for_timeout(50)  # another seat's move
     raise AssertionError("the game never got there")
 
 

@@ -45,7 +45,7 @@ def first_card(page) -> tuple:
 def finish_by_api(phones_, base: str, game_id: str) -> None:
     """Each phone's player in turn makes its moves until the game is over."""
     def done_or_waiting(view: dict) -> bool:
-        return view["status"] == "finished" or not view["legal_actions"]
+        return view["status"] == "finished" or view["your_seat"] not in view["to_act"]
 
     for _ in range(200):
         for phone in phones_:

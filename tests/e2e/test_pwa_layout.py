@@ -79,6 +79,9 @@ def test_every_table_fits_the_phone(new_page, live_server, screen):
     if not names.count():  # we lead: play, and the others follow
         page.locator('[data-part="hand"] button:enabled').first.click()
     expect(names.first).to_be_visible()
+    # Read and tap a name once the bots' cards have all been shown: each shown card redraws
+    # the table, and a name read before a redraw may belong to another seat when tapped.
+    expect(page.locator(".game-area[data-revealing]")).to_have_count(0)
     texts = names.all_inner_texts()
     assert len(set(texts)) == len(texts)
     assert page.evaluate("""() => [...document.querySelectorAll('.short-name')].every((el) =>
