@@ -125,7 +125,8 @@ def bot_game(stack: Stack, headers: dict) -> str:
 def human_move(stack: Stack, headers: dict, game_id: str) -> str:
     """One move of the human if it is to act; the game's status."""
     view = stack.call("GET", f"/api/v1/games/{game_id}", headers)
-    if view["status"] == "active" and view["legal_actions"]:
+    # A chosen 6 nimmt! card may still be changed: only a seat that is due moves.
+    if view["status"] == "active" and view["your_seat"] in view["to_act"]:
         stack.call("POST", f"/api/v1/games/{game_id}/actions", headers, expect=(200, 409, 422),
                    json={"action": view["legal_actions"][0], "version": view["version"]})
     return view["status"]
@@ -134,9 +135,10 @@ def human_move(stack: Stack, headers: dict, game_id: str) -> str:
 def wait_for_bot(stack: Stack, headers: dict, game_id: str, timeout: float) -> float:
     """Seconds until the game asks the human again."""
     started = time.monotonic()
-    wait_for(lambda: stack.call("GET", f"/api/v1/games/{game_id}", headers)["legal_actions"]
-             or stack.call("GET", f"/api/v1/games/{game_id}", headers)["status"] == "finished",
-             timeout, "the bot's move")
+    def asked_again() -> bool:
+        view = stack.call("GET", f"/api/v1/games/{game_id}", headers)
+        return view["your_seat"] in view["to_act"] or view["status"] == "finished"
+    wait_for(asked_again, timeout, "the bot's move")
     return time.monotonic() - started
 
 
