@@ -14,7 +14,6 @@ query or body to validate, a token it does not know, a game it may not show (404
 from __future__ import annotations
 
 import re
-import secrets
 import time
 
 from flask import Flask, request
@@ -50,8 +49,7 @@ class GamePolls:
         if answer is None:
             return self.flask_wsgi_app(environ, start_response)
         game_id, etag, body = answer
-        given = environ.get("HTTP_X_REQUEST_ID", "")
-        request_id = given if logs.ACCEPTED_REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+        request_id = logs.request_id(environ.get("HTTP_X_REQUEST_ID", ""))
         status = 304 if body is None else 200
         content = [] if body is None else [("Content-Type", "application/json"),
                                            ("Content-Length", str(len(body)))]
