@@ -229,14 +229,15 @@ def colour_worth(players: int, mild: bool) -> tuple[int, ...]:
 def choice_cost(knowledge: Knowledge, hand: list[int], cards: tuple[int, ...]) -> float:
     """A cheap stand-in for the easy bot's rating of a pain choice: the lower the better."""
     total = 0.0
-    exposure = TOUGH_EXPOSURE if knowledge.tough else 0.0
     for card in cards:
         colour = card // SPAN
         own = sum(MILD_POINTS if knowledge.mild else c % SPAN
                   for c in hand if c // SPAN == colour and c != card)
         worth = MILD_POINTS if knowledge.mild else card % SPAN
-        others = colour_worth(knowledge.players, knowledge.mild)[colour] - own - worth
-        total += worth + OWN_RISK * own + exposure * others / knowledge.players
+        total += worth + OWN_RISK * own
+        if knowledge.tough:
+            others = colour_worth(knowledge.players, knowledge.mild)[colour] - own - worth
+            total += TOUGH_EXPOSURE * others / knowledge.players
     return -total if knowledge.reverse else total
 
 
