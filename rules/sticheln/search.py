@@ -29,10 +29,6 @@ WASTE = 0.4     # cost of throwing away a strong card that could win a good tric
 LED_KEEP = 0.3  # a led-colour card is worth keeping this much less than a trump of its rank
 NOISE = 0.3     # random spread of the policy's ratings, so playouts differ
 OWN_RISK = 0.2  # share of its own pain-colour cards a player expects to take
-# Share of the others' pain-colour cards a player expects to take, as easy rates it; under
-# "tough" only, where the cheapest pairs by the rest of `choice_cost` (colours the hand holds
-# little of) crowd out the rest of some hundred pairs from the searched shortlist.
-TOUGH_EXPOSURE = 1.0
 FIRST_CUT = 4   # rounds of playouts before the search first drops its weaker half
 EARLY_TRICKS = 4  # tricks in which a seat not trying to win still holds pain cards to pass on
 RANK = 0.5      # weight of the margin over the match leader, against that over the mean
@@ -217,15 +213,6 @@ def final_score(knowledge: Knowledge, cards: list[int], pain_colours: list[int] 
     return sum(values[card] for card in cards)
 
 
-@cache
-def colour_worth(players: int, mild: bool) -> tuple[int, ...]:
-    """[colour] -> the points of all its cards in the deck."""
-    totals = [0] * len(COLORS)
-    for card in deck_for(players):
-        totals[card // SPAN] += MILD_POINTS if mild else card % SPAN
-    return tuple(totals)
-
-
 def choice_cost(knowledge: Knowledge, hand: list[int], cards: tuple[int, ...]) -> float:
     """A cheap stand-in for the easy bot's rating of a pain choice: the lower the better."""
     total = 0.0
@@ -235,9 +222,6 @@ def choice_cost(knowledge: Knowledge, hand: list[int], cards: tuple[int, ...]) -
                   for c in hand if c // SPAN == colour and c != card)
         worth = MILD_POINTS if knowledge.mild else card % SPAN
         total += worth + OWN_RISK * own
-        if knowledge.tough:
-            others = colour_worth(knowledge.players, knowledge.mild)[colour] - own - worth
-            total += TOUGH_EXPOSURE * others / knowledge.players
     return -total if knowledge.reverse else total
 
 
