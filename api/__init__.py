@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import Flask, jsonify
 from flask_smorest import Api
 
-from api import (authenticate_first, connections, contract, docs, headers, health, limits, logs,
-                 metrics, outage, ratelimits)
+from api import (authenticate_first, connections, contract, docs, game_polls, headers, health,
+                 limits, logs, metrics, outage, ratelimits)
 from api.changes import ChangeFeed
 from api.config import Settings
 from api.errors import error_body
@@ -71,7 +71,6 @@ def create_app(config: dict | None = None) -> Flask:
         connections.store_client(app.config, **outage.SUBSCRIBER_OPTIONS))
 
     api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
-    from api.resources.games import routes as games_routes
     from api.resources.games.routes import blp as games_blp
     from api.resources.players.routes import blp as players_blp
     from api.resources.push.routes import blp as push_blp
@@ -85,8 +84,10 @@ def create_app(config: dict | None = None) -> Flask:
     for operations in (logs, metrics, health):
         operations.init_app(app)
     app.register_blueprint(pwa_blp)
-    # The unchanged poll's early 304 comes after the checks of every request, before the limiter.
-    for module in (docs, headers, limits, authenticate_first, games_routes, ratelimits):
+    for module in (docs, headers, limits):
+        module.init_app(app)
+    game_polls.init_app(app, app.extensions["poyta"])
+    for module in (authenticate_first, ratelimits):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)

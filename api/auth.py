@@ -10,15 +10,20 @@ def service() -> Service:
     return current_app.extensions["poyta"]
 
 
+def bearer_token(authorization: str) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header; None for any other header."""
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 def current_player(required: bool = True) -> dict | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = bearer_token(request.headers.get("Authorization", ""))
+    if token is None:
         if required:
             raise Unauthorized("send 'Authorization: Bearer <token>' from POST /api/v1/players")
         return None
     if "player" not in g:  # looked up once per request
-        g.player = service().player_for_token(token.strip())
+        g.player = service().player_for_token(token)
     if g.player is None:
         raise Unauthorized("unknown or revoked token")
     return g.player

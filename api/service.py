@@ -462,8 +462,8 @@ class Service:
             raise NotFound(f"no game with id {game_id!r}")
         return stored
 
-    def _load_or_none(self, game_id: str) -> StoredGame | None:
-        record = self.store.load(game_id)
+    def _load_or_none(self, game_id: str, player: dict | None = None) -> StoredGame | None:
+        record = self.store.load(game_id, player and player["id"])
         if record is None:
             return None
         meta = json.loads(record.meta)
@@ -485,14 +485,23 @@ class Service:
         self._may_watch(game_id, player, seat, public)
         return {"version": version, "seat": seat, "renamed": renamed}
 
+    def watch(self, game_id: str, player: dict | None) -> tuple[dict, StoredGame]:
+        """The ETag's parts and the game, in one read; refuses private spectators."""
+        stored = self._load_or_none(game_id, player)
+        if stored is None:
+            raise NotFound(f"no game with id {game_id!r}")
+        record = stored.record
+        self._may_watch(game_id, player, record.seat, record.public, stored)
+        return {"version": record.version, "seat": record.seat, "renamed": record.renamed}, stored
+
     def _may_watch(self, game_id: str, player: dict | None, seat: int | None,
-                   public: bool) -> None:
+                   public: bool, stored: StoredGame | None = None) -> None:
         """A private game, even while it waits for players, only to its players and to a player
         a seat is kept for (a rematch); anybody else takes a seat through an invite link."""
         if seat is not None or public:
             return
-        stored = self._load_or_none(game_id) if player else None
-        if stored is None or not stored.seat_kept_for(player["id"]):
+        stored = stored or (self._load_or_none(game_id) if player else None)
+        if stored is None or player is None or not stored.seat_kept_for(player["id"]):
             raise Forbidden("this game is private: only its players may watch it")
 
     def view(self, stored: StoredGame, seat: int | None) -> dict:

@@ -287,6 +287,8 @@ class GameRecord:
     seat: int | None  # the asking player's seat, when one was asked for
     status: str | None = None
     names: dict[str, str] | None = None  # players who changed name since sitting down
+    public: bool = False
+    renamed: int = 0                     # names changed at the table, counted in the ETag
 
 
 @dataclass
@@ -396,18 +398,17 @@ class Store:
         pipe.execute()
 
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
-        fields = ["version", "meta", "seats", "state", "updated", "bots_job", "status", "names"]
-        if player_id is not None:
-            fields.append(f"seat:{player_id}")
-        values = self.redis.hmget(game_key(game_id), fields)
+        values = self.redis.hmget(game_key(game_id), "version", "meta", "seats", "state",
+                                  "updated", "bots_job", "status", "names", "public", "renamed",
+                                  f"seat:{player_id}" if player_id else "-")
         if values[0] is None or values[0] == b"0":
             return None
-        seat = values[8] if player_id is not None else None
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
                           seats=values[2].decode(), state=values[3].decode(),
                           updated=float(values[4] or 0), bots_job=_text(values[5]),
-                          seat=None if seat is None else int(seat), status=_text(values[6]),
-                          names=values[7] and json.loads(values[7]))
+                          seat=None if values[10] is None else int(values[10]),
+                          status=_text(values[6]), names=values[7] and json.loads(values[7]),
+                          public=values[8] == b"1", renamed=int(values[9] or 0))
 
     def head(self, game_id: str, player_id: str | None
              ) -> tuple[int, int | None, str, bool, int] | None:

@@ -130,6 +130,27 @@ def test_an_unchanged_poll_is_a_bare_304_and_checks_what_a_view_checks(client, n
 
 
 @pytest.mark.parametrize("type_", sorted(GAMES))
+def test_a_poll_answered_before_flask_is_the_view_flask_sends(client, new_player, type_):
+    """A view without `wait` is answered by api/game_polls.py; a long-poll whose ETag is stale
+    is answered at once by the GameView of flask-smorest. Both must send the same."""
+    _, anna = new_player()
+    seats = ["human"] + [{"bot": "easy"}] * (GAMES[type_].min_players - 1)
+    game_id = create(client, anna, seats=seats, type_=type_, public=True).get_json()["id"]
+    url = f"/api/v1/games/{game_id}"
+    for caller in (anna, {}):  # seated, and an anonymous spectator
+        fast = client.get(url, headers=caller)
+        by_flask = client.get(f"{url}?wait=5", headers={**caller, "If-None-Match": '"stale"'})
+        assert (fast.status_code, by_flask.status_code) == (200, 200)
+        assert fast.data == by_flask.data
+        assert fast.headers["ETag"] == by_flask.headers["ETag"]
+        assert {name for name in fast.headers.keys() if name != "X-Request-Id"} == \
+            {name for name in by_flask.headers.keys() if name != "X-Request-Id"}
+        assert fast.headers["X-Request-Id"] != by_flask.headers["X-Request-Id"]
+        mine = client.get(url, headers={**caller, "X-Request-Id": "phone-42"})
+        assert mine.headers["X-Request-Id"] == "phone-42"
+
+
+@pytest.mark.parametrize("type_", sorted(GAMES))
 def test_a_view_is_sent_in_exactly_the_shape_of_its_schema(client, new_player, type_):
     from api.resources.games.schemas import GameViewSchema
     _, anna = new_player()

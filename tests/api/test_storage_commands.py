@@ -16,7 +16,9 @@ from api import create_app
 from api.service import BOT_QUEUE, Service
 from redis_servers import store_settings
 
-CEILINGS = {"304 poll": 2, "seated view": 2, "accepted action": 3, "bot job body": 3,
+# Issue 10 asked for at most 2 commands for a poll and a view; a view without `wait` is
+# answered before Flask (api/game_polls.py) in one.
+CEILINGS = {"304 poll": 1, "seated view": 1, "accepted action": 3, "bot job body": 3,
             "events": 2, "long-poll wake beyond its first check": 2}
 HANDSHAKE = {"HELLO", "CLIENT", "AUTH", "SELECT"}
 

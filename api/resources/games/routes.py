@@ -1,7 +1,7 @@
 from pathlib import Path
 from typing import Callable
 
-from flask import Flask, Response, current_app, g, jsonify, request
+from flask import Response, current_app, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -35,30 +35,6 @@ def as_view_json(view: dict) -> Response:
     """A game view as it is: `Service.view` builds exactly GameViewSchema's shape (a test holds
     them equal), and dumping it through the schema again cost a tenth of a view's time."""
     return jsonify(view)
-
-
-def answer_unchanged_poll() -> Response | None:
-    """A poll of a game whose ETag still holds gets its 304 here, before anything else reads
-    the request. Phones send this more than every other request together; argument parsing,
-    the rate limiter (a poll that does not wait has no budget) and flask-smorest's ETag
-    machinery cost more than the poll itself (`python -m bench.storage`). A long-poll, a
-    changed game or a bad `wait` goes on to the view, which reuses what was read here."""
-    if (request.endpoint != "games.GameView" or request.method != "GET"
-            or not request.if_none_match or request.args.get("wait", "0") != "0"):
-        return None
-    seen = service().etag_parts(request.view_args["game_id"], current_player(required=False))
-    etag = blp._generate_etag(seen)
-    if etag not in request.if_none_match:
-        g.game_etag_data = seen
-        return None
-    response = Response(status=304)
-    response.set_etag(etag)
-    return response
-
-
-def init_app(app: Flask) -> None:
-    """Registered after authentication and before the rate limiter."""
-    app.before_request(answer_unchanged_poll)
 
 
 @blp.route("/types")
@@ -111,10 +87,11 @@ class GameView(MethodView):
         answer comes as soon as the game changes, or 304 after `wait` seconds.
         """
         player = current_player(required=False)
-        seen = long_poll(game_channel(game_id), query["wait"],
-                         lambda: g.pop("game_etag_data", None) or service().etag_parts(game_id, player))
+        if query["wait"]:
+            long_poll(game_channel(game_id), query["wait"],
+                      lambda: service().etag_parts(game_id, player))
+        seen, stored = service().watch(game_id, player)  # the ETag of the very view sent
         blp.set_etag(seen)
-        stored = service().load(game_id)
         return as_view_json(service().view(stored, seen["seat"]))
 
 
