@@ -8,6 +8,10 @@ Levels added (besides the game's own):
     easy_pain   hard's search in play, easy's pain choice
     easy_play   hard's pain choice, easy's play
     deep_pain   hard with ten times the budget for its pain choice (not a fair level)
+    short4, short16
+                hard searching the 4 or 16 cheapest pain choices (hard: 8)
+    selfish     hard valuing a playout by its own score, not its margin over the others
+    no_hints    hard reading no pain colours from the cards passed on under "dark"
     oracle_dark hard shown the others' pain cards under "dark" (not a fair level)
     LEVEL+NAME=VALUE[+NAME=VALUE...]
                 LEVEL with constants of rules/sticheln/search.py set to these numbers while it
@@ -70,9 +74,39 @@ def _oracle_dark(view, legal, rng, budget):
     return bots.hard_action(seen, legal, rng, budget)
 
 
+def _no_hints(view, legal, rng, budget):
+    """Hard reading no pain colours from the cards passed on under "dark" (as before 2c6f4d5)."""
+    hints = search.pain_hints
+    search.pain_hints = lambda table, players, me, reverse: ([[]] * players, [set()] * players)
+    try:
+        return bots.hard_action(view, legal, rng, budget)
+    finally:
+        search.pain_hints = hints
+
+
+def _own_score(playout) -> float:
+    k = playout.k
+    return k.totals[k.me] + search.final_score(k, (playout.pain[k.me] or []) + playout.won[k.me],
+                                               playout.pain_colours(k.me))
+
+
+def _selfish(view, legal, rng, budget):
+    """Hard valuing a playout by its own score alone, not its margin over the others."""
+    value = search.Playout.value
+    search.Playout.value = _own_score
+    try:
+        return bots.hard_action(view, legal, rng, budget)
+    finally:
+        search.Playout.value = value
+
+
 LEVELS = {
+    "selfish": _selfish,
+    "no_hints": _no_hints,
     "oracle_dark": _oracle_dark,
     "deep_pain": _deep_pain(10),
+    "short4": bots.search_bot(shortlist=4),
+    "short16": bots.search_bot(shortlist=16),
     "easy_pain": _mixed(bots.easy_action, bots.hard_action),
     "easy_play": _mixed(bots.hard_action, bots.easy_action),
 }
