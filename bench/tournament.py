@@ -12,7 +12,9 @@ game to game, so no level keeps a seat's advantage. Seeds are fixed (game i uses
 i + --first-seed), so the deals are repeatable; with `--record FILE` each finished game
 is appended to FILE as it ends and a rerun with the same arguments plays only the games
 missing from it (a long line survives being stopped). `--seconds` or `--iterations` set the
-search levels' budget per decision (default: each level's own). Besides a game's bot
+search levels' budget per decision (default: each level's own); `--scale F` gives each level
+its own default budget times F instead (medium and hard as they are meant to differ, on a
+shorter clock). Besides a game's bot
 levels, a seat may be `random` or one of the game's benchmark-only levels
 (`BENCHMARK_LEVELS` in its search module, e.g. 6 nimmt!'s `baseline`).
 """
@@ -42,9 +44,9 @@ def benchmark_levels(game_name: str) -> dict:
 
 
 def play_one(game_name: str, players: int, options: dict, levels: list[str], seed: int,
-             budget: Budget | None) -> tuple[dict, int, list[float], list[int]]:
+             budget: Budget | dict | None) -> tuple[dict, int, list[float], list[int]]:
     """The outcome of one game, how many deals it took, and each seat's CPU seconds and
-    decisions."""
+    decisions; `budget` is one for every level or a Budget per level."""
     game = import_module(f"rules.{game_name}").GAME
     extra = benchmark_levels(game_name)
     state = game.new_game(players, options, seed, recording=True)
@@ -56,15 +58,16 @@ def play_one(game_name: str, players: int, options: dict, levels: list[str], see
         seat = game.to_act(state)[0]
         legal = game.legal_actions(state, seat)
         level = levels[seat]
+        budget_now = budget.get(level) if isinstance(budget, dict) else budget
         started = time.process_time()
         if level == RANDOM:
             action = bot_rngs[seat].choice(legal)
         elif level in extra:
             action = extra[level](game.view(state, seat), legal, bot_rngs[seat],
-                                  budget or Budget())
+                                  budget_now or Budget())
         else:
             action = game.bot_action(game.view(state, seat), legal, level, bot_rngs[seat],
-                                     budget)
+                                     budget_now)
         thinking[seat] += time.process_time() - started
         decisions[seat] += 1
         game.apply_action(state, seat, action)
@@ -125,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a game option, e.g. --option tactical_deck=true")
     parser.add_argument("--seconds", type=float, help="CPU seconds per search decision")
     parser.add_argument("--iterations", type=int, help="simulations per search decision")
+    parser.add_argument("--scale", type=float,
+                        help="each search level's default CPU seconds times this factor")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     parser.add_argument("--record", help="JSON-lines file of finished games, resumed from")
     args = parser.parse_args(argv)
@@ -141,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     options = game.normalise_options(args.players, raw_options)
     budget = (Budget(seconds=args.seconds, iterations=args.iterations)
               if args.seconds is not None or args.iterations is not None else None)
+    if args.scale is not None:
+        if budget is not None:
+            parser.error("--scale replaces --seconds and --iterations")
+        budget = {level: Budget(seconds=DEFAULT_BUDGETS[level].seconds * args.scale)
+                  for level in seats if DEFAULT_BUDGETS.get(level, Budget()).seconds}
 
     seatings = []
     for index in range(args.games):
@@ -148,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         seatings.append(seats[shift:] + seats[:shift])
     seeds = [args.first_seed + i for i in range(args.games)]
     line = {"game": args.game, "seats": seats, "options": options,
-            "budget": None if budget is None else [budget.seconds, budget.iterations]}
+            "budget": (None if budget is None else ["scale", args.scale] if args.scale is not None
+                       else [budget.seconds, budget.iterations])}
     recorded = read_record(args.record, line) if args.record else {}
     missing = [i for i in range(args.games) if seeds[i] not in recorded]
     started = time.perf_counter()
@@ -182,7 +193,10 @@ def main(argv: list[str] | None = None) -> int:
             cpu[level] += sum(thinking[seat] for seat in mine)
             decided[level] += sum(decisions[seat] for seat in mine)
 
-    if budget is None:
+    if isinstance(budget, dict):
+        described = f"each level's default times {args.scale} (" + ", ".join(
+            f"{level} {seconds.seconds:g} s" for level, seconds in budget.items()) + ")"
+    elif budget is None:
         described = "each level's default (" + ", ".join(
             f"{level} {DEFAULT_BUDGETS[level]}" for level in levels if level in DEFAULT_BUDGETS) + ")"
     else:

@@ -81,16 +81,21 @@ def easy_choice(seen: Seen, legal: list[dict], rng: random.Random) -> dict:
 # misjudges more of what its moves lead to.
 MEDIUM_PLAYOUTS = Policy(randomness=0.5)
 HARD_PLAYOUTS = Policy(randomness=0.1)
+# Only first place wins: hard plays mostly for its lead over the best rival in the
+# match totals (weight 1: first in 51.0% against 45.0% for the lead over the others'
+# mean, 4 players, 200 one-deal games at 0.05 s; 0.5: 44.5%); a tenth on the mean
+# breaks the ties between shared firsts. Medium keeps the mean.
+HARD_AGAINST_BEST = 0.9
 
 
-def searcher(policy: Policy):
+def searcher(policy: Policy, against_best: float = 0.0):
     def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
         clock = Clock(budget)
         seen = Seen.of(view)
         return search_action(seen, legal, rng, clock, policy,
-                             lambda: easy_choice(seen, legal, rng))
+                             lambda: easy_choice(seen, legal, rng), against_best)
     return play
 
 
 medium_action = searcher(MEDIUM_PLAYOUTS)
-hard_action = searcher(HARD_PLAYOUTS)
+hard_action = searcher(HARD_PLAYOUTS, HARD_AGAINST_BEST)

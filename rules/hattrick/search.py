@@ -120,6 +120,7 @@ class Seen:
     trick: list[dict]                # view entries: seat, card, passed
     hand_sizes: list[int]
     unseen: list[str]
+    totals: list[int]                # each seat's score in the finished deals
 
     @classmethod
     def of(cls, view: dict) -> "Seen":
@@ -137,7 +138,7 @@ class Seen:
                   if name(colour, value) not in seen]
         return cls(view["seat"], players, lowest, list(view["hand"]), table["piles"],
                    list(table["passed_counts"]), table["trick"], list(table["hand_sizes"]),
-                   unseen)
+                   unseen, list(view["scores"]))
 
     def deal_with(self, other_hands: dict[int, list[str]]) -> Deal:
         """The deal the view shows, with `other_hands` filling in the hidden hands."""
@@ -255,12 +256,17 @@ def distinct_candidates(seen: Seen, legal: list[dict]) -> list[dict]:
 
 
 def search_action(seen: Seen, legal: list[dict], rng: random.Random, clock: Clock,
-                  policy: Policy, fallback) -> dict:
+                  policy: Policy, fallback, against_best: float = 0.0) -> dict:
+    """The candidate with the best mean margin (rules/search.margin, weighing the best
+    rival by `against_best`) in the match totals the deal's playouts lead to."""
     candidates = distinct_candidates(seen, legal)
+    totals = seen.totals
 
     def simulate(action: dict, sampled: Deal, rng: random.Random) -> float:
         deal = sampled.copy()
         deal.apply(action["type"] == "pass", *parse(action["card"]))
-        return margin(playout(deal, policy, rng), seen.me)
+        scores = playout(deal, policy, rng)
+        return margin([total + score for total, score in zip(totals, scores)], seen.me,
+                      against_best)
 
     return search(Problem(candidates, seen.deal, simulate), clock, rng, fallback)

@@ -153,3 +153,13 @@ def test_the_playout_target_is_the_colour_most_taken_then_most_held(piles, held)
     weights = [3 * taken + count for taken, count in zip(piles, held)]
     # The first colour of the highest weight: ties go to red, then blue.
     assert target_colour(deal, 0) == weights.index(max(weights))
+
+
+def test_the_search_reads_the_match_totals_of_finished_deals():
+    state = random_position(4, deals=3, seed=11)
+    while state["deal"] < 2:
+        seat = GAME.to_act(state)[0]
+        GAME.apply_action(state, seat, GAME.legal_actions(state, seat)[0])
+    seat = GAME.to_act(state)[0]
+    seen = Seen.of(GAME.view(state, seat))
+    assert seen.totals == state["match"] and any(seen.totals)
