@@ -22,7 +22,7 @@ from werkzeug.http import parse_etags
 
 from api import connections, headers, logs, metrics
 from api.auth import bearer_token
-from api.service import Service, ServiceError
+from api.service import Service
 
 GAME_PATH = re.compile(r"/api/v1/games/([A-Za-z0-9_-]{1,64})")
 NO_WAIT = ("", "wait=0")
@@ -42,10 +42,10 @@ class GamePolls:
         started = time.perf_counter()
         try:
             answer = self.answer(environ)
-        except ServiceError:
-            answer = None
         except connections.UNAVAILABLE as error:
             environ[REDIS_ERROR], answer = error, None
+        except Exception:  # a refusal (ServiceError), or a fault Flask reports in the one shape
+            answer = None
         if answer is None:
             return self.flask_wsgi_app(environ, start_response)
         game_id, etag, body = answer

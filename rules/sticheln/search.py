@@ -30,6 +30,7 @@ LED_KEEP = 0.3  # a led-colour card is worth keeping this much less than a trump
 NOISE = 0.3     # random spread of the policy's ratings, so playouts differ
 OWN_RISK = 0.2  # share of its own pain-colour cards a player expects to take
 FIRST_CUT = 4   # rounds of playouts before the search first drops its weaker half
+EARLY_TRICKS = 4  # tricks in which a seat not trying to win still holds pain cards to pass on
 RANK = 0.5      # weight of the margin over the match leader, against that over the mean
 
 
@@ -69,6 +70,7 @@ class Knowledge:
     mild: bool
     tough: bool
     late: bool
+    dark: bool
     phase: str
     hand: list[int]            # the seat's hand; in "choose" with its put-down cards back in
     held: list[int]            # the seat's hand as the view shows it
@@ -80,6 +82,11 @@ class Knowledge:
     unseen: list[int]          # cards the seat cannot place: others' hands and hidden pain cards
     hand_sizes: list[int]      # cards each seat still holds (hidden pain cards not included)
     totals: list[int]          # match scores before this deal
+    # Per seat, colours its hidden pain is likely of (the likeliest first), and colours it is
+    # not: "dark" only, read from the cards it dumped in the last and the current trick.
+    hints: list[list[int]]
+    not_pain: list[set[int]]
+    tricks_played: int
     # Pain colours -> (points of every card, mean points of an unseen card), for playouts.
     scorings: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -133,9 +140,54 @@ def read_view(view: dict) -> Knowledge:
     held = [CARD_IDS[name] for name in view["hand"]]
     named = [None if colours is None else [COLOR_IDS[c] for c in colours]
              for colours in table["pain_colors"]]
-    return Knowledge(n, me, "reverse" in variants, "mild" in variants, tough, late, phase, hand,
+    reverse, dark = "reverse" in variants, "dark" in variants
+    hints, not_pain = (pain_hints(table, n, me, reverse) if dark and phase == "play"
+                       else ([[]] * n, [set()] * n))
+    return Knowledge(n, me, reverse, "mild" in variants, tough, late, dark, phase, hand,
                      held, named, trick, table["leader"], won, pain, unseen, hand_sizes,
-                     list(view["scores"]))
+                     list(view["scores"]), hints, not_pain, table["tricks_played"])
+
+
+def pain_hints(table: dict, players: int, me: int,
+               reverse: bool) -> tuple[list[list[int]], list[set[int]]]:
+    """Under "dark": per seat, colours its hidden pain is likely of (dearest first), and colours
+    it is not, from the cards it led or played without beating the trick in the last and the
+    current trick. A seat that does not try to win passes on its dearest pain card (the easy
+    bot always does) until it has none left, which with a short pain colour is early: in the
+    first tricks such a card's colour is the pain colour (right 94-99% of the time in easy's
+    games at 4 players, tricks 1-4), from the sixth trick on it is not (wrong 80-100%).
+    Nothing is read under "reverse", where lucky cards are kept."""
+    likely: list[list[int]] = [[] for _ in range(players)]
+    unlikely: list[set[int]] = [set() for _ in range(players)]
+    if reverse:
+        return likely, unlikely
+    row_of = strengths(SETUP[players][0], False)
+    played = table["tricks_played"]
+    tricks = [(played, table["trick"])]
+    if table["last_trick"]:
+        tricks.append((played - 1, table["last_trick"]["cards"]))
+    evidence = []
+    for number, trick in tricks:
+        if not trick:
+            continue
+        row = row_of[CARD_IDS[trick[0]["card"]] // SPAN]
+        best = NO_WIN - 1
+        for index, entry in enumerate(trick):
+            card, seat = CARD_IDS[entry["card"]], entry["seat"]
+            if index and row[card] > best:
+                best = row[card]
+                continue
+            best = max(best, row[card])
+            if seat == me:
+                continue
+            if number < EARLY_TRICKS:
+                evidence.append((card % SPAN, seat, card // SPAN))
+            elif number >= EARLY_TRICKS + 2:
+                unlikely[seat].add(card // SPAN)
+    for _, seat, colour in sorted(evidence, reverse=True):
+        if colour not in likely[seat]:
+            likely[seat].append(colour)
+    return likely, unlikely
 
 
 def deal_values(knowledge: Knowledge, pain_colours: list[int] | None) -> list[int]:
@@ -182,9 +234,14 @@ def pain_options(knowledge: Knowledge, hand: list[int]) -> list[tuple[int, ...]]
     return [(a, b) for a, b in pairs if a // SPAN != b // SPAN] or pairs
 
 
-def quick_pain(knowledge: Knowledge, hand: list[int], rng: random.Random) -> tuple[int, ...]:
-    """An opponent's pain choice in a playout: the cheapest by `choice_cost`, ties at random."""
+def quick_pain(knowledge: Knowledge, hand: list[int], rng: random.Random,
+               ruled_out: set[int] = frozenset()) -> tuple[int, ...]:
+    """An opponent's pain choice in a playout: the cheapest by `choice_cost`, ties at random,
+    of colours not `ruled_out` where it can."""
     options = pain_options(knowledge, hand)
+    if ruled_out:
+        options = [cards for cards in options
+                   if not any(card // SPAN in ruled_out for card in cards)] or options
     return min(options, key=lambda cards: (choice_cost(knowledge, hand, cards), rng.random()))
 
 
@@ -201,17 +258,56 @@ class Playout:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.pain: list[list[int] | None] = [None if p is None else list(p)
                                              for p in knowledge.pain]
+        hinted = {}
+        for seat in range(n):
+            guess = self.pain_guess(seat)
+            if guess:
+                hinted[seat] = self.hinted_pain(guess, unseen)
         for seat in range(n):
             if seat == knowledge.me:
                 self.hands[seat] = list(knowledge.hand)
                 continue
             hidden_pain = (self.pain[seat] is None and not knowledge.late
                            and knowledge.phase == "play")
-            size = knowledge.hand_sizes[seat] + (knowledge.put_down if hidden_pain else 0)
+            known = hinted.get(seat, [])
+            size = (knowledge.hand_sizes[seat] - len(known)
+                    + (knowledge.put_down if hidden_pain else 0))
             self.hands[seat], unseen = unseen[:size], unseen[size:]
-            if hidden_pain:
-                self.put_down(seat, quick_pain(knowledge, self.hands[seat], rng))
+            if not hidden_pain:
+                continue
+            if len(known) == knowledge.put_down:
+                self.pain[seat] = sorted(known)
+            elif known:
+                # "tough" with one colour hinted: the other card as the cheapest in the hand.
+                hand = self.hands[seat]
+                rest = [c for c in hand if c // SPAN != known[0] // SPAN] or hand
+                other = min(rest, key=lambda c: (choice_cost(knowledge, hand, (c,)), rng.random()))
+                hand.remove(other)
+                self.pain[seat] = sorted(known + [other])
+            else:
+                self.put_down(seat, quick_pain(knowledge, self.hands[seat], rng,
+                                               knowledge.not_pain[seat]))
         self.won = [list(cards) for cards in knowledge.won]
+
+    def pain_guess(self, seat: int) -> list[int]:
+        """The colours to deal a seat's hidden pain card(s) of: the hinted ones; none to let
+        `quick_pain` choose."""
+        k = self.k
+        if seat == k.me or not k.dark or self.pain[seat] is not None:
+            return []
+        return k.hints[seat][:k.put_down]
+
+    def hinted_pain(self, colours: list[int], unseen: list[int]) -> list[int]:
+        """Hidden pain cards of the hinted colours, taken out of `unseen`: low ones, as put
+        down; none for a colour with no unseen card left (the hint was wrong)."""
+        cards = []
+        for colour in colours:
+            options = [card for card in unseen if card // SPAN == colour]
+            if options:
+                card = min(self.rng.sample(options, min(2, len(options))))
+                unseen.remove(card)
+                cards.append(card)
+        return cards
 
     def copy(self, rng: random.Random) -> "Playout":
         """The same deal, to be played on with `rng`."""

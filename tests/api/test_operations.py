@@ -182,3 +182,27 @@ def test_logs_are_json_lines_with_the_request_id_and_no_secret_of_the_url(gunico
     assert traced and traced[-1]["route"] == "/api/v1/games/invites/<string:code>"
     assert traced[-1]["status"] == 401 and traced[-1]["level"] == "INFO"
     assert any(line.get("request_id") == forged.headers["X-Request-Id"] for line in lines)
+
+
+def test_a_poll_answered_before_flask_is_logged_and_counted_as_the_view_would_be(gunicorn):
+    _, base, log = gunicorn
+    wait_until_alive(base)
+    token = requests.post(f"{base}/api/v1/players", json={"name": "Anna"}).json()["token"]
+    anna = {"Authorization": f"Bearer {token}"}
+    game_id = requests.post(f"{base}/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}]}).json()["id"]
+    etag = requests.get(f"{base}/api/v1/games/{game_id}", headers=anna).headers["ETag"]
+    polled = requests.get(f"{base}/api/v1/games/{game_id}",
+                          headers={**anna, "If-None-Match": etag, "X-Request-Id": "poll-7"})
+    assert polled.status_code == 304 and polled.headers["X-Request-Id"] == "poll-7"
+    counted = ("poyta_http_request_duration_seconds_count",
+               (("method", "GET"), ("route", "/api/v1/games/<string:game_id>"), ("status", "304")))
+    assert scrape(base)[counted] >= 1
+    log.seek(0)
+    lines = [json.loads(line) for line in log.read().splitlines() if line.startswith("{")]
+    polls = [line for line in lines if line.get("request_id") == "poll-7"]
+    assert len(polls) == 1
+    assert {key: polls[0][key] for key in ("route", "game", "status", "method", "level")} == {
+        "route": "/api/v1/games/<string:game_id>", "game": game_id, "status": 304,
+        "method": "GET", "level": "INFO"}
+    assert polls[0]["ms"] >= 0

@@ -9,6 +9,7 @@ import pytest
 
 from rules.search import Budget
 from rules.sticheln import GAME, search
+from rules.sticheln.bots import easy_action
 from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, SETUP, SPAN, deal_score, deck_for,
                                   trick_winner)
 
@@ -208,3 +209,41 @@ def test_playouts_follow_the_rules_of_game_py(players):
 
 def _colours(action: dict) -> list[int]:
     return [CARD_IDS[c + "-0"] // SPAN for c in action.get("colors", [action.get("color")])]
+
+
+def test_dark_pain_hints_read_the_cards_passed_on():
+    # Seat 0 looks on: in trick 1 seat 1 led blue-8, seat 2 won with a trump, seat 3 passed on
+    # red-3; trick 2 is led by seat 2 with red-9.
+    last = {"cards": [{"seat": 1, "card": "blue-8"}, {"seat": 2, "card": "green-10"},
+                      {"seat": 3, "card": "red-3"}, {"seat": 0, "card": "blue-2"}], "winner": 2}
+    table = {"tricks_played": 1, "trick": [{"seat": 2, "card": "red-9"}], "last_trick": last}
+    blue, red = CARD_IDS["blue-0"] // SPAN, CARD_IDS["red-0"] // SPAN
+    likely, unlikely = search.pain_hints(table, 4, 0, False)
+    assert likely == [[], [blue], [red], [red]]
+    assert unlikely == [set()] * 4
+    # Late in the deal such a seat has no pain left to pass on: the colour is ruled out instead.
+    late = dict(table, tricks_played=search.EARLY_TRICKS + 3)
+    likely, unlikely = search.pain_hints(late, 4, 0, False)
+    assert likely == [[]] * 4
+    assert unlikely == [set(), {blue}, {red}, {red}]
+    assert search.pain_hints(table, 4, 0, True) == ([[]] * 4, [set()] * 4)
+
+
+def test_dark_playouts_deal_hidden_pain_of_the_hinted_colours():
+    for seed in range(20):
+        options = GAME.normalise_options(4, {"deals": 1, "dark": True})
+        state = GAME.new_game(4, options, seed)
+        rng = random.Random(seed)
+        while state["phase"] == "choose" or state["tricks_played"] < 2:
+            seat = GAME.to_act(state)[0]
+            GAME.apply_action(state, seat, easy_action(GAME.view(state, seat),
+                                                       GAME.legal_actions(state, seat), rng, None))
+        seat = state["turn"]
+        knowledge = search.read_view(GAME.view(state, seat))
+        playout = search.Playout(knowledge, random.Random(seed))
+        for other, colours in enumerate(knowledge.hints):
+            if colours and other != seat and any(c // SPAN == colours[0] for c in knowledge.unseen):
+                assert playout.pain_colours(other) == [colours[0]]
+        dealt = sorted(card for other in range(4) if other != seat
+                       for card in playout.hands[other] + playout.pain[other])
+        assert dealt == sorted(knowledge.unseen)

@@ -1,0 +1,135 @@
+"""Sticheln hard-bot ablations: bench.tournament with extra benchmark levels, each the hard bot
+with one part swapped, so a change is measured before it is kept.
+
+    nice -n 15 python -m bench.sticheln_ablation --players 4 --seats hard+RANK=1,easy,easy,easy \\
+        --games 200 --seconds 0.02 --option deals=1 --option reverse=true
+
+Levels added (besides the game's own):
+    easy_pain   hard's search in play, easy's pain choice
+    easy_play   hard's pain choice, easy's play
+    deep_pain   hard with ten times the budget for its pain choice (not a fair level)
+    short4, short16
+                hard searching the 4 or 16 cheapest pain choices (hard: 8)
+    selfish     hard valuing a playout by its own score, not its margin over the others
+    no_hints    hard reading no pain colours from the cards passed on under "dark"
+    oracle_dark hard shown the others' pain cards under "dark" (not a fair level)
+    LEVEL+NAME=VALUE[+NAME=VALUE...]
+                LEVEL with constants of rules/sticheln/search.py set to these numbers while it
+                decides, e.g. hard+RANK=1+NOISE=0.2
+"""
+from __future__ import annotations
+
+import sys
+
+from bench import tournament
+from rules.search import Budget
+from rules.sticheln import GAME, bots, search
+from rules.sticheln.game import Sticheln
+
+
+def _mixed(pain_level, play_level):
+    def act(view, legal, rng, budget):
+        level = pain_level if legal[0]["type"] == "choose_pain" else play_level
+        return level(view, legal, rng, budget)
+    return act
+
+
+def _patched(level, settings: dict):
+    def act(view, legal, rng, budget):
+        saved = {name: getattr(search, name) for name in settings}
+        for name, value in settings.items():
+            setattr(search, name, value)
+        try:
+            return level(view, legal, rng, budget)
+        finally:
+            for name, value in saved.items():
+                setattr(search, name, value)
+    return act
+
+
+def _deep_pain(times: float):
+    """Hard with `times` its budget for the pain choice alone: is that choice short of time?"""
+    def act(view, legal, rng, budget):
+        if legal[0]["type"] == "choose_pain":
+            budget = Budget(seconds=budget.seconds * times)
+        return bots.hard_action(view, legal, rng, budget)
+    return act
+
+
+_seen = {}
+
+
+def _remember_state(view):
+    def remembering(self, state, seat):
+        _seen["state"] = state
+        return view(self, state, seat)
+    return remembering
+
+
+def _oracle_dark(view, legal, rng, budget):
+    """Hard under "dark" shown the others' pain cards, as without "dark": what knowing them
+    is worth, the most any inference of them could gain."""
+    state = _seen["state"]
+    seen = GAME.view({**state, "options": {**state["options"], "dark": False}}, view["seat"])
+    return bots.hard_action(seen, legal, rng, budget)
+
+
+def _no_hints(view, legal, rng, budget):
+    """Hard reading no pain colours from the cards passed on under "dark" (as before 2c6f4d5)."""
+    hints = search.pain_hints
+    search.pain_hints = lambda table, players, me, reverse: ([[]] * players, [set()] * players)
+    try:
+        return bots.hard_action(view, legal, rng, budget)
+    finally:
+        search.pain_hints = hints
+
+
+def _own_score(playout) -> float:
+    k = playout.k
+    return k.totals[k.me] + search.final_score(k, (playout.pain[k.me] or []) + playout.won[k.me],
+                                               playout.pain_colours(k.me))
+
+
+def _selfish(view, legal, rng, budget):
+    """Hard valuing a playout by its own score alone, not its margin over the others."""
+    value = search.Playout.value
+    search.Playout.value = _own_score
+    try:
+        return bots.hard_action(view, legal, rng, budget)
+    finally:
+        search.Playout.value = value
+
+
+LEVELS = {
+    "selfish": _selfish,
+    "no_hints": _no_hints,
+    "oracle_dark": _oracle_dark,
+    "deep_pain": _deep_pain(10),
+    "short4": bots.search_bot(shortlist=4),
+    "short16": bots.search_bot(shortlist=16),
+    "easy_pain": _mixed(bots.easy_action, bots.hard_action),
+    "easy_play": _mixed(bots.hard_action, bots.easy_action),
+}
+BASES = {"hard": bots.hard_action, "medium": bots.medium_action, **LEVELS}
+
+
+def levels_for(seats: list[str]) -> dict:
+    levels = dict(LEVELS)
+    for seat in seats:
+        base, *settings = seat.split("+")
+        if settings and base in BASES:
+            pairs = [setting.split("=", 1) for setting in settings]
+            levels[seat] = _patched(BASES[base], {name: float(value) for name, value in pairs})
+    return levels
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = ["sticheln", *(sys.argv[1:] if argv is None else argv)]
+    seats = argv[argv.index("--seats") + 1].split(",")
+    search.BENCHMARK_LEVELS = levels_for(seats)
+    Sticheln.view = _remember_state(Sticheln.view)
+    return tournament.main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
