@@ -2,8 +2,6 @@
 determinizations of the view (rules/sixtysix/search/). All read only the view."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 from rules.search import Budget, Clock, Problem, search
 from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, SUITS, beats, best_of
 from rules.sixtysix.search import CODE, NAME, Knowledge, Position, apply, finish
@@ -88,53 +86,19 @@ def medium_action(view: dict, legal: list, rng, budget: Budget) -> dict:
 
 
 def hard_action(view: dict, legal: list, rng, budget: Budget) -> dict:
-    return _searched_action(view, legal, rng, budget, exact=True, match=True)
-
-
-# The game points one hand gives its winning side, as search bots score them against
-# each other (1 mostly; 2 when the loser stays under half the target; 3 rarely).
-HAND_GAINS = ((1, 0.7), (2, 0.25), (3, 0.05))
-
-
-@lru_cache(maxsize=None)
-def match_chance(need: int, rival_need: int) -> float:
-    """The chance that a side needing `need` more game points wins the match against one
-    needing `rival_need`, each hand going to either side alike, by HAND_GAINS."""
-    if need <= 0:
-        return 1.0
-    if rival_need <= 0:
-        return 0.0
-    return sum(share * (match_chance(need - gain, rival_need)
-                        + match_chance(need, rival_need - gain)) / 2
-               for gain, share in HAND_GAINS)
-
-
-def match_worth(view: dict, side: int) -> dict:
-    """What each hand result (the side's game points less the opponent's) is worth to
-    the side's chance of winning the match: two sides only, where a hand scores for one."""
-    scores = view["scores"]
-    seat = view["seat"]
-    goal = view["table"]["match_points"]
-    mine = scores[seat]
-    theirs = max(score for other, score in enumerate(scores)
-                 if view["table"]["side_of"][other] != side)
-    need, rival_need = goal - mine, goal - theirs
-    return {result: match_chance(need - max(result, 0), rival_need + min(result, 0))
-            for result in range(-20, 21)}
+    return _searched_action(view, legal, rng, budget, exact=True)
 
 
 ROLLOUT_EXACT_CARDS = 4
 
 
-def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool,
-                     match: bool = False) -> dict:
+def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool) -> dict:
     """The shared search over determinizations of the view. A correct declaration is
     taken at once (waiting can only let the opponents score more); a false one stays
     a candidate, as it can cost less than playing on. With `exact`, two-player
     endgames are solved perfectly: once, when the view fixes every card (stock exhausted),
     else per sample (rollouts from an open stock solve only the last ROLLOUT_EXACT_CARDS
-    tricks). With `match` and two sides, a hand's result is worth the side's chance to
-    win the match after it: near the end a hand won is a match won, by 1 or by 3."""
+    tricks)."""
     clock = Clock(budget)
     knowledge = Knowledge(view, legal)
     declaring = _declaration(knowledge, [a for a in legal if a["type"] == "declare"])
@@ -149,14 +113,11 @@ def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool,
     # phase with full hands, where a solve per sample costs too much; solve the last
     # tricks only.
     from_cards = 99 if knowledge.stock_size == 0 else ROLLOUT_EXACT_CARDS
-    worth = match_worth(view, knowledge.side) if match and knowledge.sides == 2 else None
 
     def simulate(action: dict, dealt: Position, sample_rng) -> float:
         position = dealt.copy()
         apply(position, (action["type"], CODE.get(action.get("card"))))
-        result = finish(position, knowledge.side, exact, from_cards)
-        return result if worth is None else worth[result]
+        return finish(position, knowledge.side, exact, from_cards)
 
     return search(Problem(candidates, knowledge.deal, simulate, certain=certain), clock, rng,
                   lambda: default)
-

@@ -8,7 +8,6 @@ import pytest
 
 from rules.search import Budget
 from rules.sixtysix import GAME
-from rules.sixtysix.bots import match_chance, match_worth
 from rules.sixtysix.search import (CODE, NAME, Endgame, Knowledge, apply, legal_actions,
                                    score)
 
@@ -276,17 +275,3 @@ def test_known_cards_go_to_the_seat_that_holds_them():
                 assert CODE[exchange[2]] in knowledge.deal(random.Random(index)).hands[exchange[0]]
             return
     pytest.fail("no exchange came up")
-
-
-def test_hand_results_are_worth_the_chance_to_win_the_match():
-    assert match_chance(3, 3) == pytest.approx(0.5)
-    assert match_chance(2, 5) == pytest.approx(1 - match_chance(5, 2))
-    state = new_match(2, "seed", 32, 1)
-    state["scores"] = [6, 2]
-    worth = match_worth(GAME.view(state, 0), 0)
-    # One point more ends the match: winning by 3 is worth no more than by 1.
-    assert worth[1] == worth[3] == 1.0
-    assert worth[-3] < worth[-1] < worth[0] < 1.0
-    worth = match_worth(GAME.view(state, 1), 1)
-    assert worth[-1] == worth[-3] == 0.0
-    assert 0.0 < worth[1] < worth[2] < worth[3] < worth[5] == 1.0
