@@ -37,6 +37,11 @@ class GamePolls:
         self.json = app.json
         self.service = service
         self.headers = list(headers.SECURITY_HEADERS.items())
+        # Routes beside the game's own, such as /games/types: never a game id to look up.
+        self.named_routes = {rule.rule.rsplit("/", 1)[1] for rule in app.url_map.iter_rules()
+                             if GAME_PATH.fullmatch(rule.rule)}
+        self.seconds = {status: metrics.REQUEST_SECONDS.labels(ROUTE, "GET", status)
+                        for status in (200, 304)}
 
     def __call__(self, environ: dict, start_response):
         started = time.perf_counter()
@@ -57,7 +62,7 @@ class GamePolls:
                        [*content, ("ETag", f'"{etag}"'), *self.headers,
                         (logs.REQUEST_ID_HEADER, request_id)])
         seconds = time.perf_counter() - started
-        metrics.REQUEST_SECONDS.labels(ROUTE, "GET", status).observe(seconds)
+        self.seconds[status].observe(seconds)
         logs.ACCESS.info("request", extra={
             "request_id": request_id, "method": "GET", "route": ROUTE, "game": game_id,
             "status": status, "ms": round(seconds * 1000, 1)})
@@ -73,6 +78,8 @@ class GamePolls:
         if path is None:
             return None
         game_id = path.group(1)
+        if game_id in self.named_routes:
+            return None
         token = bearer_token(environ.get("HTTP_AUTHORIZATION", ""))
         player = self.service.player_for_token(token) if token else None
         if token and player is None:

@@ -87,15 +87,24 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
     first = client.get(url, headers=anna)   # warms the token cache and the scripts
     client.get(f"{url}/events", headers=anna)
     etag = first.headers["ETag"]
+    token_cache = app.extensions["poyta"]
 
+    def warm_token() -> None:
+        """The token's identity is cached for 2 s: on a slow machine it must not expire between
+        the steps and make a request pay its lookup."""
+        token_cache.player_for_token(anna["Authorization"].partition(" ")[2])
+
+    warm_token()
     poll = counted.during(lambda: setattr(counted, "answer", client.get(
         url, headers={**anna, "If-None-Match": etag})))
     assert counted.answer.status_code == 304
     assert len(poll) <= CEILINGS["304 poll"], poll
 
+    warm_token()
     view = counted.during(lambda: client.get(url, headers=anna))
     assert len(view) <= CEILINGS["seated view"], view
 
+    warm_token()
     events = counted.during(lambda: setattr(counted, "answer", client.get(
         f"{url}/events?after=0", headers=anna)))
     assert counted.answer.get_json()["last"] >= 1
@@ -104,6 +113,7 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
     # The human plays the turn's last card, the highest (no row to take): the cards are
     # revealed and the bot must act next.
     card = {"type": "play", "card": max(first.get_json()["hand"])}
+    warm_token()
     action = counted.during(lambda: setattr(counted, "answer", client.post(
         f"{url}/actions", json={"action": card}, headers=anna)))
     assert counted.answer.status_code == 200
@@ -242,3 +252,7 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
     renamed = counted.during(lambda: client.patch("/api/v1/players/me", json={"name": "Anni"},
                                                   headers=anna))
     assert sorted(renamed) == ["EVAL", "EVAL", "HSET", "ZREVRANGE"], renamed
+
+
+def test_the_game_types_send_no_command_though_their_path_looks_like_a_game(client, counted):
+    assert counted.during(lambda: client.get("/api/v1/games/types")) == []
