@@ -14,8 +14,8 @@ query or body to validate, a token it does not know, a game it may not show (404
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 import time
+from functools import lru_cache
 
 from flask import Flask, request
 from flask_smorest import Blueprint
