@@ -241,10 +241,8 @@ export async function gamePage(id, page) {
       t("game.rules", { title: view.title })));
     renderArea(view, mod);
 
-    // Announce what happened: the game log's new lines when the game describes its events,
-    // else the renderer's own diff of the two views; then the status.
-    const lines = between.map((line) => line.text);
-    const said = mod && mod.describeEvent ? lines : (prev && mod && mod.events ? mod.events(prev, view, ctx) || [] : []);
+    // Announce what happened: the game log's new lines, then the status.
+    const said = between.map((line) => line.text);
     if (prev === null) announce(status);
     else announce([...said, status].join(". "));
   }

@@ -1,6 +1,6 @@
 // Pöytä service worker: precaches the app shell; the API is never cached (always network).
 // Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
-const CACHE_VERSION = "poyta-shell-v11";
+const CACHE_VERSION = "poyta-shell-v12";
 const SHELL = [
   "/",
   "/index.html",

@@ -41,9 +41,6 @@ addStrings("en", {
   "sixnimmt.statusTakeRow": "Choose the row to take: your {card} is lower than every row",
   "sixnimmt.statusDraft": "Your turn: take a card from the display",
   "sixnimmt.hasChosen": "has chosen",
-  "sixnimmt.newRound": "Round {n} begins",
-  "sixnimmt.noTake": "All cards placed; nobody took a row",
-  "sixnimmt.took": "{name} took row {row}, {heads}",
   "sixnimmt.mustTake": "{name} must choose a row to take",
   "sixnimmt.mustTakeYou": "You must choose a row to take",
   "sixnimmt.chooser": "{name} played {card}, lower than every row, and is choosing the row to take.",
@@ -100,9 +97,6 @@ addStrings("fi", {
   "sixnimmt.statusTakeRow": "Valitse otettava rivi: korttisi {card} on pienempi kuin jokainen rivi",
   "sixnimmt.statusDraft": "Sinun vuorosi: ota kortti esillä olevista",
   "sixnimmt.hasChosen": "on valinnut",
-  "sixnimmt.newRound": "Kierros {n} alkaa",
-  "sixnimmt.noTake": "Kaikki kortit sijoitettiin; kukaan ei ottanut riviä",
-  "sixnimmt.took": "{name} otti rivin {row}, {heads}",
   "sixnimmt.mustTake": "{name} valitsee otettavan rivin",
   "sixnimmt.mustTakeYou": "Valitse otettava rivi",
   "sixnimmt.chooser": "{name} pelasi kortin {card}, joka on pienempi kuin jokainen rivi, ja valitsee otettavan rivin.",
@@ -338,21 +332,3 @@ export function describeEvent(event, ctx) {
     default: return null;
   }
 }
-
-export function events(prev, view, ctx) {
-  const before = prev.table || {};
-  const now = view.table || {};
-  const out = [];
-  if (JSON.stringify(before.last_turn) !== JSON.stringify(now.last_turn) && now.last_turn) {
-    const takers = now.last_turn.filter((p) => p.took && p.took.length);
-    if (!takers.length) out.push(t("sixnimmt.noTake"));
-    for (const p of takers) out.push(t("sixnimmt.took", { name: ctx.seatName(p.seat), row: p.row + 1, heads: heads(sum(p.took)) }));
-  }
-  if (now.row_chooser !== null && now.row_chooser !== undefined && before.row_chooser !== now.row_chooser
-      && now.row_chooser !== view.your_seat) {
-    out.push(t("sixnimmt.mustTake", { name: ctx.seatName(now.row_chooser) }));
-  }
-  if (before.round !== now.round && now.round) out.push(t("sixnimmt.newRound", { n: now.round }));
-  return out;
-}
-
