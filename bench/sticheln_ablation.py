@@ -9,7 +9,11 @@ Levels added (besides the game's own):
     easy_play   hard's pain choice, easy's play
     deep_pain   hard with ten times the budget for its pain choice (not a fair level)
     short4, short16
-                hard searching the 4 or 16 cheapest pain choices (hard: 8)
+                hard searching the 4 or 16 cheapest pain choices (hard: 8); short4 on medium's
+                clock is medium as it was before it weighed only its favourite cards in play
+    medium_plays3, medium_plays8
+                medium weighing the playout policy's 3 or 8 favourite cards in play (medium: 5)
+    hard_plays5 hard weighing only the policy's 5 favourite cards in play, as medium does
     selfish     hard valuing a playout by its own score, not its margin over the others
     no_hints    hard reading no pain colours from the cards passed on under "dark"
     oracle_dark hard shown the others' pain cards under "dark" (not a fair level)
@@ -105,6 +109,9 @@ LEVELS = {
     "no_hints": _no_hints,
     "oracle_dark": _oracle_dark,
     "deep_pain": _deep_pain(10),
+    "medium_plays3": bots.search_bot(shortlist=4, plays=3),
+    "medium_plays8": bots.search_bot(shortlist=4, plays=8),
+    "hard_plays5": bots.search_bot(shortlist=8, plays=5),
     "short4": bots.search_bot(shortlist=4),
     "short16": bots.search_bot(shortlist=16),
     "easy_pain": _mixed(bots.easy_action, bots.hard_action),

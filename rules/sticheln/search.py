@@ -245,6 +245,16 @@ def quick_pain(knowledge: Knowledge, hand: list[int], rng: random.Random,
     return min(options, key=lambda cards: (choice_cost(knowledge, hand, cards), rng.random()))
 
 
+class _Steady(random.Random):
+    """A random source whose `random()` is always 0: the playout policy's ratings without noise."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+_NO_NOISE = _Steady(0)
+
+
 class Playout:
     """One determinized deal, played to its end from the seat's position."""
 
@@ -308,6 +318,20 @@ class Playout:
                 unseen.remove(card)
                 cards.append(card)
         return cards
+
+    def favourites(self, count: int) -> list[int]:
+        """The seat's `count` best cards to play now by the playout policy without its noise,
+        the best first."""
+        k = self.k
+        steady = self.copy(_NO_NOISE)
+        values, expected = k.scoring(steady.pain_colours(k.me))
+        table, keeps = strengths(self.top, k.reverse), keep_values(self.top, k.reverse)
+        hand, ranked = steady.hands[k.me], []
+        while hand and len(ranked) < count:
+            card = steady.policy(k.me, list(k.trick), values, expected, table, keeps)
+            hand.remove(card)
+            ranked.append(card)
+        return ranked
 
     def copy(self, rng: random.Random) -> "Playout":
         """The same deal, to be played on with `rng`."""
@@ -425,9 +449,13 @@ def _problem(knowledge: Knowledge, candidates: list, value) -> Problem:
 
 
 def choose_play(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
-                fallback) -> dict:
+                fallback, shortlist: int | None = None) -> dict:
+    """The card to play: every legal one, or the policy's `shortlist` favourites, searched."""
     cards = [CARD_IDS[action["card"]] for action in legal]
-    problem = _problem(knowledge, cards, Playout.value_after_play)
+    candidates = cards
+    if shortlist is not None and len(cards) > shortlist:
+        candidates = Playout(knowledge, rng).favourites(shortlist)
+    problem = _problem(knowledge, candidates, Playout.value_after_play)
     card = search(problem, clock, rng, lambda: CARD_IDS[fallback()["card"]])
     return legal[cards.index(card)]
 

@@ -9,7 +9,7 @@ import pytest
 
 from rules.search import Budget
 from rules.sticheln import GAME, search
-from rules.sticheln.bots import easy_action
+from rules.sticheln.bots import MEDIUM_PLAYS, easy_action
 from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, SETUP, SPAN, deal_score, deck_for,
                                   trick_winner)
 
@@ -50,6 +50,26 @@ def test_search_levels_choose_only_legal_actions(players):
             legal = GAME.legal_actions(state, seat)
             assert decide(state, seat, level, seed) in legal, (variants, level)
 
+
+
+def test_medium_plays_one_of_the_playout_policys_favourite_cards():
+    """Medium weighs only the few cards the playout policy rates best, so its short clock is
+    not spread over every card in hand; hard weighs them all."""
+    checked = 0
+    for seed in range(40):
+        state, seat = random_position(3 + seed % 6, VARIANTS[seed % len(VARIANTS)], seed)
+        legal = GAME.legal_actions(state, seat)
+        if legal[0]["type"] != "play" or len(legal) <= MEDIUM_PLAYS:
+            continue
+        knowledge = search.read_view(GAME.view(state, seat))
+        favourites = search.Playout(knowledge, random.Random(seed)).favourites(MEDIUM_PLAYS)
+        assert len(set(favourites)) == MEDIUM_PLAYS
+        assert set(favourites) < {CARD_IDS[action["card"]] for action in legal}
+        assert favourites == search.Playout(knowledge, random.Random(seed + 1)).favourites(
+            MEDIUM_PLAYS), "the favourites depend on the view alone, not on the deal"
+        assert CARD_IDS[decide(state, seat, "medium", seed)["card"]] in favourites
+        checked += 1
+    assert checked >= 15
 
 def test_levels_are_registered_with_descriptions():
     levels = {bot.name: bot.description for bot in GAME.bot_levels}
