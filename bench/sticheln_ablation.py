@@ -13,7 +13,8 @@ Levels added (besides the game's own):
                 clock is medium as it was before it weighed only its favourite cards in play
     medium_plays3, medium_plays8
                 medium weighing the playout policy's 3 or 8 favourite cards in play (medium: 5)
-    hard_plays5 hard weighing only the policy's 5 favourite cards in play, as medium does
+    hard_plays5, hard_plays8
+                hard weighing only the policy's 5 (as medium does) or 8 favourite cards in play
     selfish     hard valuing a playout by its own score, not its margin over the others
     no_hints    hard reading no pain colours from the cards passed on under "dark"
     oracle_dark hard shown the others' pain cards under "dark" (not a fair level)
@@ -112,6 +113,7 @@ LEVELS = {
     "medium_plays3": bots.search_bot(shortlist=4, plays=3),
     "medium_plays8": bots.search_bot(shortlist=4, plays=8),
     "hard_plays5": bots.search_bot(shortlist=8, plays=5),
+    "hard_plays8": bots.search_bot(shortlist=8, plays=8),
     "short4": bots.search_bot(shortlist=4),
     "short16": bots.search_bot(shortlist=16),
     "easy_pain": _mixed(bots.easy_action, bots.hard_action),
