@@ -51,7 +51,6 @@ def test_search_levels_choose_only_legal_actions(players):
             assert decide(state, seat, level, seed) in legal, (variants, level)
 
 
-
 def test_medium_plays_one_of_the_playout_policys_favourite_cards():
     """Medium weighs only the few cards the playout policy rates best, so its short clock is
     not spread over every card in hand; hard weighs them all."""
@@ -70,6 +69,7 @@ def test_medium_plays_one_of_the_playout_policys_favourite_cards():
         assert CARD_IDS[decide(state, seat, "medium", seed)["card"]] in favourites
         checked += 1
     assert checked >= 15
+
 
 def test_levels_are_registered_with_descriptions():
     levels = {bot.name: bot.description for bot in GAME.bot_levels}
