@@ -31,6 +31,10 @@ from worker.runner import PoytaWorker
 log = logging.getLogger("worker.run")
 
 WORKER_TTL = 20             # seconds; RQ waits for a job at most WORKER_TTL - 15 at a time
+# A read must outlast RQ's blocking wait for a job, or every idle wait ends in a socket timeout
+# that RQ takes for a lost Redis and answers with its back-off (up to 60 s without a job).
+# RQ raises a lower setting itself, but only for connections made after the first ping.
+SOCKET_TIMEOUT = WORKER_TTL
 MAINTENANCE_INTERVAL = 5    # seconds between RQ's checks (a dead scheduler is restarted then)
 FIRST_BACKOFF, MAX_BACKOFF = 0.5, 8.0
 # A worker that takes hard bots first yields the CPU this much, so the quick replies and the API
@@ -93,13 +97,17 @@ def wait_for_redis(connection: Redis) -> None:
             delay = min(delay * 2, MAX_BACKOFF)
 
 
+def queue_connection() -> Redis:
+    return Redis.from_url(connections.queue_url(connections.settings()),
+                          socket_connect_timeout=2, socket_timeout=SOCKET_TIMEOUT)
+
+
 def main(queues: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
     if queues[0] == DEEP_BOT_QUEUE:
         os.nice(DEEP_NICENESS)
-    connection = Redis.from_url(connections.queue_url(connections.settings()),
-                                socket_connect_timeout=2)
+    connection = queue_connection()
     previous = None
     while True:
         wait_for_redis(connection)
