@@ -10,4 +10,4 @@ RUN pip install --no-cache-dir -e .
 # Inside the container every interface; docker-compose.yml decides what the host publishes.
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
-CMD ["gunicorn", "-c", "gunicorn.conf.py", "api:create_app()"]
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "api.http:create_app()"]

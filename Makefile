@@ -22,7 +22,7 @@ $(TS_STAMP): $(TS_EXAMPLE)/package-lock.json
 	npm ci --prefix $(TS_EXAMPLE) --no-audit --no-fund --loglevel=error
 
 run: $(STAMP)
-	$(BIN)/python -m api.serve
+	$(BIN)/python -m api.devtools.serve
 
 # The browser tests drive Debian's Chromium; never a browser download.
 chromium:

@@ -5,7 +5,7 @@
 
 Starts what `make run` starts, on a free port against an embedded Redis (or REDIS_URL):
 gunicorn (`-c gunicorn.conf.py`), the notice worker and the bot workers of
-`api.serve.BOT_WORKERS` (`--workers` names others: the queues of each worker, workers
+`api.devtools.serve.BOT_WORKERS` (`--workers` names others: the queues of each worker, workers
 separated by `;`). Then keeps `--games` games going at once, each with one scripted human at
 seat 0 and bots of one level (`--mix`; each level's games cycle through 6 nimmt! and Sticheln
 and Hattrick with 4 players and Sixty-six with 2); a finished game is followed by a new one.
@@ -40,8 +40,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from redis import Redis
 from rq import Worker
 
-from api.embedded_cluster import free_port
-from api.service import Service
+from api.devtools.embedded_cluster import free_port
+from api.tables.service import Service
 from bench.redis_for_bench import bench_redis_url
 from bench.starting import wait_until_ready
 
@@ -201,7 +201,7 @@ def parse_mix(text: str) -> dict[str, int]:
 
 
 def default_workers() -> str:
-    from api.serve import BOT_WORKERS
+    from api.devtools.serve import BOT_WORKERS
     return ";".join(" ".join(queues) for queues in BOT_WORKERS)
 
 
@@ -236,7 +236,7 @@ def run(args, url: str) -> None:
     metrics_dir.mkdir()
     env = {**os.environ, "REDIS_URL": url, "HOST": "127.0.0.1", "PORT": str(port),
            "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "LOG_LEVEL": "WARNING"}
-    argvs = [[str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api:create_app()"],
+    argvs = [[str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.http:create_app()"],
              [sys.executable, "-m", "worker.run", "notices"]]
     argvs += [[sys.executable, "-m", "worker.run", *queues] for queues in workers]
     children = []

@@ -124,7 +124,7 @@ def run_with(args, redis_url: str) -> None:
         [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"127.0.0.1:{port}",
          "--workers", "1", "--worker-class", args.worker_class, "--threads", "16",
          "--worker-connections", str(args.clients + 100), "--log-level", "warning",
-         "api:create_app()"], cwd=ROOT, env={**os.environ, "REDIS_URL": redis_url})
+         "api.http:create_app()"], cwd=ROOT, env={**os.environ, "REDIS_URL": redis_url})
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):

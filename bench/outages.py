@@ -1,6 +1,6 @@
 """Fault runs against `make run`'s stack: Redis outages and SIGKILLed workers during bot play.
 
-Starts its own Valkey (append-only file) and `python -m api.serve` on free ports, then for
+Starts its own Valkey (append-only file) and `python -m api.devtools.serve` on free ports, then for
 each cycle: starts `--games` games (a human seat played by this script against an easy
 bot), stops Valkey for `--outage` seconds in the middle of play, SIGKILLs the bot worker
 once Valkey is back, and plays every game to its end. Prints how fast errors were
@@ -43,7 +43,7 @@ class Stack:
         env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{self.valkey.port}/0",
                "PORT": self.url.rsplit(":", 1)[1], "XDG_RUNTIME_DIR": str(folder)}
         self.log = open(folder / "serve.log", "wb")
-        self.serve = subprocess.Popen([sys.executable, "-m", "api.serve"], cwd=ROOT, env=env,
+        self.serve = subprocess.Popen([sys.executable, "-m", "api.devtools.serve"], cwd=ROOT, env=env,
                                       stdout=self.log, stderr=subprocess.STDOUT)
         self.http = requests.Session()
         deadline = time.monotonic() + 300

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from api.embedded_redis import start_embedded
+from api.devtools.embedded_redis import start_embedded
 
 
 @contextmanager

@@ -46,7 +46,7 @@ def main() -> None:
                           POYTA_RATE_LIMITS=json.dumps({"act": "10000000/minute"}))
         for name in without:
             importlib.import_module(f"api.{name}").init_app = lambda app, *_, **__: None
-        from api import create_app
+        from api.http import create_app
         from bench.bare_flask import app as bare_app
         app = create_app()
         logging.getLogger().handlers[:] = [logging.NullHandler()]

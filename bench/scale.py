@@ -43,9 +43,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from redis import Redis
 from redis.cluster import RedisCluster
 
-from api.embedded_cluster import EmbeddedCluster, free_port
-from api.embedded_redis import start_embedded
-from api.serve import BOT_WORKERS
+from api.devtools.embedded_cluster import EmbeddedCluster, free_port
+from api.devtools.embedded_redis import start_embedded
+from api.devtools.serve import BOT_WORKERS
 from bench.starting import wait_until_ready
 from rules import GAMES
 
@@ -244,7 +244,7 @@ class Bench:
             self.children.append(Child(
                 f"api-{index + 1}",
                 [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gevent",
-                 "--workers", "1", "--worker-connections", "2000", "api:create_app()"],
+                 "--workers", "1", "--worker-connections", "2000", "api.http:create_app()"],
                 env, self.logs, health=f"{base}/healthz"))
         for index, queues in enumerate(BOT_WORKERS):  # as `make run` runs them
             self.children.append(Child(

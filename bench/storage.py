@@ -352,7 +352,7 @@ def run(args, url: str) -> None:
     start_worker()
     servers = []
     try:
-        api, base = serve("api:create_app()", code, env)
+        api, base = serve("api.http:create_app()", code, env)
         servers.append(api)
         bare_server, bare = serve("bench.bare_flask:app", ROOT, {**os.environ})
         servers.append(bare_server)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from redis.cluster import RedisCluster
 
-from api import connections
-from api.embedded_cluster import EmbeddedCluster
-from api.embedded_redis import start_embedded
+from api.storage import connections
+from api.devtools.embedded_cluster import EmbeddedCluster
+from api.devtools.embedded_redis import start_embedded
 
 STORES = ("single", "cluster")
 

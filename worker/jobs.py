@@ -1,6 +1,6 @@
 """Jobs take ids, never objects, and are idempotent: a job with nothing left to do does nothing.
 
-The settings (budgets of the search bots, the store's address) come from `api.config`; without
+The settings (budgets of the search bots, the store's address) come from `api.settings`; without
 REDIS_URL the store is the Redis the job came from.
 """
 from __future__ import annotations
@@ -10,9 +10,9 @@ import os
 from redis import Redis
 from rq import get_current_job
 
-from api import connections
-from api.config import Settings
-from api.service import Service
+from api.storage import connections
+from api.settings import Settings
+from api.tables.service import Service
 from worker import notify
 
 _services: dict[str, Service] = {}

@@ -1,6 +1,6 @@
 """The "your turn" notices: Web Push to a player's subscribed devices, and the game's webhook.
 
-Push subscriptions and the VAPID key are kept by the store (`api.store`, `api.vapid`);
+Push subscriptions and the VAPID key are kept by the store (`api.storage.store`, `api.tables.vapid`);
 the worker job `worker.jobs.notify_turn` calls `notify_turn`.
 
 Delivery rules, decided here once:
@@ -15,7 +15,7 @@ Delivery rules, decided here once:
   message: logged and dropped, since retrying would not help.
 * Network errors, time-outs, 429 and 5xx are transient: after every target was
   tried, the targets already served are remembered with the notice, the lease is released and
-  `NotifyRetry` is raised so RQ's retry (see `api.service.RETRY`) runs the job
+  `NotifyRetry` is raised so RQ's retry (see `api.tables.service.RETRY`) runs the job
   again; the next run sends only what is still missing.
 * Payloads carry the game's title and id, never cards or any other secret.
 * Every request goes through `api.outbound`: never to an internal address, no
@@ -34,9 +34,10 @@ from urllib.parse import urlsplit
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
-from api import chat, outbound, vapid
-from api.service import NotFound, Service
-from api.store import Store
+from api import outbound
+from api.tables import vapid
+from api.tables.service import NotFound, Service
+from api.storage.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +116,8 @@ class _Notice:
     def webhook_body(self) -> dict:
         """Discord reads `content`, Slack `text`: a player's name can neither mention
         anybody nor make a link in either."""
-        discord = f"{chat.discord_text(self.name)}, it is your turn in {self.title}: {self.link}"
-        slack = f"{chat.slack_text(self.name)}, it is your turn in {self.title}: {self.link}"
+        discord = f"{outbound.discord_text(self.name)}, it is your turn in {self.title}: {self.link}"
+        slack = f"{outbound.slack_text(self.name)}, it is your turn in {self.title}: {self.link}"
         return {"content": discord, "text": slack, "username": "Pöytä",
                 "allowed_mentions": {"parse": []}}
 

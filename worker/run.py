@@ -24,8 +24,8 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from api import connections
-from api.store import DEEP_BOT_QUEUE
+from api.storage import connections
+from api.storage.store import DEEP_BOT_QUEUE
 from worker.runner import PoytaWorker
 
 log = logging.getLogger("worker.run")

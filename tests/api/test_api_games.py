@@ -152,7 +152,7 @@ def test_a_poll_answered_before_flask_is_the_view_flask_sends(client, new_player
 
 @pytest.mark.parametrize("type_", sorted(GAMES))
 def test_a_view_is_sent_in_exactly_the_shape_of_its_schema(client, new_player, type_):
-    from api.resources.games.schemas import GameViewSchema
+    from api.http.resources.games.schemas import GameViewSchema
     _, anna = new_player()
     seats = ["human"] + [{"bot": "easy"}] * (GAMES[type_].min_players - 1)
     view = create(client, anna, seats=seats, type_=type_).get_json()

@@ -4,8 +4,8 @@ import time
 
 from rq import Queue
 
-from api import create_app
-from api.service import BOT_QUEUE
+from api.http import create_app
+from api.tables.service import BOT_QUEUE
 from redis_servers import store_keys
 
 

@@ -5,8 +5,9 @@ import time
 import pytest
 from rq import Queue, SimpleWorker
 
-from api import connections, create_app
-from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
+from api.http import create_app
+from api.storage import connections
+from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
 

@@ -6,7 +6,7 @@ import pytest
 from rq import Queue, SimpleWorker
 from rq.registry import StartedJobRegistry
 
-from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
+from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
 from rules import GAMES
 from rules.search import Budget
 from worker_processes import start_worker, within

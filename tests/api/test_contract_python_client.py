@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api import create_app
+from api.http import create_app
 from rules import GAMES
 
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"

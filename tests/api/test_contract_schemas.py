@@ -7,13 +7,13 @@ import pytest
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
-from api.contract import OPERATION_IDS, example_view, prefix
+from api.http.contract import OPERATION_IDS, example_view, prefix
 from rules import GAMES
 
 
 @pytest.fixture(scope="module")
 def spec():
-    from api import create_app
+    from api.http import create_app
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TESTING": True})
     return app.test_client().get("/api/openapi.json").get_json()
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api import create_app
-
+from api.http import create_app
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "typescript"
 BIN = EXAMPLE / "node_modules" / ".bin"
 

@@ -1,7 +1,7 @@
 """The embedded Valkey that `make run` starts when no Redis answers."""
 from redis import Redis
 
-from api.embedded_redis import answers, resolve, start_embedded
+from api.devtools.embedded_redis import answers, resolve, start_embedded
 
 
 def test_embedded_server_keeps_an_append_only_file_across_restarts(tmp_path):

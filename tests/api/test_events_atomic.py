@@ -7,8 +7,8 @@ import threading
 
 from hypothesis import given, settings, strategies as st
 
-from api import connections
-from api.store import Commit, Store
+from api.storage import connections
+from api.storage.store import Commit, Store
 
 
 def writer(store: Store, game_id: str, name: str, batches: list[int]) -> None:

@@ -55,7 +55,7 @@ def gunicorn(redis_url):
         env.pop("HOST", None)
         servers.append((port, subprocess.Popen(
             [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
-             "api:create_app()"], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)))
+             "api.http:create_app()"], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)))
     try:
         for port, _ in servers:  # ready once a worker has loaded the app and answers
             deadline = time.monotonic() + 30

@@ -12,7 +12,7 @@ from redis import Redis
 from rq import Queue
 from rq.exceptions import DequeueTimeout
 
-from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE, Service
+from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE, Service
 from worker import run
 from worker_processes import ROOT, within
 

@@ -12,8 +12,8 @@ import requests
 from rq import Queue, SimpleWorker
 from rq.registry import StartedJobRegistry
 
-from api import create_app
-from api.service import BOT_QUEUE, DEEP_BOT_QUEUE, DIE_AFTER_COMMIT, Service
+from api.http import create_app
+from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, DIE_AFTER_COMMIT, Service
 from worker_processes import start_worker, within
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ def start_api(processes, **env) -> str:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     api = subprocess.Popen(
-        [sys.executable, "-m", "flask", "--app", "api:create_app()", "run", "--port", str(port)],
+        [sys.executable, "-m", "flask", "--app", "api.http:create_app()", "run", "--port", str(port)],
         cwd=ROOT, env={**os.environ, **env},  # the store under test is in the environment
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     processes.append(api)

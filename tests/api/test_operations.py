@@ -16,8 +16,8 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from api import create_app
-from api.embedded_cluster import EmbeddedCluster, free_port
+from api.http import create_app
+from api.devtools.embedded_cluster import EmbeddedCluster, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,7 +89,7 @@ def gunicorn(redis_url, tmp_path_factory):
     log = open(folder / "gunicorn.log", "w+")
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"127.0.0.1:{port}",
-         "--worker-class", "gevent", "--workers", "2", "api:create_app()"],
+         "--worker-class", "gevent", "--workers", "2", "api.http:create_app()"],
         cwd=ROOT, stderr=log, env={**os.environ, "REDIS_URL": redis_url,
                                    "PROMETHEUS_MULTIPROC_DIR": str(folder)})
     base = f"http://127.0.0.1:{port}"

@@ -61,7 +61,7 @@ def wait_for(condition, timeout: float, what: str):
 
 
 class Stack:
-    """`python -m api.serve` (what `make run` runs) against its own Valkey."""
+    """`python -m api.devtools.serve` (what `make run` runs) against its own Valkey."""
 
     def __init__(self, tmp: Path):
         self.valkey = ValkeyServer(port=free_port(), data_dir=str(tmp / "valkey"), persist=True,
@@ -74,7 +74,7 @@ class Stack:
                "XDG_RUNTIME_DIR": str(tmp), "POYTA_OUTBOUND_HTTP_LOOPBACK": "1"}
         env.pop("HOST", None)
         self.log = open(tmp / "serve.log", "wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "api.serve"], cwd=ROOT, env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "api.devtools.serve"], cwd=ROOT, env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         self.http = requests.Session()
 
@@ -144,7 +144,7 @@ def wait_for_bot(stack: Stack, headers: dict, game_id: str, timeout: float) -> f
 
 def test_redis_url_that_does_not_answer_stops_make_run_with_the_reason(tmp_path):
     env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "PORT": str(free_port())}
-    finished = subprocess.run([sys.executable, "-m", "api.serve"], cwd=ROOT, env=env,
+    finished = subprocess.run([sys.executable, "-m", "api.devtools.serve"], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=30)
     assert finished.returncode == 1
     assert "does not answer" in finished.stderr and env["REDIS_URL"] in finished.stderr

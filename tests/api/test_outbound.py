@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from api import chat, outbound
+from api import outbound
 from http_receivers import Receiver, drip
 from worker import notify
 
@@ -105,7 +105,7 @@ def test_a_stored_push_endpoint_elsewhere_gets_no_vapid_signature(redis, receive
                                   "[Anna](https://evil.example)", "evil.example/login",
                                   "<@U123>"])
 def test_a_name_cannot_mention_or_link_in_chat_text(name):
-    slack, discord = chat.slack_text(name), chat.discord_text(name)
+    slack, discord = outbound.slack_text(name), outbound.discord_text(name)
     assert "<" not in slack and ">" not in slack
     assert "@everyone" not in discord and "](" not in discord
     assert "evil.example" not in slack and "evil.example" not in discord

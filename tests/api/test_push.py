@@ -8,8 +8,8 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 
 import worker.jobs
-from api import connections
-from api.service import NOTICE_QUEUE, Service
+from api.storage import connections
+from api.tables.service import NOTICE_QUEUE, Service
 from push_receivers import PushService, Webhook
 from worker import notify
 

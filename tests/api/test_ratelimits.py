@@ -5,9 +5,7 @@ import time
 import pytest
 import requests
 
-from api import create_app
-
-
+from api.http import create_app
 def assert_429(response):
     assert response.status_code == 429, response.data[:200] if hasattr(response, "data") else ""
     body = response.get_json() if hasattr(response, "get_json") else response.json()
@@ -109,7 +107,7 @@ def test_quotas_on_hard_bots_lobby_entries_and_open_games(client, new_player, mo
     assert "lobby" in full.get_json()["message"]
     assert len(client.get("/api/v1/games/lobby").get_json()) == 3
 
-    monkeypatch.setattr("api.quotas.MAX_OPEN_GAMES", 5)
+    monkeypatch.setattr("api.tables.quotas.MAX_OPEN_GAMES", 5)
     private = {**public, "public": False}
     assert client.post("/api/v1/games", headers=anna, json=private).status_code == 201
     assert client.post("/api/v1/games", headers=anna, json=private).status_code == 201

@@ -12,8 +12,8 @@ import pytest
 from redis import Redis
 from rq import Queue, SimpleWorker
 
-from api import create_app
-from api.service import BOT_QUEUE, Service
+from api.http import create_app
+from api.tables.service import BOT_QUEUE, Service
 from redis_servers import store_settings
 
 # Issue 10 asked for at most 2 commands for a poll and a view; a view without `wait` is

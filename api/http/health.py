@@ -1,0 +1,66 @@
+"""`/healthz`: the process lives. `/readyz`: the game store and the job queue answer.
+
+A load balancer sends traffic only to a ready process; an orchestrator restarts one
+that is not alive. Readiness uses clients of its own with short time-outs, so a
+vanished Redis makes `/readyz` answer 503 with the reason at once instead of
+queueing behind the requests that wait for it.
+"""
+from __future__ import annotations
+
+from flask import Flask, jsonify
+from redis.cluster import RedisCluster
+from redis.exceptions import RedisClusterException, RedisError
+
+from api import telemetry
+from api.storage import connections
+CHECK_SECONDS = 1.0
+TIMEOUTS = {"socket_timeout": CHECK_SECONDS, "socket_connect_timeout": CHECK_SECONDS,
+            "max_connections": 4, "timeout": CHECK_SECONDS}
+
+
+def init_app(app: Flask) -> None:
+    connect = {"game store": connections.store_client, "queue": connections.queue_client}
+    clients = {}
+
+    def check(name: str) -> str | None:
+        """None when `name` answers, else why not."""
+        try:
+            if name not in clients:
+                clients[name] = connect[name](app.config, **TIMEOUTS)
+            client = clients[name]
+            if isinstance(client, RedisCluster):
+                client.ping(target_nodes=RedisCluster.PRIMARIES)  # one shard down: not ready
+            else:
+                client.ping()
+        except connections.UNAVAILABLE as error:
+            clients.pop(name, None)  # a cluster client re-learns its nodes on the next check
+            return f"{type(error).__name__}: {error}"
+        return None
+
+    @app.errorhandler(RedisError)
+    @app.errorhandler(RedisClusterException)
+    def store_unavailable(error):
+        """A request that met a vanished Redis: 503, retry shortly, nothing half-done."""
+        telemetry.redis_error("request")
+        app.logger.warning("Redis unavailable: %s: %s", type(error).__name__, error)
+        return unavailable("the game store does not answer right now; try again in a moment",
+                           retry_after=1)
+
+    @app.get("/healthz")
+    def healthz():
+        return jsonify(status="alive")
+
+    @app.get("/readyz")
+    def readyz():
+        failures = {name: reason for name in connect if (reason := check(name))}
+        if not failures:
+            return jsonify(status="ready", checks={name: "ok" for name in connect})
+        return unavailable(f"not ready: {' and '.join(failures)} not answering",
+                           retry_after=5, errors=failures)
+
+
+def unavailable(message: str, retry_after: int, **extra):
+    response = jsonify(code=503, status="Service Unavailable", message=message, **extra)
+    response.status_code = 503
+    response.headers["Retry-After"] = str(retry_after)
+    return response

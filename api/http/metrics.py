@@ -1,0 +1,86 @@
+"""`/metrics` (Prometheus) and the request timings every answer records.
+
+The metric objects and the helpers other modules call are `api.telemetry`; this module adds
+the request hooks, the queue gauges read at each scrape and the endpoint that sums every
+process sharing the metrics folder.
+"""
+from __future__ import annotations
+
+import time
+
+from flask import Flask, Response, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from rq import Queue
+
+from api.storage import connections
+from api.storage.store import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.telemetry import ACTIONS, MULTIPROCESS, REQUEST_SECONDS, redis_error
+
+ACTIONS_ENDPOINT = "games.Actions"
+
+
+class QueueCollector:
+    """Jobs waiting, scheduled, running and failed in the bot queues, read at each scrape."""
+
+    STATES = ("queued", "scheduled", "started", "failed")
+
+    def __init__(self, queues: list[Queue]):
+        self.queues = queues
+
+    def collect(self):
+        family = GaugeMetricFamily("poyta_queue_jobs", "Jobs in the bot queues by state",
+                                   labels=["queue", "state"])
+        try:
+            with self.queues[0].connection.pipeline() as pipe:
+                for queue in self.queues:
+                    pipe.llen(queue.key)
+                    for registry in (queue.scheduled_job_registry, queue.started_job_registry,
+                                     queue.failed_job_registry):
+                        pipe.zcard(registry.key)
+                counts = pipe.execute()
+        except connections.UNAVAILABLE:
+            redis_error("metrics")
+            return
+        for index, queue in enumerate(self.queues):
+            for state, count in zip(self.STATES, counts[index * 4:index * 4 + 4]):
+                family.add_metric([queue.name, state], count)
+        yield family
+
+
+def init_app(app: Flask, queue_names: tuple[str, ...] = (BOT_QUEUE, DEEP_BOT_QUEUE)) -> None:
+    scrape_time = CollectorRegistry(auto_describe=True)
+    connection = connections.queue_client(app.config, max_connections=2, socket_timeout=1,
+                                          socket_connect_timeout=1)
+    scrape_time.register(QueueCollector([Queue(name, connection=connection)
+                                         for name in queue_names]))
+
+    @app.before_request
+    def start_timer():
+        g.request_started = time.perf_counter()
+
+    @app.after_request
+    def record(response):
+        started = g.pop("request_started", None)
+        if started is not None:
+            route = request.url_rule.rule if request.url_rule else "(no route)"
+            if request.args.get("wait", "0") not in ("", "0"):
+                route += "?wait"
+            REQUEST_SECONDS.labels(route, request.method, response.status_code).observe(
+                time.perf_counter() - started)
+            if request.endpoint == ACTIONS_ENDPOINT:
+                result = "accepted" if response.status_code < 400 else "refused"
+                ACTIONS.labels(result, response.status_code).inc()
+        return response
+
+    @app.get("/metrics")
+    def metrics():
+        if MULTIPROCESS:
+            processes = CollectorRegistry()
+            multiprocess.MultiProcessCollector(processes)
+        else:
+            processes = REGISTRY
+        body = generate_latest(processes) + generate_latest(scrape_time)
+        return Response(body, mimetype=CONTENT_TYPE_LATEST)

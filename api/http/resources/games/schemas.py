@@ -1,0 +1,178 @@
+from marshmallow import Schema, fields, validate
+
+from api import outbound
+class StrictBoolean(fields.Boolean):
+    """JSON true or false only: not 0, 1 or "yes", which the spec does not allow either."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
+
+class GameCreateSchema(Schema):
+    type = fields.String(required=True, metadata={"example": "sixnimmt"})
+    players = fields.Integer(required=True, strict=True, metadata={"example": 4})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "See GET /games/types for each game's options"})
+    seats = fields.List(fields.Raw(), required=True, metadata={
+        "description": "One entry per seat: \"human\" or {\"bot\": \"<level>\"}; seat 0 is the creator's",
+        "example": ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]})
+    pace = fields.String(load_default="1d", metadata={
+        "description": "Time per move before a bot stands in: none (only against bots), "
+                       "5m, 1h, 1d or 3d"})
+    public = StrictBoolean(load_default=False, metadata={
+        "description": "Listed in the lobby and open to spectators"})
+    webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True,
+                         validate=[validate.Length(max=2048), outbound.destination()], metadata={
+        "description": "Discord/Slack-compatible URL told whose turn it is"})
+
+
+class WaitSchema(Schema):
+    wait = fields.Integer(validate=validate.Range(min=0, max=60), load_default=0, metadata={
+        "description": "With If-None-Match: wait up to this many seconds for a change"})
+
+
+class EventQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=2**31), load_default=0,
+                           metadata={"description": "Only events numbered above this"})
+
+
+class JoinSchema(Schema):
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0),
+                          metadata={"description": "Omit to take the first open seat"})
+
+
+class ActionRequestSchema(Schema):
+    action = fields.Dict(keys=fields.String(), required=True,
+                         metadata={"example": {"type": "play", "card": 37}})
+    version = fields.Integer(strict=True, metadata={
+        "description": "Apply only if the game is still at this version (else 409)"})
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True, metadata={"description": "Bot level, or null for a human"})
+    automated = fields.Boolean(metadata={"description": "Taken by a player registered as a bot"})
+    joined = fields.Boolean()
+    score = fields.Raw()
+    to_act = fields.Boolean()
+    standin = fields.Boolean(metadata={"description": "A bot plays this seat after time-outs"})
+    resigned = fields.Boolean(metadata={"description": "Its player resigned: a bot plays it to the end"})
+    timeouts = fields.Integer(metadata={"description": "Time-outs in a row"})
+    deadline = fields.String(allow_none=True, metadata={"description": "When a bot stands in"})
+
+
+class InviteSchema(Schema):
+    seat = fields.Integer()
+    code = fields.String(metadata={"description": "Open /#/invite/<code> to take the seat"})
+
+
+class OutcomeSchema(Schema):
+    scores = fields.List(fields.Raw())
+    winners = fields.List(fields.Integer())
+
+
+class GameViewSchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    title = fields.String()
+    options = fields.Dict()
+    version = fields.Integer()
+    status = fields.String(metadata={"enum": ["waiting", "active", "finished"]})
+    phase = fields.String()
+    deal = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    your_seat = fields.Integer(allow_none=True)
+    to_act = fields.List(fields.Integer())
+    hand = fields.Raw(allow_none=True, metadata={"description": "The caller's own cards"})
+    legal_actions = fields.List(fields.Dict())
+    table = fields.Dict(metadata={"description": "Everything public on the table; game-specific"})
+    outcome = fields.Nested(OutcomeSchema, allow_none=True)
+    pace = fields.String()
+    public = fields.Boolean()
+    invites = fields.List(fields.Nested(InviteSchema),
+                          metadata={"description": "Open seats' invite codes (players only)"})
+    rematch_of = fields.String(allow_none=True)
+    rematch = fields.String(allow_none=True)
+
+
+class SummaryPlayerSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    score = fields.Raw()
+
+
+class GameSummarySchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    title = fields.String()
+    status = fields.String()
+    your_seat = fields.Integer(allow_none=True)
+    your_turn = fields.Boolean()
+    deadline = fields.String(allow_none=True)
+    updated = fields.String()
+    players = fields.List(fields.Nested(SummaryPlayerSchema))
+    open_seats = fields.Integer()
+
+
+class EventsSchema(Schema):
+    type = fields.String(metadata={"description": "The game's type"})
+    events = fields.List(fields.Dict(), metadata={
+        "description": "What happened, as the caller may know it: each with its `number`, "
+                       "`type`, the game `version` it led to, and the details of its type"})
+    last = fields.Integer(metadata={"description": "Send as `after` to get only newer events"})
+
+
+class OptionSchema(Schema):
+    name = fields.String()
+    type = fields.String(metadata={"enum": ["bool", "int", "choice"]})
+    default = fields.Raw()
+    description = fields.String()
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class BotLevelSchema(Schema):
+    name = fields.String()
+    description = fields.String()
+
+
+class GameTypeSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    lower_score_wins = fields.Boolean()
+    options = fields.List(fields.Nested(OptionSchema))
+    bot_levels = fields.List(fields.Nested(BotLevelSchema))
+    rules_page = fields.String()
+
+
+class RulesPageSchema(Schema):
+    type = fields.String()
+    markdown = fields.String()
+
+
+class RecordSchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    seats = fields.List(fields.Dict())
+    seed = fields.Integer()
+    deals = fields.List(fields.Dict())
+    actions = fields.List(fields.Dict())
+    outcome = fields.Nested(OutcomeSchema)
+
+
+class ReplayStepSchema(Schema):
+    step = fields.Integer(metadata={"description": "Actions applied so far"})
+    steps = fields.Integer(metadata={"description": "Actions in the whole game"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "Who made the last action"})
+    action = fields.Dict(allow_none=True)
+    hands = fields.List(fields.Raw(), metadata={"description": "Every seat's hand at this step"})
+    view = fields.Dict(metadata={"description": "The table as a spectator saw it at this step"})

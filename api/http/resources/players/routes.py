@@ -1,0 +1,98 @@
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.http.auth import current_player, service
+from api.http.resources.games.routes import long_poll
+from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
+from api.http.resources.players.schemas import (
+    DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
+    SignInCodeSchema, SignInSchema,
+)
+from api.storage.changes import inbox_channel
+
+blp = Blueprint("players", __name__, description="Players, their devices and their inbox")
+BEARER = [{"bearer": []}]
+
+
+@blp.route("")
+class Players(MethodView):
+    @blp.arguments(PlayerCreateSchema())
+    @blp.response(201, NewPlayerSchema)
+    def post(self, body):
+        """Register a player; the answer holds its bearer token"""
+        return service().create_player(body["name"].strip(), body["bot"])
+
+
+@blp.route("/me")
+class Me(MethodView):
+    @blp.response(200, PlayerSchema)
+    @blp.doc(security=BEARER)
+    def get(self):
+        """The calling player"""
+        return current_player()
+
+    @blp.arguments(RenameSchema())
+    @blp.response(200, PlayerSchema)
+    @blp.doc(security=BEARER)
+    def patch(self, body):
+        """Change the calling player's name, at the tables of unfinished games too
+
+        A finished game keeps the name its player had when it ended."""
+        return service().rename(current_player(), body["name"].strip())
+
+
+@blp.route("/me/games")
+class Inbox(MethodView):
+    @blp.etag
+    @blp.arguments(WaitSchema(), location="query")
+    @blp.response(200, GameSummarySchema(many=True))
+    @blp.doc(security=BEARER)
+    def get(self, query):
+        """The caller's games: their turn first, then by deadline, then by last activity
+
+        With `wait` and If-None-Match, answers as soon as any of the games changes.
+        """
+        player = current_player()
+        inbox = long_poll(inbox_channel(player["id"]), query.get("wait", 0),
+                          lambda: {"inbox": service().inbox_version(player)})
+        blp.set_etag(inbox)
+        return service().inbox(player)
+
+
+@blp.route("/me/signin-codes")
+class SignInCodes(MethodView):
+    @blp.response(201, SignInCodeSchema)
+    @blp.doc(security=BEARER)
+    def post(self):
+        """A one-use code (10 minutes) that signs another device in as you
+
+        Put it in the URL fragment of a link (`/#/signin/<code>`) so it never reaches a server log.
+        """
+        return service().signin_code(current_player())
+
+
+@blp.route("/signin")
+class SignIn(MethodView):
+    @blp.arguments(SignInSchema())
+    @blp.response(201, NewPlayerSchema)
+    def post(self, body):
+        """Exchange a sign-in code for a token of the same player on this device"""
+        return service().sign_in(body["code"], body["device"])
+
+
+@blp.route("/me/devices")
+class Devices(MethodView):
+    @blp.response(200, DeviceSchema(many=True))
+    @blp.doc(security=BEARER)
+    def get(self):
+        """The devices (tokens) signed in as you"""
+        return service().devices(current_player())
+
+
+@blp.route("/me/devices/<string:device_id>")
+class Device(MethodView):
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    def delete(self, device_id):
+        """Sign a device out: its token stops working at once"""
+        service().revoke(current_player(), device_id)

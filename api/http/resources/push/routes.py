@@ -1,0 +1,37 @@
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.http.auth import current_player, service
+from api.http.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
+
+blp = Blueprint("push", __name__, description="Web Push: 'your turn' notices on a device")
+BEARER = [{"bearer": []}]
+
+
+@blp.route("/key")
+class Key(MethodView):
+    @blp.response(200, VapidKeySchema)
+    def get(self):
+        """The server's VAPID public key, for PushManager.subscribe"""
+        return {"public_key": service().push_key()}
+
+
+@blp.route("/subscriptions")
+class Subscriptions(MethodView):
+    @blp.arguments(SubscribeSchema())
+    @blp.response(201, SubscriptionCreatedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body):
+        """Send this device 'your turn' notices (subscribing again renews it)"""
+        player = current_player()
+        return {"id": service().subscribe_push(player, body["subscription"])}
+
+
+@blp.route("/subscriptions/<string:subscription_id>")
+class Subscription(MethodView):
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    def delete(self, subscription_id):
+        """Stop the notices on that device"""
+        player = current_player()
+        service().unsubscribe_push(player, subscription_id)
