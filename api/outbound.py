@@ -1,8 +1,8 @@
 """Requests the server makes on a user's behalf (webhooks, Web Push): never to an internal address.
 
 Every request:
-* goes only to https (plain http only to a loopback address, and only when
-  POYTA_OUTBOUND_HTTP_LOOPBACK=1, which the tests set for their local receivers);
+* goes only to https (plain http only to a loopback address, and only when the policy allows
+  it: POYTA_OUTBOUND_HTTP_LOOPBACK=1, which the tests set for their local receivers);
 * has its host resolved and every address checked before connecting: private,
   loopback, link-local, multicast, reserved and other non-global ranges are
   refused, and the connection is made to the checked address (TLS still
@@ -13,14 +13,14 @@ Every request:
   drips its answer, and reads at most 64 KB of it.
 
 Push endpoints must also be at a known push service (POYTA_PUSH_HOSTS: comma-
-separated host suffixes, `*` for any https host).
+separated host suffixes, `*` for any https host). Both settings come from `api.settings`, as a
+`Policy`.
 """
 from __future__ import annotations
 
 import ipaddress
 import re
 import json as jsonlib
-import os
 import socket
 import threading
 from dataclasses import dataclass, field
@@ -28,7 +28,6 @@ from http.client import HTTPException
 from urllib.parse import SplitResult, urlsplit
 
 import certifi
-from marshmallow import ValidationError
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError
 
@@ -36,10 +35,14 @@ CONNECT_TIMEOUT = 3.0
 TOTAL_TIMEOUT = 8.0
 MAX_ANSWER_BYTES = 64 * 1024
 MAX_URL_LENGTH = 2048
-LOOPBACK_SETTING = "POYTA_OUTBOUND_HTTP_LOOPBACK"
-PUSH_HOSTS_SETTING = "POYTA_PUSH_HOSTS"
 DEFAULT_PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com",
                       "push.apple.com")
+
+
+@dataclass(frozen=True)
+class Policy:
+    loopback: bool = False     # plain http to this machine allowed: for tests' local receivers
+    push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS  # host suffixes; "*" for any https host
 
 
 class Refused(ValueError):
@@ -63,11 +66,7 @@ class Answer:
         return self.status_code < 400
 
 
-def loopback_allowed() -> bool:
-    return os.environ.get(LOOPBACK_SETTING) == "1"
-
-
-def check_url(url: str, push: bool = False) -> SplitResult:
+def check_url(url: str, policy: Policy, push: bool = False) -> SplitResult:
     """The parts of `url` if the server may send to it (before resolving); Refused otherwise."""
     if len(url) > MAX_URL_LENGTH:
         raise Refused(f"the URL may be at most {MAX_URL_LENGTH} characters long")
@@ -84,27 +83,27 @@ def check_url(url: str, push: bool = False) -> SplitResult:
     literal = _ip_literal(host)
     loopback = host == "localhost" or host.endswith(".localhost") or (
         literal is not None and literal.is_loopback)
-    if parts.scheme == "http" and not (loopback and loopback_allowed()):
+    if parts.scheme == "http" and not (loopback and policy.loopback):
         raise Refused("the URL must use https")
-    if loopback and not loopback_allowed():
+    if loopback and not policy.loopback:
         raise Refused("the URL may not point at this server's own machine")
     if literal is not None:
-        _check_address(literal)
-    if push and not (loopback and loopback_allowed()) and not _push_host(host):
+        _check_address(literal, policy)
+    if push and not (loopback and policy.loopback) and not _push_host(host, policy):
         raise Refused("a push endpoint must be at a known push service")
     return parts
 
 
-def post(url: str, *, data: bytes | None = None, json: object = None, headers: dict | None = None,
-         push: bool = False) -> Answer:
+def post(url: str, policy: Policy, *, data: bytes | None = None, json: object = None,
+         headers: dict | None = None, push: bool = False) -> Answer:
     """POST to `url` under the rules above; Refused or Unreachable when it cannot be sent."""
-    parts = check_url(url, push=push)
+    parts = check_url(url, policy, push=push)
     if json is not None:
         data = jsonlib.dumps(json).encode()
         headers = {"Content-Type": "application/json", **(headers or {})}
     host = parts.hostname.rstrip(".").lower()
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    address = resolve(host, port)
+    address = resolve(host, port, policy)
     if parts.scheme == "https":
         connection = HTTPSConnection(address, port, timeout=CONNECT_TIMEOUT, server_hostname=host,
                                      assert_hostname=host, cert_reqs="CERT_REQUIRED",
@@ -134,7 +133,7 @@ def post(url: str, *, data: bytes | None = None, json: object = None, headers: d
         connection.close()
 
 
-def resolve(host: str, port: int) -> str:
+def resolve(host: str, port: int, policy: Policy) -> str:
     """The address to connect to, once every address the name resolves to passed the check."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -142,33 +141,27 @@ def resolve(host: str, port: int) -> str:
         raise Unreachable(f"cannot resolve {host}: {error}") from error
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
     for address in addresses:
-        _check_address(address)
+        _check_address(address, policy)
     return str(addresses[0])
-
-
-def destination(push: bool = False):
-    """A marshmallow validator: the URL is one the server may send to."""
-    def validate(url: str) -> None:
-        try:
-            check_url(url, push=push)
-        except Refused as error:
-            raise ValidationError(str(error)) from None
-    return validate
 
 
 class Session:
     """A stand-in for requests' session, for pywebpush: its POSTs go through `post`."""
 
+    def __init__(self, policy: Policy):
+        self.policy = policy
+
     def post(self, url: str, data: bytes | None = None, headers: dict | None = None,
              timeout: float | None = None, **_ignored) -> Answer:
-        return post(url, data=data, headers=headers, push=True)
+        return post(url, self.policy, data=data, headers=headers, push=True)
 
 
-def _check_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
+def _check_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+                   policy: Policy) -> None:
     mapped = getattr(address, "ipv4_mapped", None) or getattr(address, "sixtofour", None)
     if mapped is not None:
         address = mapped
-    if address.is_loopback and loopback_allowed():
+    if address.is_loopback and policy.loopback:
         return
     if not address.is_global or address.is_multicast:
         raise Refused(f"the address {address} is not a public internet address")
@@ -181,9 +174,8 @@ def _ip_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | No
         return None
 
 
-def _push_host(host: str) -> bool:
-    allowed = os.environ.get(PUSH_HOSTS_SETTING)
-    suffixes = [s.strip().lower() for s in allowed.split(",")] if allowed else DEFAULT_PUSH_HOSTS
+def _push_host(host: str, policy: Policy) -> bool:
+    suffixes = policy.push_hosts
     return "*" in suffixes or any(host == s or host.endswith("." + s) for s in suffixes if s)
 
 

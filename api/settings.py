@@ -1,7 +1,8 @@
-"""Every setting read from the environment, in one place.
+"""Every setting read from the environment, in one place, once per process (the API's and the
+workers' alike).
 
     REDIS_URL, REDIS_CLUSTER, RQ_REDIS_URL   where the game store and the queue live
-                               (read by `api.storage.connections.settings`)
+                               (`api.storage.connections.settings`)
     POYTA_RETENTION_DAYS       finished or idle games and idle players expire after this (30)
     POYTA_TOKEN_CACHE_SECONDS  how long a process trusts a bearer token it looked up (2)
     POYTA_MEDIUM_SECONDS, POYTA_HARD_SECONDS   CPU seconds a search bot thinks per move
@@ -9,6 +10,14 @@
     POYTA_VAPID_SUBJECT        the contact in Web Push's VAPID claims
     POYTA_RATE_LIMITS          budgets replaced, as JSON: {"act": "1200/minute", ...}
                                (the names are `api.http.budgets.BUDGETS`')
+    POYTA_PUSH_HOSTS           push services a browser's endpoint may be at: comma-separated
+                               host suffixes, `*` for any https host
+    POYTA_OUTBOUND_HTTP_LOOPBACK=1   webhooks and pushes may go to plain http on this machine
+                               (for tests' local receivers only)
+    PROMETHEUS_MULTIPROC_DIR   the folder where every process of a host writes its metrics
+    LOG_LEVEL                  INFO unless given
+    POYTA_TEST_DIE_AFTER_COMMIT=1   a test hook: the process dies right after a commit, before
+                               it queues the jobs the commit asks for
 """
 from __future__ import annotations
 
@@ -17,31 +26,48 @@ import os
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from api.outbound import DEFAULT_PUSH_HOSTS, Policy
 from api.storage import connections
 from rules.search import Budget
+
+DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
 
 
 @dataclass(frozen=True)
 class Settings:
     connections: dict = field(default_factory=lambda: connections.settings({}))
+    store_given: bool = False  # REDIS_URL was set: else a worker's store is its queue's Redis
     retention_seconds: int = 30 * 86400
     token_cache_seconds: float = 2.0
     budgets: dict[str, Budget] = field(default_factory=dict)
     public_url: str = "http://127.0.0.1:8000"
     vapid_subject: str = "mailto:admin@localhost"
     rate_limits: dict[str, str] = field(default_factory=dict)
+    outbound: Policy = Policy()
+    metrics_dir: str | None = None
+    log_level: str = "INFO"
+    die_after_commit: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
         env = os.environ if env is None else env
         budgets = {level: Budget(seconds=float(env[f"POYTA_{level.upper()}_SECONDS"]))
                    for level in ("medium", "hard") if env.get(f"POYTA_{level.upper()}_SECONDS")}
+        push_hosts = env.get("POYTA_PUSH_HOSTS")
         return cls(
             connections=connections.settings(env),
+            store_given=bool(env.get("REDIS_URL")),
             retention_seconds=int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400),
             token_cache_seconds=float(env.get("POYTA_TOKEN_CACHE_SECONDS") or 2.0),
             budgets=budgets,
             public_url=(env.get("POYTA_PUBLIC_URL") or cls.public_url).rstrip("/"),
             vapid_subject=env.get("POYTA_VAPID_SUBJECT") or cls.vapid_subject,
             rate_limits=json.loads(env.get("POYTA_RATE_LIMITS") or "{}"),
+            outbound=Policy(
+                loopback=env.get("POYTA_OUTBOUND_HTTP_LOOPBACK") == "1",
+                push_hosts=tuple(host.strip().lower() for host in push_hosts.split(","))
+                if push_hosts else DEFAULT_PUSH_HOSTS),
+            metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
+            die_after_commit=bool(env.get(DIE_AFTER_COMMIT)),
         )

@@ -10,14 +10,11 @@ Other modules record with one-line calls: `bot_decision(game, level)` around a b
 """
 from __future__ import annotations
 
-import os
 import time
 from contextlib import contextmanager
 from typing import Iterator
 
 from prometheus_client import Counter, Gauge, Histogram
-
-MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
 REQUEST_SECONDS = Histogram(
     "poyta_http_request_duration_seconds", "Time to answer a request, by route and status "

@@ -41,7 +41,7 @@ from redis import Redis
 from rq import Worker
 
 from api.devtools.embedded_cluster import free_port
-from api.tables.service import Service
+from api.tables import Tables
 from bench.redis_for_bench import bench_redis_url
 from bench.starting import wait_until_ready
 
@@ -82,7 +82,7 @@ class Results:
 class Human:
     """Plays seat 0 of one game after another with bots of `level`, until `stop` is set."""
 
-    def __init__(self, base: str, service: Service, player: dict, token: str, table: tuple,
+    def __init__(self, base: str, service: Tables, player: dict, token: str, table: tuple,
                  level: str, think: tuple[float, float], seed: int, results: Results,
                  stop: threading.Event):
         self.base, self.service, self.player = base, service, player
@@ -95,7 +95,7 @@ class Human:
     def new_game(self) -> str:
         game_type, players = self.table
         seats = ["human"] + [{"bot": self.level}] * (players - 1)
-        return self.service.create_game(self.player, game_type, players, {}, seats, pace="none").id
+        return self.service.seating.create_game(self.player, game_type, players, {}, seats, pace="none").id
 
     def get(self, game_id: str, etag: str | None) -> tuple[dict | None, str | None]:
         headers = {"If-None-Match": etag} if etag else {}
@@ -250,12 +250,12 @@ def run(args, url: str) -> None:
                          and len(Worker.all(connection=redis)) >= len(argvs) - 1,
                          f"the processes did not start; logs in {logs}", pause=0.2)
 
-        service = Service(redis)
+        service = Tables(redis)
         results = Results(time.monotonic(), args.warmup)
         humans = []
         for level, count in counts.items():
             for index in range(count):
-                player = service.create_player(f"{level} {index}")
+                player = service.players.create(f"{level} {index}")
                 humans.append(Human(base, service, player, player["token"],
                                     TABLES[index % len(TABLES)], level, think,
                                     seed=len(humans), results=results, stop=stop))

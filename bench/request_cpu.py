@@ -6,7 +6,7 @@ Runs `create_app()` with Flask's test client (no HTTP server, no network but Red
 Redis in REDIS_URL (default: an embedded one) and prints the CPU microseconds of: the bare endpoint
 of `bench.bare_flask`, `GET /games/types`, an unchanged poll (304), a seated view and an
 accepted action (a changed 6 nimmt! choice), and that action's own work without HTTP or Flask
-(`Service.act`, the view and its JSON: what no framework could take away); the best of three
+(`Play.act`, the view and its JSON: what no framework could take away); the best of three
 rounds each. `--without` leaves out the named request hooks (modules of `api/` with an
 `init_app`) to show what they cost.
 """
@@ -22,7 +22,7 @@ import time
 
 from bench.redis_for_bench import bench_redis_url
 
-HOOKS = ("logs", "headers", "metrics", "ratelimits", "authenticate_first", "limits")
+HOOKS = ("logs", "headers", "metrics", "budgets", "authenticate_first", "request_bounds")
 
 
 def cpu_microseconds(request, count: int) -> float:
@@ -45,8 +45,9 @@ def main() -> None:
         os.environ.update(REDIS_URL=url, PROMETHEUS_MULTIPROC_DIR=tempfile.mkdtemp(),
                           POYTA_RATE_LIMITS=json.dumps({"act": "10000000/minute"}))
         for name in without:
-            importlib.import_module(f"api.{name}").init_app = lambda app, *_, **__: None
+            importlib.import_module(f"api.http.{name}").init_app = lambda app, *_, **__: None
         from api.http import create_app
+        from api.tables import views
         from bench.bare_flask import app as bare_app
         app = create_app()
         logging.getLogger().handlers[:] = [logging.NullHandler()]
@@ -69,13 +70,13 @@ def main() -> None:
                                json={"action": {"type": "play", "card": cards[sent[0] % 2]}})
 
         service = app.extensions["poyta"]
-        player = service.player_for_token(token)
+        player = service.players.for_token(token)
 
         def act_alone():
             sent[0] += 1
-            stored = service.act(game["id"], player, {"type": "play", "card": cards[sent[0] % 2]},
+            stored = service.play.act(game["id"], player, {"type": "play", "card": cards[sent[0] % 2]},
                                  None)
-            return app.json.dumps(service.view(stored, stored.seat_of(player["id"])))
+            return app.json.dumps(views.view(stored, stored.seat_of(player.id)))
 
         requests = {
             "bare Flask endpoint": lambda: bare.get("/"),

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 
 from api.http import create_app
 from api.devtools.embedded_redis import start_embedded
-from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
 from redis_servers import (  # noqa: F401 (fixtures)
     connect_store, queue_redis_url, store_settings, valkey_cluster,
 )

@@ -18,14 +18,12 @@ import signal
 import sys
 import time
 
-from redis import Redis
-from redis.exceptions import RedisError
 from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from api.storage import connections
-from api.storage.store import DEEP_BOT_QUEUE
+from api.storage.jobs import DEEP_BOT_QUEUE
 from worker.runner import PoytaWorker
 
 log = logging.getLogger("worker.run")
@@ -85,21 +83,20 @@ class OutageProofWorker(PoytaWorker):
         Queue(queue_name, connection=self.connection).enqueue_job(job)
 
 
-def wait_for_redis(connection: Redis) -> None:
+def wait_for_redis(connection: connections.Client) -> None:
     delay = FIRST_BACKOFF
     while True:
         try:
             connection.ping()
             return
-        except RedisError as error:
+        except connections.UNAVAILABLE as error:
             log.warning("Redis does not answer (%s); trying again in %.1f s", error, delay)
             time.sleep(delay)
             delay = min(delay * 2, MAX_BACKOFF)
 
 
-def queue_connection() -> Redis:
-    return Redis.from_url(connections.queue_url(connections.settings()),
-                          socket_connect_timeout=2, socket_timeout=SOCKET_TIMEOUT)
+def queue_connection() -> connections.Client:
+    return connections.worker_queue_client(connections.settings(), SOCKET_TIMEOUT)
 
 
 def main(queues: list[str]) -> int:
@@ -114,13 +111,13 @@ def main(queues: list[str]) -> int:
         try:
             if previous is not None:
                 previous.requeue_in_flight()
-        except RedisError:
+        except connections.UNAVAILABLE:
             continue  # gone again: wait once more
         worker = OutageProofWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
                                    maintenance_interval=MAINTENANCE_INTERVAL)
         try:
             worker.work(with_scheduler=True)
-        except RedisError as error:
+        except connections.UNAVAILABLE as error:
             log.warning("worker %s lost Redis: %s", worker.name, error)
         if worker.stopping:
             return 0

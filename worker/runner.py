@@ -7,7 +7,7 @@ which keeps an easy bot's move in milliseconds) plus two threads:
   sweeper tells a job in hand from the job of a worker that was killed (RQ itself notices an
   abandoned job only after a minute or more);
 * the sweeper, run every `SWEEP_SECONDS` by one worker at a time: it looks after every game
-  whose due time passed (`Service.sweep`).
+  whose due time passed (`api.tables.bots.Bots.sweep`).
 
 So a game whose job was lost gets its move within a few seconds of any worker running.
 """
@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import threading
 
-from redis.exceptions import RedisError
 from rq import SimpleWorker
 
-from worker.jobs import service_for
+from api.storage.connections import UNAVAILABLE
+from worker.jobs import tables_for
 
 log = logging.getLogger(__name__)
 
@@ -37,26 +37,26 @@ class PoytaWorker(SimpleWorker):
         finally:
             self._stopped.set()
             try:
-                service_for(self.connection).jobs.worker_gone(self.name)
-            except RedisError:
+                tables_for(self.connection).jobs.worker_gone(self.name)
+            except UNAVAILABLE:
                 pass
 
     def _beat(self) -> None:
-        jobs = service_for(self.connection).jobs
+        jobs = tables_for(self.connection).jobs
         while not self._stopped.is_set():
             try:
                 jobs.worker_alive(self.name, ALIVE_SECONDS)
-            except RedisError:
+            except UNAVAILABLE:
                 log.warning("worker %s: no liveness beat, Redis does not answer", self.name)
             self._stopped.wait(1.0)
 
     def _sweep(self) -> None:
-        service = service_for(self.connection)
+        tables = tables_for(self.connection)
         while not self._stopped.wait(SWEEP_SECONDS):
             try:
-                if service.store.take_sweep_lock(SWEEP_SECONDS * 0.9):
-                    service.sweep()
-            except RedisError:
+                if tables.storage.schedule.take_sweep_lock(SWEEP_SECONDS * 0.9):
+                    tables.bots.sweep()
+            except UNAVAILABLE:
                 log.warning("worker %s: sweep skipped, Redis does not answer", self.name)
             except Exception:  # a bad game must not stop the sweeper for every other game
                 log.exception("worker %s: sweep failed", self.name)

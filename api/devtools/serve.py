@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from api.devtools.embedded_redis import answers, resolve
-from api.storage.store import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_DELAY = 0.5          # seconds before restarting a child that exited

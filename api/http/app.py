@@ -10,7 +10,8 @@ from api.http.errors import error_body
 from api.settings import Settings
 from api.storage import connections
 from api.storage.changes import ChangeFeed
-from api.tables.service import Service, ServiceError
+from api.tables import Tables
+from api.tables.errors import ServiceError
 
 API_PREFIX = "/api/v1"
 
@@ -64,10 +65,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(config or {})
     redis = connections.store_client(app.config, **connections.COMMAND_OPTIONS)
     # The queue has its own connections: RQ may live on another Redis than the game store.
-    app.extensions["poyta"] = Service(redis, app.config.get("PACES"),
-                                      queue_redis=connections.queue_client(
-                                          app.config, **connections.COMMAND_OPTIONS),
-                                      settings=settings)
+    app.extensions["poyta"] = Tables(redis, app.config.get("PACES"),
+                                     queue_redis=connections.queue_client(
+                                         app.config, **connections.COMMAND_OPTIONS),
+                                     settings=settings)
     app.extensions["poyta_changes"] = ChangeFeed(
         connections.store_client(app.config, **connections.SUBSCRIBER_OPTIONS))
 
@@ -82,8 +83,9 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     api.register_blueprint(table_blp, url_prefix=f"{API_PREFIX}/games")
-    for operations in (logs, metrics, health):
-        operations.init_app(app)
+    logs.init_app(app, settings.log_level)
+    metrics.init_app(app, settings.metrics_dir)
+    health.init_app(app)
     app.register_blueprint(pwa_blp)
     for module in (docs, headers, request_bounds):
         module.init_app(app)

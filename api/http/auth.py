@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
-from api.tables.service import Service, Unauthorized
+from api.tables import Tables
+from api.tables.errors import Unauthorized
+from api.tables.model import Player
 
 
-def service() -> Service:
+def tables() -> Tables:
     return current_app.extensions["poyta"]
 
 
@@ -16,14 +18,14 @@ def bearer_token(authorization: str) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def current_player(required: bool = True) -> dict | None:
+def current_player(required: bool = True) -> Player | None:
     token = bearer_token(request.headers.get("Authorization", ""))
     if token is None:
         if required:
             raise Unauthorized("send 'Authorization: Bearer <token>' from POST /api/v1/players")
         return None
     if "player" not in g:  # looked up once per request
-        g.player = service().player_for_token(token)
+        g.player = tables().players.for_token(token)
     if g.player is None:
         raise Unauthorized("unknown or revoked token")
     return g.player

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from flask import Flask, current_app, g, request
 
-from api.http.auth import current_player, service
-from api.tables.service import Unauthorized
+from api.http.auth import current_player, tables
+from api.tables.errors import Unauthorized
 
 
 def init_app(app: Flask) -> None:
@@ -42,5 +42,5 @@ def recheck() -> None:
     if g.get("player") is None:
         return
     token = request.headers["Authorization"].partition(" ")[2].strip()
-    if service().player_for_token(token) is None:
+    if tables().players.for_token(token) is None:
         raise Unauthorized("unknown or revoked token")

@@ -19,12 +19,10 @@ from dataclasses import dataclass
 
 from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
-from limits.strategies import FixedWindowRateLimiter
-from redis.exceptions import RedisError
 
-from api.storage import connections
 from api.http.errors import error_response
+from api.storage import connections
+from api.storage.budgets import LongPollSlots, RateCounters
 
 
 def by_address() -> str:
@@ -34,7 +32,7 @@ def by_address() -> str:
 def by_player() -> str:
     """The player authenticated for this request (see api.http.authenticate_first), else the address."""
     player = g.get("player")
-    return f"player:{player['id']}" if player else f"address:{by_address()}"
+    return f"player:{player.id}" if player else f"address:{by_address()}"
 
 
 def waits() -> bool:
@@ -66,8 +64,6 @@ BUDGETS = (
 LONG_POLL_BUDGET = Budget("long_poll", ("games.GameView", "players.Inbox"), "120/minute",
                           by_player)
 MAX_OPEN_LONG_POLLS = 8    # per player (or address): a few devices, each with a game and its inbox
-LONG_POLL_KEY = "longpolls:{}"
-LONG_POLL_KEY_TTL = 120    # seconds: longer than any wait, so a crashed process's count fades
 
 
 def init_app(app: Flask) -> None:
@@ -75,32 +71,29 @@ def init_app(app: Flask) -> None:
     unknown = set(chosen) - {budget.name for budget in (*BUDGETS, LONG_POLL_BUDGET)}
     if unknown:
         raise ValueError(f"no rate limit budget named {', '.join(sorted(unknown))}")
-    counts = storage_from_string(connections.queue_url(app.config), key_prefix="ratelimit",
-                                 socket_connect_timeout=connections.CONNECT_TIMEOUT,
-                                 socket_timeout=connections.COMMAND_TIMEOUT)
     by_endpoint: dict[str, list[tuple[Budget, list[RateLimitItem]]]] = {}
     for budget in (*BUDGETS, LONG_POLL_BUDGET):
         rates = parse_many(chosen.get(budget.name, budget.limits))
         for endpoint in budget.endpoints:
             by_endpoint.setdefault(endpoint, []).append((budget, rates))
-    app.extensions["poyta_budgets"] = (FixedWindowRateLimiter(counts), by_endpoint)
-    # Counted beside the rate limits, never in the game store.
-    app.extensions["poyta_long_polls"] = connections.queue_client(app.config,
-                                                                  **connections.COMMAND_OPTIONS)
+    app.extensions["poyta_budgets"] = (RateCounters(connections.queue_url(app.config)),
+                                       by_endpoint)
+    app.extensions["poyta_long_polls"] = LongPollSlots(
+        connections.queue_client(app.config, **connections.COMMAND_OPTIONS))
     app.before_request(spend_budgets)
     app.teardown_request(release_long_poll)
 
 
 def spend_budgets() -> Response | None:
     """Registered after authentication: a budget per player needs the player."""
-    limiter, by_endpoint = current_app.extensions["poyta_budgets"]
+    counters, by_endpoint = current_app.extensions["poyta_budgets"]
     for budget, rates in by_endpoint.get(request.endpoint, ()):
         if budget is LONG_POLL_BUDGET and not waits():
             continue
         who = budget.key()
         for rate in rates:
-            if not limiter.hit(rate, budget.name, who):
-                return too_many(rate, limiter.get_window_stats(rate, budget.name, who).reset_time)
+            if not counters.hit(rate, budget.name, who):
+                return too_many(rate, counters.resets_at(rate, budget.name, who))
     if request.endpoint in LONG_POLL_BUDGET.endpoints and waits():
         return hold_long_poll()
     return None
@@ -113,12 +106,9 @@ def too_many(rate: RateLimitItem, reset_at: float) -> Response:
 
 
 def hold_long_poll() -> Response | None:
-    key = LONG_POLL_KEY.format(by_player())
-    pipe = current_app.extensions["poyta_long_polls"].pipeline()
-    pipe.incr(key)
-    pipe.expire(key, LONG_POLL_KEY_TTL)
-    open_polls = pipe.execute()[0]
-    g.long_poll_key = key
+    who = by_player()
+    open_polls = current_app.extensions["poyta_long_polls"].hold(who)
+    g.long_poll_holder = who
     if open_polls > MAX_OPEN_LONG_POLLS:
         return error_response(429, f"at most {MAX_OPEN_LONG_POLLS} waiting requests at once; "
                                    "close one or poll without `wait`", {"Retry-After": "5"})
@@ -126,9 +116,6 @@ def hold_long_poll() -> Response | None:
 
 
 def release_long_poll(_error) -> None:
-    key = g.pop("long_poll_key", None)
-    if key is not None:
-        try:
-            current_app.extensions["poyta_long_polls"].decr(key)
-        except RedisError:
-            pass  # the key expires by itself
+    who = g.pop("long_poll_holder", None)
+    if who is not None:
+        current_app.extensions["poyta_long_polls"].release(who)

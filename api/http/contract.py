@@ -16,7 +16,9 @@ So the game is chosen first and the action type second: `GameView` and `Events` 
 game id does), and a `oneOf` would reject an action that is valid in two games.
 
 `ContractPlugin` is the one place that sets these schemas, the operation ids, tags and
-examples; the routes keep their marshmallow schemas for serialising.
+examples, and the conditional reads' `If-None-Match` and 304. A game view is built by
+`api.tables.views.view` and described here only (`VIEW_PROPERTIES`, then per game); the other
+routes keep their marshmallow schemas for serialising.
 """
 from __future__ import annotations
 
@@ -80,6 +82,46 @@ SERVICE_EVENTS = (
      "properties": {"type": {"const": "resigned"}, "seat": {"type": "integer", "minimum": 0}},
      "required": ["type", "seat"]},
 )
+CONDITIONAL = {"getGame", "getInbox"}   # answer 304 to a matching If-None-Match
+NULLABLE_STRING = {"type": ["string", "null"]}
+SEAT = {"type": "object", "additionalProperties": False, "properties": {
+    "seat": {"type": "integer"},
+    "name": NULLABLE_STRING,
+    "bot": {**NULLABLE_STRING, "description": "Bot level, or null for a human"},
+    "automated": {"type": "boolean", "description": "Taken by a player registered as a bot"},
+    "joined": {"type": "boolean"},
+    "score": {},
+    "to_act": {"type": "boolean"},
+    "standin": {"type": "boolean", "description": "A bot plays this seat after time-outs"},
+    "resigned": {"type": "boolean",
+                 "description": "Its player resigned: a bot plays it to the end"},
+    "timeouts": {"type": "integer", "description": "Time-outs in a row"},
+    "deadline": {**NULLABLE_STRING, "description": "When a bot stands in"}}}
+INVITE = {"type": "object", "additionalProperties": False, "properties": {
+    "seat": {"type": "integer"},
+    "code": {"type": "string", "description": "Open /#/invite/<code> to take the seat"}}}
+# A game view's properties; `type`, `options`, `hand`, `legal_actions`, `table` and `outcome`
+# are each game's own.
+VIEW_PROPERTIES = {
+    "id": {"type": "string"},
+    "title": {"type": "string"},
+    "version": {"type": "integer"},
+    "status": {"type": "string", "enum": ["waiting", "active", "finished"]},
+    "phase": {"type": "string"},
+    "deal": {"type": "integer"},
+    "seats": {"type": "array", "items": {"$ref": SCHEMAS + "Seat"}},
+    "your_seat": {"type": ["integer", "null"]},
+    "to_act": {"type": "array", "items": {"type": "integer"}},
+    "pace": {"type": "string"},
+    "public": {"type": "boolean"},
+    "invites": {"type": "array", "description": "Open seats' invite codes (players only)",
+                "items": {"$ref": SCHEMAS + "Invite"}},
+    "rematch_of": NULLABLE_STRING,
+    "rematch": NULLABLE_STRING,
+}
+VIEW_ORDER = ("id", "type", "title", "options", "version", "status", "phase", "deal", "seats",
+              "your_seat", "to_act", "hand", "legal_actions", "table", "outcome", "pace",
+              "public", "invites", "rematch_of", "rematch")
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}
 
@@ -237,34 +279,37 @@ class ContractPlugin(BasePlugin):
         for game in GAMES.values():
             for name, schema in game_components(game).items():
                 spec.components.schema(name, schema)
+        spec.components.schema("Seat", SEAT)
+        spec.components.schema("Invite", INVITE)
+        self._game_views()
 
     def schema_helper(self, name: str, definition: dict, **kwargs) -> dict | None:
-        rewrite = {"GameView": self._game_view, "ActionRequest": self._action_request,
-                   "Events": self._events, "GameCreate": self._game_create}.get(name)
+        rewrite = {"ActionRequest": self._action_request, "Events": self._events,
+                   "GameCreate": self._game_create}.get(name)
         if rewrite is not None:
             rewrite(definition)  # in place: this is the dict the spec keeps
         return None
 
-    def _game_view(self, common: dict) -> None:
+    def _game_views(self) -> None:
         views = {}
         for game in GAMES.values():
             name = prefix(game)
-            properties = {**copy.deepcopy(common["properties"]),
-                          "type": {"const": game.name},
-                          "options": ref(f"{name}Options"), "hand": ref(f"{name}Hand"),
-                          "table": ref(f"{name}Table"),
-                          "legal_actions": {"type": "array", "items": ref(f"{name}Action"),
-                                            "description": "What the caller may do now"},
-                          "outcome": {"anyOf": [ref(f"{name}Outcome"), {"type": "null"}]}}
+            own = {"type": {"const": game.name},
+                   "options": ref(f"{name}Options"), "hand": ref(f"{name}Hand"),
+                   "table": ref(f"{name}Table"),
+                   "legal_actions": {"type": "array", "items": ref(f"{name}Action"),
+                                     "description": "What the caller may do now"},
+                   "outcome": {"anyOf": [ref(f"{name}Outcome"), {"type": "null"}]}}
+            properties = {key: own[key] if key in own else copy.deepcopy(VIEW_PROPERTIES[key])
+                          for key in VIEW_ORDER}
             views[game.name] = f"{name}GameView"
             self.spec.components.schema(views[game.name], {
                 "type": "object", "description": f"A {game.title} game as the caller may "
                                                  "see it", "properties": properties,
                 "required": list(properties), "examples": [example_view(game)]})
-        common.clear()
-        common.update(discriminated(views, "A game as the caller may see it; `type` names "
-                                           "the game and so the shape of its table, hand and "
-                                           "actions"))
+        self.spec.components.schema("GameView", discriminated(
+            views, "A game as the caller may see it; `type` names the game and so the shape "
+                   "of its table, hand and actions"))
 
     @staticmethod
     def _action_request(request: dict) -> None:
@@ -295,6 +340,13 @@ class ContractPlugin(BasePlugin):
                 operation["operationId"] = name
             if name in OPTIONAL_AUTH:
                 operation["security"] = BEARER_OPTIONAL
+            if name in CONDITIONAL:
+                operation.setdefault("parameters", []).append(
+                    {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+                     "description": "The ETag of the answer you have: 304 if it still holds"})
+                operation["responses"][200].setdefault("headers", {})["ETag"] = {
+                    "description": "Send it back as If-None-Match", "schema": {"type": "string"}}
+                operation["responses"][304] = {"description": "Not Modified"}
             if name == "act":
                 operation["requestBody"]["content"]["application/json"]["examples"] = {
                     game.name: {"summary": f"{game.title}: {game.actions[0].summary}",

@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import re
 import time
-from functools import lru_cache
 
 from flask import Flask, request
-from flask_smorest import Blueprint
-from werkzeug.http import parse_etags
 
 from api import telemetry
 from api.http import headers, logs
-from api.storage import connections
 from api.http.auth import bearer_token
-from api.tables.service import Service
+from api.http.conditional import game_answer
+from api.storage import connections
+from api.tables import Tables
 
 GAME_PATH = re.compile(r"/api/v1/games/([A-Za-z0-9_-]{1,64})")
 NO_WAIT = ("", "wait=0")
@@ -35,10 +33,10 @@ REDIS_ERROR = "poyta.redis_error"
 
 
 class GamePolls:
-    def __init__(self, app: Flask, service: Service):
+    def __init__(self, app: Flask, tables: Tables):
         self.flask_wsgi_app = app.wsgi_app
         self.json = app.json
-        self.service = service
+        self.tables = tables
         self.headers = list(headers.SECURITY_HEADERS.items())
         # Routes beside the game's own, such as /games/types: never a game id to look up.
         self.named_routes = {rule.rule.rsplit("/", 1)[1] for rule in app.url_map.iter_rules()
@@ -84,25 +82,12 @@ class GamePolls:
         if game_id in self.named_routes:
             return None
         token = bearer_token(environ.get("HTTP_AUTHORIZATION", ""))
-        player = self.service.player_for_token(token) if token else None
+        player = self.tables.players.for_token(token) if token else None
         if token and player is None:
             return None
-        if_none_match = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
-        if if_none_match:
-            seen = self.service.etag_parts(game_id, player)
-            if if_none_match.contains(etag := etag_of(**seen)):
-                return game_id, etag, None
-        seen, stored = self.service.watch(game_id, player)
-        view = self.service.view(stored, seen["seat"])
-        body = f"{self.json.dumps(view, separators=(',', ':'))}\n".encode()
-        return game_id, etag_of(**seen), body
-
-
-@lru_cache(maxsize=4096)
-def etag_of(version: int, seat: int | None, renamed: int) -> str:
-    """flask-smorest's ETag of the view's parts, as `GameView` sets it; remembered, since a
-    game's players poll the same parts until it changes, and hashing them costs 7 µs."""
-    return Blueprint._generate_etag({"version": version, "seat": seat, "renamed": renamed})
+        answer = game_answer(self.tables, game_id, player, environ.get("HTTP_IF_NONE_MATCH"),
+                             self.json.dumps)
+        return game_id, answer.etag, answer.body
 
 
 def raise_redis_error() -> None:
@@ -110,7 +95,7 @@ def raise_redis_error() -> None:
         raise error
 
 
-def init_app(app: Flask, service: Service) -> None:
+def init_app(app: Flask, tables: Tables) -> None:
     """Registered before authentication, which would wait for a vanished Redis again."""
-    app.wsgi_app = GamePolls(app, service)
+    app.wsgi_app = GamePolls(app, tables)
     app.before_request(raise_redis_error)

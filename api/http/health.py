@@ -8,8 +8,6 @@ queueing behind the requests that wait for it.
 from __future__ import annotations
 
 from flask import Flask, jsonify
-from redis.cluster import RedisCluster
-from redis.exceptions import RedisClusterException, RedisError
 
 from api import telemetry
 from api.storage import connections
@@ -27,24 +25,21 @@ def init_app(app: Flask) -> None:
         try:
             if name not in clients:
                 clients[name] = connect[name](app.config, **TIMEOUTS)
-            client = clients[name]
-            if isinstance(client, RedisCluster):
-                client.ping(target_nodes=RedisCluster.PRIMARIES)  # one shard down: not ready
-            else:
-                client.ping()
+            connections.ping_everywhere(clients[name])
         except connections.UNAVAILABLE as error:
             clients.pop(name, None)  # a cluster client re-learns its nodes on the next check
             return f"{type(error).__name__}: {error}"
         return None
 
-    @app.errorhandler(RedisError)
-    @app.errorhandler(RedisClusterException)
     def store_unavailable(error):
         """A request that met a vanished Redis: 503, retry shortly, nothing half-done."""
         telemetry.redis_error("request")
         app.logger.warning("Redis unavailable: %s: %s", type(error).__name__, error)
         return unavailable("the game store does not answer right now; try again in a moment",
                            retry_after=1)
+
+    for error_class in connections.STORE_ERRORS:
+        app.register_error_handler(error_class, store_unavailable)
 
     @app.get("/healthz")
     def healthz():

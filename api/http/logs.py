@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import random
 import time
@@ -44,7 +43,7 @@ def request_id(given: str) -> str:
     return given if ACCEPTED_REQUEST_ID.fullmatch(given) else f"{random.getrandbits(64):016x}"
 
 
-def configure() -> None:
+def configure(level: str = "INFO") -> None:
     """JSON lines on stderr for the whole process, unless logging is set up already."""
     root = logging.getLogger()
     if root.handlers:
@@ -57,11 +56,11 @@ def configure() -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
     root.addHandler(handler)
-    root.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+    root.setLevel(level)
 
 
-def init_app(app: Flask) -> None:
-    configure()
+def init_app(app: Flask, level: str) -> None:
+    configure(level)
 
     @app.before_request
     def take_request_id():

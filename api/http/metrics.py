@@ -13,11 +13,10 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess,
 )
 from prometheus_client.core import GaugeMetricFamily
-from rq import Queue
 
 from api.storage import connections
-from api.storage.store import BOT_QUEUE, DEEP_BOT_QUEUE
-from api.telemetry import ACTIONS, MULTIPROCESS, REQUEST_SECONDS, redis_error
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, JobBoard
+from api.telemetry import ACTIONS, REQUEST_SECONDS, redis_error
 
 ACTIONS_ENDPOINT = "games.Actions"
 
@@ -25,37 +24,30 @@ ACTIONS_ENDPOINT = "games.Actions"
 class QueueCollector:
     """Jobs waiting, scheduled, running and failed in the bot queues, read at each scrape."""
 
-    STATES = ("queued", "scheduled", "started", "failed")
-
-    def __init__(self, queues: list[Queue]):
-        self.queues = queues
+    def __init__(self, jobs: JobBoard, queue_names: tuple[str, ...]):
+        self.jobs = jobs
+        self.queue_names = queue_names
 
     def collect(self):
         family = GaugeMetricFamily("poyta_queue_jobs", "Jobs in the bot queues by state",
                                    labels=["queue", "state"])
         try:
-            with self.queues[0].connection.pipeline() as pipe:
-                for queue in self.queues:
-                    pipe.llen(queue.key)
-                    for registry in (queue.scheduled_job_registry, queue.started_job_registry,
-                                     queue.failed_job_registry):
-                        pipe.zcard(registry.key)
-                counts = pipe.execute()
+            counts = self.jobs.counts(self.queue_names)
         except connections.UNAVAILABLE:
             redis_error("metrics")
             return
-        for index, queue in enumerate(self.queues):
-            for state, count in zip(self.STATES, counts[index * 4:index * 4 + 4]):
-                family.add_metric([queue.name, state], count)
+        for queue, states in counts.items():
+            for state, count in states.items():
+                family.add_metric([queue, state], count)
         yield family
 
 
-def init_app(app: Flask, queue_names: tuple[str, ...] = (BOT_QUEUE, DEEP_BOT_QUEUE)) -> None:
+def init_app(app: Flask, multiprocess_dir: str | None,
+             queue_names: tuple[str, ...] = (BOT_QUEUE, DEEP_BOT_QUEUE)) -> None:
     scrape_time = CollectorRegistry(auto_describe=True)
     connection = connections.queue_client(app.config, max_connections=2, socket_timeout=1,
                                           socket_connect_timeout=1)
-    scrape_time.register(QueueCollector([Queue(name, connection=connection)
-                                         for name in queue_names]))
+    scrape_time.register(QueueCollector(JobBoard(connection), queue_names))
 
     @app.before_request
     def start_timer():
@@ -77,7 +69,7 @@ def init_app(app: Flask, queue_names: tuple[str, ...] = (BOT_QUEUE, DEEP_BOT_QUE
 
     @app.get("/metrics")
     def metrics():
-        if MULTIPROCESS:
+        if multiprocess_dir:
             processes = CollectorRegistry()
             multiprocess.MultiProcessCollector(processes)
         else:

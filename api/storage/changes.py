@@ -16,7 +16,7 @@ from redis import Redis
 
 from api import telemetry
 from api.storage import connections
-from api.storage.store import CHANNEL_PATTERN, game_channel, inbox_channel
+from api.storage.keys import CHANNEL_PATTERN, game_channel, inbox_channel
 
 __all__ = ["ChangeFeed", "game_channel", "inbox_channel"]
 T = TypeVar("T")

@@ -23,7 +23,8 @@ POOL_SIZE = 64
 POOL_WAIT_SECONDS = 20
 # What a store or queue that does not answer raises (a cluster client's own errors are not
 # RedisErrors).
-UNAVAILABLE = (RedisError, RedisClusterException, OSError)
+STORE_ERRORS = (RedisError, RedisClusterException)
+UNAVAILABLE = (*STORE_ERRORS, OSError)
 
 # While Redis is away, answer quickly (503 from `api.http.health`) and come back by itself:
 # commands give up after a short socket timeout and one quick retry, so a request that meets a
@@ -37,6 +38,9 @@ COMMAND_OPTIONS = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": 
                    "retry": Retry(ConstantBackoff(0.05), 1)}
 SUBSCRIBER_OPTIONS = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": None,
                       "socket_keepalive": True}
+
+
+Client = Redis | RedisCluster  # what the domain is given, without importing redis itself
 
 
 class ConfigurationError(ValueError):
@@ -76,9 +80,30 @@ def queue_client(config: Mapping, **options) -> Redis:
                               **options}))
 
 
+def worker_queue_client(config: Mapping, socket_timeout: float) -> Redis:
+    """The queue's client for an RQ worker, one connection at a time."""
+    return Redis.from_url(queue_url(config), socket_connect_timeout=2,
+                          socket_timeout=socket_timeout)
+
+
 def pubsub(client: Redis | RedisCluster, **options):
     """A pub/sub connection; on a cluster, to a random primary. Classic messages reach every
     node, so any one will do, and after a node fails the next try picks another."""
     if isinstance(client, RedisCluster):
         return client.pubsub(node=random.choice(client.get_primaries()), **options)
     return client.pubsub(**options)
+
+
+def url_of(client: Redis) -> str:
+    """The address of a standalone client's server."""
+    kwargs = client.connection_pool.connection_kwargs
+    return f"redis://{kwargs.get('host')}:{kwargs.get('port')}/{kwargs.get('db', 0)}"
+
+
+def ping_everywhere(client: Redis | RedisCluster) -> None:
+    """Raises unless the server answers; of a cluster, every primary (one shard down: not
+    ready)."""
+    if isinstance(client, RedisCluster):
+        client.ping(target_nodes=RedisCluster.PRIMARIES)
+    else:
+        client.ping()

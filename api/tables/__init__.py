@@ -1,2 +1,43 @@
 """The domain: players, tables and seats, play, bots and deadlines, talk, history and notices.
-Pure of HTTP; storage is `api.storage`."""
+
+`Tables` puts the concerns together on one game store and one job queue; each concern is a
+small module on `games.Games.transact`, enforces its own access rules and refuses with a
+`errors.ServiceError`. No HTTP here: the API (`api.http`) and the worker (`worker`) both call in.
+"""
+from __future__ import annotations
+
+from api.settings import Settings
+from api.storage.connections import Client
+from api.storage.jobs import JobBoard
+from api.storage.store import Storage
+from api.tables.bots import Bots
+from api.tables.chat import Chat
+from api.tables.games import Games
+from api.tables.history import History
+from api.tables.notices import Notices
+from api.tables.play import Play
+from api.tables.players import Players
+from api.tables.push import Push
+from api.tables.seating import Seating
+from api.tables.views import Watching
+from rules.search import Budget
+
+
+class Tables:
+    def __init__(self, redis: Client, paces: dict[str, int | None] | None = None,
+                 budgets: dict[str, Budget] | None = None, queue_redis: Client | None = None,
+                 settings: Settings | None = None):
+        self.settings = settings or Settings.from_env()
+        self.storage = Storage(redis, self.settings.retention_seconds)
+        self.jobs = JobBoard(queue_redis or redis)
+        self.games = Games(self.storage, self.jobs, self.settings)
+        self.players = Players(self.storage, self.settings)
+        self.seating = Seating(self.games, paces)
+        self.play = Play(self.games)
+        self.watching = Watching(self.games)
+        self.history = History(self.games, self.watching)
+        self.chat = Chat(self.games)
+        self.bots = Bots(self.games, self.play,
+                         budgets if budgets is not None else self.settings.budgets)
+        self.push = Push(self.storage.push)
+        self.notices = Notices(self.games, self.push, self.settings)

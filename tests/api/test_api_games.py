@@ -4,6 +4,7 @@ import threading
 
 import pytest
 
+from api.http.contract import prefix
 from rules import GAMES
 from redis_servers import store_keys
 
@@ -152,7 +153,8 @@ def test_a_poll_answered_before_flask_is_the_view_flask_sends(client, new_player
 
 @pytest.mark.parametrize("type_", sorted(GAMES))
 def test_a_view_is_sent_in_exactly_the_shape_of_its_schema(client, new_player, type_):
-    from api.http.resources.games.schemas import GameViewSchema
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    published = schemas[f"{prefix(GAMES[type_])}GameView"]["properties"]
     _, anna = new_player()
     seats = ["human"] + [{"bot": "easy"}] * (GAMES[type_].min_players - 1)
     view = create(client, anna, seats=seats, type_=type_).get_json()
@@ -160,7 +162,8 @@ def test_a_view_is_sent_in_exactly_the_shape_of_its_schema(client, new_player, t
                         json={"action": view["legal_actions"][0]}, headers=anna).get_json()
     polled = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
     for sent in (acted, polled):
-        assert GameViewSchema().dump(sent) == sent
+        assert set(sent) == set(published)
+        assert all(set(seat) == set(schemas["Seat"]["properties"]) for seat in sent["seats"])
 
 
 def test_illegal_actions_are_422_and_change_nothing(client, new_player, store):

@@ -5,7 +5,7 @@ import time
 from rq import Queue
 
 from api.http import create_app
-from api.tables.service import BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE
 from redis_servers import store_keys
 
 
@@ -71,7 +71,7 @@ def test_a_rename_shows_at_the_tables_of_unfinished_games_without_a_commit(
         "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}],
         "options": {"threshold": 1}}).get_json()["id"]
     while client.get(f"/api/v1/games/{finished}", headers=anna).get_json()["status"] != "finished":
-        service.play_bots(finished)
+        service.bots.play_due(finished)
         view = client.get(f"/api/v1/games/{finished}", headers=anna).get_json()
         if view["legal_actions"]:
             client.post(f"/api/v1/games/{finished}/actions", headers=anna,
@@ -83,7 +83,7 @@ def test_a_rename_shows_at_the_tables_of_unfinished_games_without_a_commit(
                                                    {"bot": "easy"}]}).get_json()
         game_id = created["id"]
         client.post(f"/api/v1/games/invites/{created['invites'][0]['code']}", headers=bert)
-        service.play_bots(game_id)
+        service.bots.play_due(game_id)
         together[game_id] = client.get(f"/api/v1/games/{game_id}", headers=bert)
     inbox = client.get("/api/v1/players/me/games", headers=bert)
     queue = Queue(BOT_QUEUE, connection=redis)

@@ -1,6 +1,6 @@
 """Resigning and table talk: a bot takes a resigned seat and the outcome says who resigned;
 short, rate-limited messages per game for its players, kept within bounds."""
-from api.tables.service import CHAT_KEEP, CHAT_LENGTH, CHAT_RATE
+from api.tables.chat import CHAT_KEEP, CHAT_LENGTH, CHAT_RATE
 
 GAME = {"type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}],
         "options": {"threshold": 1}}

@@ -7,7 +7,8 @@ from rq import Queue, SimpleWorker
 
 from api.http import create_app
 from api.storage import connections
-from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.tables import Tables
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
 
@@ -190,7 +191,7 @@ def run_due_jobs(redis, sweep=True):
     for sweeping in (False, True)[:1 + sweep]:
         if sweeping:
             # The store under test, as the environment names it to this process's jobs.
-            Service(connections.store_client(connections.settings()), queue_redis=redis).sweep()
+            Tables(connections.store_client(connections.settings()), queue_redis=redis).bots.sweep()
         SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
                      connection=redis).work(burst=True)
 

@@ -6,7 +6,8 @@ import pytest
 from rq import Queue, SimpleWorker
 from rq.registry import StartedJobRegistry
 
-from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, Service
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.tables import Tables
 from rules import GAMES
 from rules.search import Budget
 from worker_processes import start_worker, within
@@ -42,12 +43,12 @@ def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run
 def test_a_bots_job_with_nothing_left_to_do_does_nothing(client, new_player, store, redis):
     _, anna = new_player()
     view = new_game(client, anna)
-    service = Service(store, queue_redis=redis)
-    assert service.play_bots(view["id"]) == 3, "each bot seat chose, one after another"
-    version_after = service.load(view["id"]).version
-    assert service.play_bots(view["id"]) == 0, "the job ran twice: only seat 0, a human, is to act"
-    assert service.play_bots("no-such-game") == 0
-    assert service.load(view["id"]).version == version_after
+    service = Tables(store, queue_redis=redis)
+    assert service.bots.play_due(view["id"]) == 3, "each bot seat chose, one after another"
+    version_after = service.games.load(view["id"]).version
+    assert service.bots.play_due(view["id"]) == 0, "the job ran twice: only seat 0, a human, is to act"
+    assert service.bots.play_due("no-such-game") == 0
+    assert service.games.load(view["id"]).version == version_after
 
 
 def play_to_the_end(client, headers, game_id, run_bots):
@@ -151,12 +152,12 @@ def test_a_game_whose_bots_due_include_a_hard_one_is_queued_deep(client, new_pla
 def test_an_easy_game_moves_while_a_hard_bot_thinks_on_the_deep_queue(
         client, new_player, store, redis, redis_url, processes):
     _, anna = new_player()
-    service = Service(store, queue_redis=redis)
+    service = Tables(store, queue_redis=redis)
     start_worker(processes, redis, redis_url, queues=(BOT_QUEUE,))
     hard = new_game(client, anna, seats=["human", {"bot": "hard"}])["id"]
     easy = new_game(client, anna)
-    within(10, lambda: not service.load(easy["id"]).bots_to_act())
-    assert service.load(hard).bots_to_act() == [1], "the quick worker never takes a hard move"
+    within(10, lambda: not service.games.load(easy["id"]).bots_to_act())
+    assert service.games.load(hard).bots_to_act() == [1], "the quick worker never takes a hard move"
 
     # The deep worker (as `make run` starts it) takes the hard move and thinks for long.
     deep = start_worker(processes, redis, redis_url, queues=(DEEP_BOT_QUEUE, BOT_QUEUE),
@@ -164,29 +165,30 @@ def test_an_easy_game_moves_while_a_hard_bot_thinks_on_the_deep_queue(
     within(30, lambda: StartedJobRegistry(DEEP_BOT_QUEUE, connection=redis).count == 1)
     client.post(f"/api/v1/games/{easy['id']}/actions",
                 json={"action": {"type": "play", "card": max(easy["hand"])}}, headers=anna)
-    within(10, lambda: service.load(easy["id"]).bots_to_act() == [])
+    within(10, lambda: service.games.load(easy["id"]).bots_to_act() == [])
     assert StartedJobRegistry(DEEP_BOT_QUEUE, connection=redis).count == 1
-    assert service.load(hard).bots_to_act() == [1], "the easy game moved while hard thought"
+    assert service.games.load(hard).bots_to_act() == [1], "the easy game moved while hard thought"
     deep.kill()  # rather than wait for its two minutes of thought
 
 
 def test_a_quick_job_hands_a_hard_bot_on_to_the_deep_queue(new_player, store, redis,
                                                             monkeypatch):
     monkeypatch.setenv("POYTA_HARD_SECONDS", "0.02")
-    service = Service(store, queue_redis=redis)
-    anna = service.create_player("Anna")
-    game_id = service.create_game(anna, "sticheln", 3, {},
+    service = Tables(store, queue_redis=redis)
+    anna = service.players.create("Anna")
+    game_id = service.seating.create_game(anna, "sticheln", 3, {},
                                   ["human", {"bot": "easy"}, {"bot": "hard"}], pace="none").id
     quick = [Queue(BOT_QUEUE, connection=redis)]
     rng = random.Random(1)
     handed_on = 0
     for _ in range(60):
-        stored = service.load(game_id)
+        stored = service.games.load(game_id)
         if 0 in stored.to_act():
-            service.apply(game_id, 0, rng.choice(stored.game.legal_actions(stored.state, 0)), None)
-        before = service.load(game_id)
+            service.play.act(game_id, anna, rng.choice(stored.game.legal_actions(stored.state, 0)),
+                             None)
+        before = service.games.load(game_id)
         SimpleWorker(quick, connection=redis).work(burst=True)
-        after = service.load(game_id)
+        after = service.games.load(game_id)
         if 2 in after.bots_to_act():
             assert bot_jobs(redis, DEEP_BOT_QUEUE) == [game_id], "the hard seat's move waits deep"
             handed_on += after.version > before.version  # the easy bot moved, then handed on
@@ -199,13 +201,13 @@ def test_a_quick_job_hands_a_hard_bot_on_to_the_deep_queue(new_player, store, re
 def test_bots_that_choose_at_once_share_one_thinking_time(store, redis):
     """Three hard bots of 6 nimmt! choose, each from its own view, within one budget, not
     three after another."""
-    service = Service(store, queue_redis=redis, budgets={"hard": Budget(seconds=1.0)})
-    anna = service.create_player("Anna")
+    service = Tables(store, queue_redis=redis, budgets={"hard": Budget(seconds=1.0)})
+    anna = service.players.create("Anna")
     began = time.monotonic()
-    stored = service.create_game(anna, "sixnimmt", 4, {}, ["human"] + [{"bot": "hard"}] * 3,
+    stored = service.seating.create_game(anna, "sixnimmt", 4, {}, ["human"] + [{"bot": "hard"}] * 3,
                                  pace="none")
-    assert service.play_bots(stored.id) == 3
+    assert service.bots.play_due(stored.id) == 3
     took = time.monotonic() - began
     assert took < 2.5, f"three hard bots took {took:.2f} s: one after another, 3 s of CPU"
-    assert service.load(stored.id).game.view(service.load(stored.id).state, 0)["table"][
+    assert service.games.load(stored.id).game.view(service.games.load(stored.id).state, 0)["table"][
         "chosen"] == [False, True, True, True]

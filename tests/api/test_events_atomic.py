@@ -8,28 +8,28 @@ import threading
 from hypothesis import given, settings, strategies as st
 
 from api.storage import connections
-from api.storage.store import Commit, Store
+from api.storage.games import Commit, GameStore
 
 
-def writer(store: Store, game_id: str, name: str, batches: list[int]) -> None:
+def writer(store: GameStore, game_id: str, name: str, batches: list[int]) -> None:
     for number, size in enumerate(batches):
         events = [json.dumps({"type": "step", "writer": name, "batch": number, "index": i})
                   for i in range(size)]
         while True:  # compare-and-set, as every change does
-            version = store.head(game_id, None)[0]
-            if store.commit(Commit(game_id, version, {}, None, None, False, events, [])):
+            version = store.head(game_id, None).version
+            if store.commit(Commit(game_id, version, {}, events)):
                 break
 
 
-def finisher(store: Store, game_id: str, writers: list[threading.Thread], last: int) -> None:
+def finisher(store: GameStore, game_id: str, writers: list[threading.Thread], last: int) -> None:
     """Once the writers are done, the game's last change: it finishes and packs the log."""
     for thread in writers:
         thread.join()
     events = [json.dumps({"type": "step", "writer": "end", "batch": 0, "index": i})
               for i in range(last)]
-    version = store.head(game_id, None)[0]
-    assert store.commit(Commit(game_id, version, {"status": "finished"}, None, None, False,
-                               events, [], finishes=True))
+    version = store.head(game_id, None).version
+    assert store.commit(Commit(game_id, version, {"status": "finished"}, events,
+                               finishes=True))
 
 
 @settings(max_examples=8, deadline=None)
@@ -37,7 +37,7 @@ def finisher(store: Store, game_id: str, writers: list[threading.Thread], last: 
        st.integers(1, 4))
 def test_a_reader_collects_every_event_once_in_order_while_writers_append_and_the_finish_packs(
         store_env, work, last):
-    store = Store(connections.store_client(store_env))
+    store = GameStore(connections.store_client(store_env), 86400)
     game_id = secrets.token_hex(8)
     store.redis.hset(f"game:{{{game_id}}}", mapping={"version": 1, "status": "active",
                                                      "public": "1", "meta": '{"type": "sixnimmt"}'})
@@ -49,13 +49,14 @@ def test_a_reader_collects_every_event_once_in_order_while_writers_append_and_th
     total = sum(map(sum, work)) + last
     collected, count = [], 0
     while ending.is_alive() or count < total:
-        _, _, _, events, count_now, _ = store.events(game_id, None, count)
+        found = store.events(game_id, None, count)
+        events, count_now = found.events, found.count
         collected += events
         count = count_now
     ending.join()
     assert store.redis.hget(f"game:{{{game_id}}}", "log"), "the log was packed"
     assert len(collected) == total
-    assert collected == store.events(game_id, None, 0)[3], "as the packed log tells it"
+    assert collected == store.events(game_id, None, 0).events, "as the packed log tells it"
     for name, batches in [*((f"w{index}", b) for index, b in enumerate(work)), ("end", [last])]:
         mine = [(e["batch"], e["index"]) for e in collected if e["writer"] == name]
         assert mine == [(number, i) for number, size in enumerate(batches) for i in range(size)]

@@ -49,14 +49,14 @@ def test_a_finished_game_is_small_and_reads_as_it_was_played(type_, app, client,
     rng = random.Random(type_)
     tables, played = {}, []
     while True:
-        service.play_bots(game_id)
+        service.bots.play_due(game_id)
         for reader in readers:
             reader.read(game_id)
         views = [client.get(f"/api/v1/games/{game_id}", headers=h).get_json() for h in humans]
         if views[0]["status"] == "finished":
             break
-        assert service.store.game_sizes(game_id)["state"] <= STATE_IN_PLAY
-        played = service.store.actions(game_id)
+        assert service.storage.games.sizes(game_id)["state"] <= STATE_IN_PLAY
+        played = service.storage.games.actions(game_id)
         tables[len(played)] = client.get(f"/api/v1/games/{game_id}").get_json()["table"]
         for seat, (headers, view) in enumerate(zip(humans, views)):
             # A seat to act acts; one that has chosen sometimes changes its secret choice.

@@ -12,7 +12,8 @@ from redis import Redis
 from rq import Queue
 from rq.exceptions import DequeueTimeout
 
-from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE, Service
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
+from api.tables import Tables
 from worker import run
 from worker_processes import ROOT, within
 
@@ -58,10 +59,10 @@ def test_idle_workers_stay_quiet_and_take_the_first_move_at_once(redis_url, proc
     within(60, lambda: len(queue.keys("worker:alive:*")) == len(MAKE_RUN_QUEUES))
     time.sleep(IDLE_SECONDS)
 
-    service = Service(queue, queue_redis=queue)
-    anna = service.create_player("Anna")
-    game = service.create_game(anna, "sixnimmt", 2, {}, ["human", {"bot": "easy"}], pace="none")
-    took = within(30, lambda: not service.load(game.id).bots_to_act())
+    service = Tables(queue, queue_redis=queue)
+    anna = service.players.create("Anna")
+    game = service.seating.create_game(anna, "sixnimmt", 2, {}, ["human", {"bot": "easy"}], pace="none")
+    took = within(30, lambda: not service.games.load(game.id).bots_to_act())
 
     for log in logs:
         text = log.read_text()

@@ -13,7 +13,9 @@ from rq import Queue, SimpleWorker
 from rq.registry import StartedJobRegistry
 
 from api.http import create_app
-from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE, DIE_AFTER_COMMIT, Service
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.tables import Tables
+from api.settings import DIE_AFTER_COMMIT
 from worker_processes import start_worker, within
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,14 +62,14 @@ def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
     monkeypatch.setenv("POYTA_HARD_SECONDS", "0.05")
     view, anna = human_against_a_bot(client, level)
     run_jobs(redis)  # the bot chooses
-    service = Service(store, queue_redis=redis)
+    service = Tables(store, queue_redis=redis)
     base = start_api(processes, **{DIE_AFTER_COMMIT: "1"})
     card = {"type": "play", "card": max(view["hand"])}  # the highest card takes no row
     with pytest.raises(requests.ConnectionError):
         requests.post(f"{base}/api/v1/games/{view['id']}/actions", json={"action": card},
                       headers=anna, timeout=30)
     processes[-1].wait(10)
-    stored = service.load(view["id"])
+    stored = service.games.load(view["id"])
     assert stored.version > view["version"], "the move was committed"
     assert stored.bots_to_act(), "and the bot must act next"
     assert not [job for name in QUEUE_OF.values() for job in Queue(name, connection=redis).jobs
@@ -75,21 +77,21 @@ def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
 
     # Only a worker on the level's own queue: the sweeper must queue the job there.
     start_worker(processes, redis, redis_url, queues=(QUEUE_OF[level],))
-    within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
+    within(RECOVERY_SECONDS, lambda: not service.games.load(view["id"]).bots_to_act())
 
 
 def test_a_worker_killed_mid_move_loses_no_bot_turn(client, store, redis, redis_url, processes):
     view, _ = human_against_a_bot(client, level="hard")
-    service = Service(store, queue_redis=redis)
+    service = Tables(store, queue_redis=redis)
     deep = (DEEP_BOT_QUEUE,)
     thinking = start_worker(processes, redis, redis_url, deep, POYTA_HARD_SECONDS="120")
     within(30, lambda: StartedJobRegistry(DEEP_BOT_QUEUE, connection=redis).count > 0)
     thinking.kill()
     thinking.wait()
-    assert service.load(view["id"]).bots_to_act() == [1]
+    assert service.games.load(view["id"]).bots_to_act() == [1]
 
     start_worker(processes, redis, redis_url, deep, POYTA_HARD_SECONDS="0.05")
-    within(RECOVERY_SECONDS, lambda: not service.load(view["id"]).bots_to_act())
+    within(RECOVERY_SECONDS, lambda: not service.games.load(view["id"]).bots_to_act())
 
 
 def test_a_deadline_that_passes_while_no_worker_runs_is_played_when_one_starts(
@@ -98,8 +100,8 @@ def test_a_deadline_that_passes_while_no_worker_runs_is_played_when_one_starts(
     view, anna = human_against_a_bot(client, pace="1s")
     run_jobs(redis)  # the bot chooses; then no worker runs while Anna's second passes
     time.sleep(1.5)
-    service = Service(store, queue_redis=redis)
-    assert service.load(view["id"]).seats[0]["timeouts"] == 0
+    service = Tables(store, queue_redis=redis)
+    assert service.games.load(view["id"]).seats[0].timeouts == 0
 
     start_worker(processes, redis, redis_url)
-    within(RECOVERY_SECONDS, lambda: service.load(view["id"]).seats[0]["timeouts"] == 1)
+    within(RECOVERY_SECONDS, lambda: service.games.load(view["id"]).seats[0].timeouts == 1)

@@ -5,7 +5,9 @@ import pytest
 
 from api import outbound
 from http_receivers import Receiver, drip
-from worker import notify
+from api.settings import Settings
+from api.tables import Tables
+from api.tables.notices import Notice
 
 INTERNAL = ["http://127.0.0.1:9/hook", "https://127.0.0.1/hook", "https://localhost/hook",
             "https://app.localhost/hook", "https://[::1]/hook", "https://10.0.0.5/hook",
@@ -28,9 +30,13 @@ def receivers():
         receiver.close()
 
 
+STRICT = outbound.Policy()
+
+
 @pytest.fixture
-def local_http(monkeypatch):
-    monkeypatch.setenv(outbound.LOOPBACK_SETTING, "1")
+def local_http():
+    """The policy the tests' local receivers need: plain http to this machine."""
+    return outbound.Policy(loopback=True)
 
 
 @pytest.mark.parametrize("url", INTERNAL)
@@ -41,14 +47,14 @@ def test_internal_destinations_are_refused_when_the_game_is_created(client, new_
     assert response.status_code == 422, url
     assert "webhook" in response.get_json()["errors"]["json"]
     with pytest.raises(outbound.Refused):
-        outbound.post(url, json={"text": "hi"})
+        outbound.post(url, STRICT, json={"text": "hi"})
 
 
 def test_a_name_that_resolves_to_an_internal_address_is_refused_before_connecting():
     # Not refused by its name alone: the check is on every address the name resolves to.
-    outbound.check_url("https://localhost.example.invalid/x")
+    outbound.check_url("https://localhost.example.invalid/x", STRICT)
     with pytest.raises(outbound.Refused, match="not a public internet address"):
-        outbound.resolve("localhost", 443)
+        outbound.resolve("localhost", 443, STRICT)
 
 
 def test_redirects_are_never_followed(receivers, local_http):
@@ -61,7 +67,7 @@ def test_redirects_are_never_followed(receivers, local_http):
         handler.end_headers()
     for status in (301, 302, 307, 308):
         source = receivers(lambda handler, status=status: redirect(handler, status))
-        answer = outbound.post(source.url + "/hook", json={"text": "hi"})
+        answer = outbound.post(source.url + "/hook", local_http, json={"text": "hi"})
         assert answer.status_code == status
     assert target.requests == []
 
@@ -72,7 +78,7 @@ def test_a_receiver_that_drips_its_answer_is_cut_off(receivers, local_http, monk
     slow = receivers(lambda handler: drip(handler, lines=20, every=0.5))
     started = time.monotonic()
     with pytest.raises(outbound.Unreachable):
-        outbound.post(slow.url + "/hook", json={"text": "hi"})
+        outbound.post(slow.url + "/hook", local_http, json={"text": "hi"})
     assert time.monotonic() - started < 5  # dripping on would take 10 s
 
 
@@ -92,12 +98,13 @@ def test_a_push_endpoint_must_be_at_a_push_service(client, new_player, monkeypat
 def test_a_stored_push_endpoint_elsewhere_gets_no_vapid_signature(redis, receivers, monkeypatch):
     """Even a subscription stored before the check (or by another route) is never contacted."""
     collector = receivers(lambda handler: (handler.send_response(201), handler.end_headers()))
-    sent = notify._Notice(game_id="g", seat=0, player_id="p", name="Anna", title="Hattrick",
-                          link="https://poyta.example/#/game/g")
+    sent = Notice(game_id="g", seat=0, player_id="p", name="Anna", title="Hattrick",
+                  link="https://poyta.example/#/game/g")
     subscription = {"endpoint": collector.url + "/push", "keys": {
         "p256dh": "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
         "auth": "tBHItJI5svbpez7KI4CCXg"}}
-    assert notify._push(redis, sent, "s1", subscription) == 0
+    notices = Tables(redis, settings=Settings()).notices  # the strict outbound policy
+    assert notices.send_push(sent, "s1", subscription) == 0
     assert collector.requests == []
 
 

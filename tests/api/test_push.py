@@ -9,16 +9,18 @@ from rq import Queue, SimpleWorker
 
 import worker.jobs
 from api.storage import connections
-from api.tables.service import NOTICE_QUEUE, Service
+from api.storage.jobs import NOTICE_QUEUE
+from api.tables import Tables, views
+from api.tables.model import Player
+from api.tables.notices import NotifyRetry
 from push_receivers import PushService, Webhook
-from worker import notify
 
 PUBLIC_URL = "https://poyta.example"
 
 
 @pytest.fixture
 def service(store, redis):
-    return Service(store, queue_redis=redis)
+    return Tables(store, queue_redis=redis)
 
 
 @pytest.fixture
@@ -59,8 +61,8 @@ def two_human_game(client, service, new_player, webhook_url=None):
     code = created.get_json()["invites"][0]["code"]
     joined = client.post(f"/api/v1/games/invites/{code}", headers=bert_headers)
     assert joined.status_code == 200, joined.get_json()
-    stored = service.load(game_id)
-    assert stored.to_act() == [0, 1] and stored.meta["webhook"] == webhook_url
+    stored = service.games.load(game_id)
+    assert stored.to_act() == [0, 1] and stored.meta.webhook == webhook_url
     return stored, (anna, anna_headers), (bert, bert_headers)
 
 
@@ -74,14 +76,14 @@ def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, 
     assert client.get("/api/v1/push/key").get_json() == {"public_key": key}
     # Another process (another connection) agrees on the same key.
     other = connections.store_client(store_env)
-    assert Service(other).push_key() == key
+    assert Tables(other).push.public_key() == key
     assert store.get("vapid:private_key").startswith(b"-----BEGIN PRIVATE KEY-----")
 
 
 def test_concurrent_first_uses_agree_on_one_key(store, store_env):
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(8) as pool:
-        keys = set(pool.map(lambda _: Service(connections.store_client(store_env)).push_key(),
+        keys = set(pool.map(lambda _: Tables(connections.store_client(store_env)).push.public_key(),
                             range(16)))
     assert len(keys) == 1
 
@@ -182,11 +184,11 @@ def test_a_turn_is_pushed_once_encrypted_and_without_secrets(client, service, ne
     for browser in (phone, laptop):
         assert subscribe(client, bert_headers, push_service.subscription(browser)).status_code == 201
     subscribe(client, anna_headers, push_service.subscription(annas))
-    turn_since = stored.seats[1]["turn_since"]
+    turn_since = stored.seats[1].turn_since
 
-    assert notify.notify_turn(service, stored.id, 1, turn_since) == 3    # 2 pushes + webhook
-    assert notify.notify_turn(service, stored.id, 1, turn_since) == 0    # the job ran twice
-    assert notify.notify_turn(Service(service.store.redis), stored.id, 1, turn_since) == 0
+    assert service.notices.notify_turn(stored.id, 1, turn_since) == 3    # 2 pushes + webhook
+    assert service.notices.notify_turn(stored.id, 1, turn_since) == 0    # the job ran twice
+    assert Tables(service.storage.redis).notices.notify_turn(stored.id, 1, turn_since) == 0
 
     assert push_service.errors == [] and webhook.errors == []
     public_key = client.get("/api/v1/push/key").get_json()["public_key"]
@@ -200,7 +202,7 @@ def test_a_turn_is_pushed_once_encrypted_and_without_secrets(client, service, ne
         assert int(push.headers["ttl"]) >= 3600
     assert push_service.received(annas) == []     # only the seat whose turn it is
     # Nothing secret: no hand, no card, no token in what leaves the server.
-    hand = service.view(service.load(stored.id), 1)["hand"]
+    hand = views.view(service.games.load(stored.id), 1)["hand"]
     text = push_service.received(phone)[0].raw.decode()
     assert "hand" not in text and "card" not in text and bert["token"] not in text
     assert len(hand) == 10
@@ -212,21 +214,21 @@ def test_a_turn_is_pushed_once_encrypted_and_without_secrets(client, service, ne
 def test_stale_or_bot_turns_are_not_notified(client, service, new_player, push_service, webhook):
     stored, _, (bert, bert_headers) = two_human_game(client, service, new_player, webhook.url)
     subscribe(client, bert_headers, push_service.subscription(push_service.browser("phone")))
-    turn_since = stored.seats[1]["turn_since"]
-    assert notify.notify_turn(service, stored.id, 1, turn_since + 1) == 0     # another turn
-    assert notify.notify_turn(service, stored.id, 5, turn_since) == 0         # no such seat
-    assert notify.notify_turn(service, "no-such-game", 1, turn_since) == 0
-    card = service.view(stored, 1)["legal_actions"][0]
+    turn_since = stored.seats[1].turn_since
+    assert service.notices.notify_turn(stored.id, 1, turn_since + 1) == 0     # another turn
+    assert service.notices.notify_turn(stored.id, 5, turn_since) == 0         # no such seat
+    assert service.notices.notify_turn("no-such-game", 1, turn_since) == 0
+    card = views.view(stored, 1)["legal_actions"][0]
     acted = client.post(f"/api/v1/games/{stored.id}/actions", json={"action": card},
                         headers=bert_headers)
     assert acted.status_code == 200, acted.get_json()
-    assert notify.notify_turn(service, stored.id, 1, turn_since) == 0         # no longer to act
+    assert service.notices.notify_turn(stored.id, 1, turn_since) == 0         # no longer to act
 
     anna, _ = new_player("Carl")
-    with_bot = service.create_game({"id": anna["id"], "name": "Carl", "bot": False}, "sixnimmt", 2, {},
+    with_bot = service.seating.create_game(Player(anna["id"], "Carl", False), "sixnimmt", 2, {},
                                    ["human", {"bot": "easy"}], webhook=webhook.url)
     assert 1 in with_bot.to_act()
-    assert notify.notify_turn(service, with_bot.id, 1, with_bot.version) == 0  # a bot's seat
+    assert service.notices.notify_turn(with_bot.id, 1, with_bot.version) == 0  # a bot's seat
     assert push_service.pushes == [] and webhook.messages == []
 
 
@@ -236,7 +238,7 @@ def test_a_gone_subscription_is_deleted_and_the_others_still_served(client, stor
     old, new = push_service.browser("old", status=410), push_service.browser("new")
     old_id = subscribe(client, bert_headers, push_service.subscription(old)).get_json()["id"]
     new_id = subscribe(client, bert_headers, push_service.subscription(new)).get_json()["id"]
-    assert notify.notify_turn(service, stored.id, 1, stored.seats[1]["turn_since"]) == 1
+    assert service.notices.notify_turn(stored.id, 1, stored.seats[1].turn_since) == 1
     assert push_service.errors == []
     assert len(push_service.received(new)) == 1 and push_service.received(old) == []
     assert not store.hexists(f"player:{{{bert['id']}}}:push", old_id)
@@ -251,13 +253,13 @@ def test_a_failing_webhook_is_retried_without_pushing_twice(client, service, new
         stored, _, (_, bert_headers) = two_human_game(client, service, new_player, hook.url)
         phone = push_service.browser("phone")
         subscribe(client, bert_headers, push_service.subscription(phone))
-        turn_since = stored.seats[1]["turn_since"]
-        with pytest.raises(notify.NotifyRetry):
-            notify.notify_turn(service, stored.id, 1, turn_since)
+        turn_since = stored.seats[1].turn_since
+        with pytest.raises(NotifyRetry):
+            service.notices.notify_turn(stored.id, 1, turn_since)
         assert len(push_service.received(phone)) == 1 and hook.messages == []
-        assert notify.notify_turn(service, stored.id, 1, turn_since) == 1     # RQ's retry
+        assert service.notices.notify_turn(stored.id, 1, turn_since) == 1     # RQ's retry
         assert len(push_service.received(phone)) == 1 and len(hook.messages) == 1
-        assert notify.notify_turn(service, stored.id, 1, turn_since) == 0
+        assert service.notices.notify_turn(stored.id, 1, turn_since) == 0
     finally:
         hook.close()
 
@@ -269,8 +271,8 @@ def test_an_unreachable_webhook_does_not_keep_the_push_back(client, service, new
     stored, _, (_, bert_headers) = two_human_game(client, service, new_player, closed.url)
     phone = push_service.browser("phone")
     subscribe(client, bert_headers, push_service.subscription(phone))
-    with pytest.raises(notify.NotifyRetry, match="webhook"):
-        notify.notify_turn(service, stored.id, 1, stored.seats[1]["turn_since"])
+    with pytest.raises(NotifyRetry, match="webhook"):
+        service.notices.notify_turn(stored.id, 1, stored.seats[1].turn_since)
     assert len(push_service.received(phone)) == 1 and push_service.errors == []
 
 
@@ -279,12 +281,12 @@ def test_a_failing_push_service_does_not_keep_the_webhook_back(client, service, 
     stored, _, (_, bert_headers) = two_human_game(client, service, new_player, webhook.url)
     phone = push_service.browser("phone", status=500)
     subscribe(client, bert_headers, push_service.subscription(phone))
-    turn_since = stored.seats[1]["turn_since"]
-    with pytest.raises(notify.NotifyRetry, match="push"):
-        notify.notify_turn(service, stored.id, 1, turn_since)
+    turn_since = stored.seats[1].turn_since
+    with pytest.raises(NotifyRetry, match="push"):
+        service.notices.notify_turn(stored.id, 1, turn_since)
     assert len(webhook.messages) == 1
     phone.status = 201
-    assert notify.notify_turn(service, stored.id, 1, turn_since) == 1
+    assert service.notices.notify_turn(stored.id, 1, turn_since) == 1
     assert len(push_service.received(phone)) == 1 and len(webhook.messages) == 1
 
 
@@ -295,11 +297,11 @@ def test_the_real_worker_notifies_both_players_once(client, service, redis, new_
     anna_phone, bert_phone = push_service.browser("anna"), push_service.browser("bert")
     anna, anna_headers = new_player("Anna")
     subscribe(client, anna_headers, push_service.subscription(anna_phone))
-    stored = service.create_game({"id": anna["id"], "name": "Anna", "bot": False}, "sixnimmt", 2, {},
+    stored = service.seating.create_game(Player(anna["id"], "Anna", False), "sixnimmt", 2, {},
                                  ["human", "human"], webhook=webhook.url)
     bert, bert_headers = new_player("Bert")
     subscribe(client, bert_headers, push_service.subscription(bert_phone))
-    assert client.post(f"/api/v1/games/invites/{stored.seats[1]['invite']}",
+    assert client.post(f"/api/v1/games/invites/{stored.seats[1].invite}",
                        headers=bert_headers).status_code == 200
     SimpleWorker([Queue(NOTICE_QUEUE, connection=redis)], connection=redis).work(burst=True)
     assert push_service.errors == [] and webhook.errors == []
@@ -308,5 +310,5 @@ def test_the_real_worker_notifies_both_players_once(client, service, redis, new_
     assert sorted(m["content"].split(",")[0] for m in webhook.messages) == ["Anna", "Bert"]
     # Re-running the same jobs by hand sends nothing more.
     for seat in (0, 1):
-        assert notify.notify_turn(service, stored.id, seat,
-                                  service.load(stored.id).seats[seat]["turn_since"]) == 0
+        assert service.notices.notify_turn(stored.id, seat,
+                                  service.games.load(stored.id).seats[seat].turn_since) == 0

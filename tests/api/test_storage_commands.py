@@ -13,7 +13,8 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 
 from api.http import create_app
-from api.tables.service import BOT_QUEUE, Service
+from api.storage.jobs import BOT_QUEUE
+from api.tables import Tables
 from redis_servers import store_settings
 
 # Issue 10 asked for at most 2 commands for a poll and a view; a view without `wait` is
@@ -65,7 +66,7 @@ def app(redis, redis_url):
 
 @pytest.fixture
 def counted(app):
-    return Counted(app.extensions["poyta"].store.redis)
+    return Counted(app.extensions["poyta"].storage.redis)
 
 
 def run_jobs(redis):
@@ -92,7 +93,7 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
     def warm_token() -> None:
         """The token's identity is cached for 2 s: on a slow machine it must not expire between
         the steps and make a request pay its lookup."""
-        token_cache.player_for_token(anna["Authorization"].partition(" ")[2])
+        token_cache.players.for_token(anna["Authorization"].partition(" ")[2])
 
     warm_token()
     poll = counted.during(lambda: setattr(counted, "answer", client.get(
@@ -124,8 +125,8 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
 
     job_client = Redis.from_url(app.config["REDIS_URL"])
     in_job = Counted(job_client)
-    worker_service = Service(job_client, queue_redis=redis)
-    assert worker_service.play_bots(game_id) == 1
+    worker_service = Tables(job_client, queue_redis=redis)
+    assert worker_service.bots.play_due(game_id) == 1
     body = in_job.commands
     assert len(body) <= CEILINGS["bot job body"], body
 
@@ -224,14 +225,14 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
         "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}],
         "options": {"threshold": 1}}).get_json()["id"]
     url = f"/api/v1/games/{game_id}"
-    app.extensions["poyta"].store.actions(game_id)  # the server has the script that reads a log
+    app.extensions["poyta"].storage.games.actions(game_id)  # the server has the script that reads a log
     job_client = Redis.from_url(app.config["REDIS_URL"])
     in_job = Counted(job_client)
-    worker_service = Service(job_client, queue_redis=redis)
+    worker_service = Tables(job_client, queue_redis=redis)
     actions, jobs = [], []
     while True:
         moves = []
-        jobs.append(in_job.during(lambda: moves.append(worker_service.play_bots(game_id))))
+        jobs.append(in_job.during(lambda: moves.append(worker_service.bots.play_due(game_id))))
         # One load, then at most two commands a move (a job moves every bot seat due).
         assert len(jobs[-1]) <= 1 + (CEILINGS["bot job body"] - 1) * max(moves[0], 1), jobs[-1]
         view = client.get(url, headers=anna).get_json()

@@ -5,7 +5,7 @@ import sys
 import time
 from pathlib import Path
 
-from api.tables.service import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

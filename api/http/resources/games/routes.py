@@ -7,36 +7,45 @@ from flask_smorest import Blueprint
 
 from api import telemetry
 from api.http import authenticate_first
-from api.tables import privacy, quotas
-from api.http.auth import current_player, service
+from api.http.auth import current_player, tables
+from api.http.conditional import game_answer, game_etag, unchanged
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
-    GameTypeSchema, GameViewSchema, JoinSchema, RecordSchema, ReplayStepSchema, RulesPageSchema,
-    WaitSchema,
+    GameTypeSchema, JoinSchema, RecordSchema, ReplayStepSchema, RulesPageSchema, WaitSchema,
 )
 from api.storage.changes import game_channel
+from api.tables import views
+from api.tables.errors import NotFound
+from api.tables.model import StoredGame
+from rules import GAMES
 
 blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
 RULES_PAGES = Path(__file__).resolve().parents[4] / "seeds"
 BEARER = [{"bearer": []}]
 BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
+GAME_VIEW = "GameView"  # published by api.http.contract
 
 
-def long_poll(channel: str, wait: int, current: Callable[[], dict]) -> dict:
-    """The newest data; with `wait`, held while it matches the client's ETag and nothing changes."""
+def long_poll(channel: str, wait: int, current: Callable[[], dict],
+              etag: Callable[[dict], str]) -> dict:
+    """The newest data; with `wait`, held while its ETag matches the client's and nothing
+    changes."""
     if not wait:
         return current()
+    if_none_match = request.headers.get("If-None-Match")
     with telemetry.long_poll_held():
         newest = current_app.extensions["poyta_changes"].hold(
-            channel, current, lambda seen: blp._generate_etag(seen) in request.if_none_match, wait)
+            channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait)
     authenticate_first.recheck()
     return newest
 
 
-def as_view_json(view: dict) -> Response:
-    """A game view as it is: `Service.view` builds exactly GameViewSchema's shape (a test holds
-    them equal), and dumping it through the schema again cost a tenth of a view's time."""
-    return jsonify(view)
+def view_json(stored: StoredGame, seat: int | None, status: int = 200) -> Response:
+    """A game view as `api.tables.views.view` builds it (its shape is published in the
+    contract, and a test holds the two equal)."""
+    response = jsonify(views.view(stored, seat))
+    response.status_code = status
+    return response
 
 
 @blp.route("/types")
@@ -44,7 +53,7 @@ class GameTypes(MethodView):
     @blp.response(200, GameTypeSchema(many=True))
     def get(self):
         """Every game with its player range, options and bot levels"""
-        return service().game_types()
+        return [game.describe() for game in GAMES.values()]
 
 
 @blp.route("/types/<string:type_name>/rules")
@@ -52,20 +61,21 @@ class RulesPage(MethodView):
     @blp.response(200, RulesPageSchema)
     def get(self, type_name):
         """The game's rules page (Markdown), as the server enforces them"""
-        game = service().game_type(type_name)
+        game = GAMES.get(type_name)
+        if game is None:
+            raise NotFound(f"unknown game type {type_name!r}; known: {', '.join(GAMES)}")
         return {"type": game.name, "markdown": (RULES_PAGES / game.rules_page).read_text("utf-8")}
 
 
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(GameCreateSchema())
-    @blp.response(201, GameViewSchema)
+    @blp.response(201, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, body):
         """Create a game; the creator takes seat 0"""
-        quotas.check_new_game(service(), current_player(), body["seats"], body["public"])
-        stored = service().create_game(current_player(), **body)
-        return service().view(stored, 0)
+        stored = tables().seating.create_game(current_player(), **body)
+        return view_json(stored, 0, 201)
 
 
 @blp.route("/lobby")
@@ -73,14 +83,13 @@ class Lobby(MethodView):
     @blp.response(200, GameSummarySchema(many=True))
     def get(self):
         """Public games waiting for players"""
-        return service().lobby()
+        return tables().seating.lobby()
 
 
 @blp.route("/<string:game_id>")
 class GameView(MethodView):
-    @blp.etag
     @blp.arguments(WaitSchema(), location="query")
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """The game as the caller may see it (a spectator's view without a seat)
@@ -89,12 +98,13 @@ class GameView(MethodView):
         answer comes as soon as the game changes, or 304 after `wait` seconds.
         """
         player = current_player(required=False)
+        parts = None
         if query["wait"]:
-            long_poll(game_channel(game_id), query["wait"],
-                      lambda: service().etag_parts(game_id, player))
-        seen, stored = service().watch(game_id, player)  # the ETag of the very view sent
-        blp.set_etag(seen)
-        return as_view_json(service().view(stored, seen["seat"]))
+            parts = long_poll(game_channel(game_id), query["wait"],
+                              lambda: tables().watching.etag_parts(game_id, player),
+                              lambda seen: game_etag(**seen))
+        return game_answer(tables(), game_id, player, request.headers.get("If-None-Match"),
+                           current_app.json.dumps, parts).response()
 
 
 @blp.route("/<string:game_id>/events")
@@ -104,59 +114,58 @@ class Events(MethodView):
     @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """What happened in the game, redacted for the caller"""
-        return service().events(game_id, current_player(required=False), query["after"])
+        return tables().history.events(game_id, current_player(required=False), query["after"])
 
 
 @blp.route("/<string:game_id>/join")
 class Join(MethodView):
     @blp.arguments(JoinSchema())
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Take an open seat (the first one unless `seat` is given)"""
         player = current_player()
-        privacy.check_join(service().load(game_id), player)
-        stored = service().join(game_id, player, body.get("seat"))
-        return service().view(stored, stored.seat_of(player["id"]))
+        stored = tables().seating.join(game_id, player, body.get("seat"))
+        return view_json(stored, stored.seat_of(player.id))
 
 
 @blp.route("/invites/<string:code>")
 class Invite(MethodView):
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, code):
         """Take the seat an invite link was made for"""
         player = current_player()
-        stored = service().accept_invite(code, player)
-        return service().view(stored, stored.seat_of(player["id"]))
+        stored = tables().seating.accept_invite(code, player)
+        return view_json(stored, stored.seat_of(player.id))
 
 
 @blp.route("/<string:game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionRequestSchema())
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Act in your seat; 422 says why an action is not allowed, 409 means reload"""
         player = current_player()
-        stored = service().act(game_id, player, body["action"], body.get("version"))
-        return as_view_json(service().view(stored, stored.seat_of(player["id"])))
+        stored = tables().play.act(game_id, player, body["action"], body.get("version"))
+        return view_json(stored, stored.seat_of(player.id))
 
 
 @blp.route("/<string:game_id>/takeback")
 class TakeBack(MethodView):
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, game_id):
         """Play your seat yourself again after a bot stood in for repeated time-outs"""
         player = current_player()
-        stored = service().take_back(game_id, player)
-        return service().view(stored, stored.seat_of(player["id"]))
+        stored = tables().play.take_back(game_id, player)
+        return view_json(stored, stored.seat_of(player.id))
 
 
 @blp.route("/<string:game_id>/rematch")
 class Rematch(MethodView):
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, game_id):
         """The next game with the same seats and options (created on the first call)
@@ -164,8 +173,8 @@ class Rematch(MethodView):
         The other humans' seats wait for them; they accept by joining whenever they come.
         """
         player = current_player()
-        stored = service().rematch(game_id, player)
-        return service().view(stored, stored.seat_of(player["id"]))
+        stored = tables().seating.rematch(game_id, player)
+        return view_json(stored, stored.seat_of(player.id))
 
 
 @blp.route("/<string:game_id>/record")
@@ -176,8 +185,7 @@ class Record(MethodView):
         """Everything needed to replay a finished game: deals as dealt, actions, scores
 
         A private game's record is shown only to its players."""
-        privacy.check_record(service().load(game_id), current_player(required=False))
-        return service().record(game_id)
+        return tables().history.record(game_id, current_player(required=False))
 
 
 @blp.route("/<string:game_id>/replay/<int:step>")
@@ -188,5 +196,4 @@ class ReplayStep(MethodView):
         """A finished game after its first `step` actions, with every hand visible
 
         A private game's replay is shown only to its players."""
-        privacy.check_record(service().load(game_id), current_player(required=False))
-        return service().replay(game_id, step)
+        return tables().history.replay(game_id, current_player(required=False), step)

@@ -1,6 +1,6 @@
 from marshmallow import Schema, fields, validate
 
-from api import outbound
+from api.http.destinations import destination
 class StrictBoolean(fields.Boolean):
     """JSON true or false only: not 0, 1 or "yes", which the spec does not allow either."""
 
@@ -24,7 +24,7 @@ class GameCreateSchema(Schema):
     public = StrictBoolean(load_default=False, metadata={
         "description": "Listed in the lobby and open to spectators"})
     webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True,
-                         validate=[validate.Length(max=2048), outbound.destination()], metadata={
+                         validate=[validate.Length(max=2048), destination()], metadata={
         "description": "Discord/Slack-compatible URL told whose turn it is"})
 
 
@@ -50,52 +50,9 @@ class ActionRequestSchema(Schema):
         "description": "Apply only if the game is still at this version (else 409)"})
 
 
-class SeatSchema(Schema):
-    seat = fields.Integer()
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True, metadata={"description": "Bot level, or null for a human"})
-    automated = fields.Boolean(metadata={"description": "Taken by a player registered as a bot"})
-    joined = fields.Boolean()
-    score = fields.Raw()
-    to_act = fields.Boolean()
-    standin = fields.Boolean(metadata={"description": "A bot plays this seat after time-outs"})
-    resigned = fields.Boolean(metadata={"description": "Its player resigned: a bot plays it to the end"})
-    timeouts = fields.Integer(metadata={"description": "Time-outs in a row"})
-    deadline = fields.String(allow_none=True, metadata={"description": "When a bot stands in"})
-
-
-class InviteSchema(Schema):
-    seat = fields.Integer()
-    code = fields.String(metadata={"description": "Open /#/invite/<code> to take the seat"})
-
-
 class OutcomeSchema(Schema):
     scores = fields.List(fields.Raw())
     winners = fields.List(fields.Integer())
-
-
-class GameViewSchema(Schema):
-    id = fields.String()
-    type = fields.String()
-    title = fields.String()
-    options = fields.Dict()
-    version = fields.Integer()
-    status = fields.String(metadata={"enum": ["waiting", "active", "finished"]})
-    phase = fields.String()
-    deal = fields.Integer()
-    seats = fields.List(fields.Nested(SeatSchema))
-    your_seat = fields.Integer(allow_none=True)
-    to_act = fields.List(fields.Integer())
-    hand = fields.Raw(allow_none=True, metadata={"description": "The caller's own cards"})
-    legal_actions = fields.List(fields.Dict())
-    table = fields.Dict(metadata={"description": "Everything public on the table; game-specific"})
-    outcome = fields.Nested(OutcomeSchema, allow_none=True)
-    pace = fields.String()
-    public = fields.Boolean()
-    invites = fields.List(fields.Nested(InviteSchema),
-                          metadata={"description": "Open seats' invite codes (players only)"})
-    rematch_of = fields.String(allow_none=True)
-    rematch = fields.String(allow_none=True)
 
 
 class SummaryPlayerSchema(Schema):

@@ -1,7 +1,9 @@
+from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http.auth import current_player, service
+from api.http.auth import current_player, tables
+from api.http.conditional import etag_of, unchanged
 from api.http.resources.games.routes import long_poll
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
@@ -20,7 +22,7 @@ class Players(MethodView):
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Register a player; the answer holds its bearer token"""
-        return service().create_player(body["name"].strip(), body["bot"])
+        return tables().players.create(body["name"].strip(), body["bot"])
 
 
 @blp.route("/me")
@@ -38,12 +40,11 @@ class Me(MethodView):
         """Change the calling player's name, at the tables of unfinished games too
 
         A finished game keeps the name its player had when it ended."""
-        return service().rename(current_player(), body["name"].strip())
+        return tables().players.rename(current_player(), body["name"].strip())
 
 
 @blp.route("/me/games")
 class Inbox(MethodView):
-    @blp.etag
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, GameSummarySchema(many=True))
     @blp.doc(security=BEARER)
@@ -53,10 +54,16 @@ class Inbox(MethodView):
         With `wait` and If-None-Match, answers as soon as any of the games changes.
         """
         player = current_player()
-        inbox = long_poll(inbox_channel(player["id"]), query.get("wait", 0),
-                          lambda: {"inbox": service().inbox_version(player)})
-        blp.set_etag(inbox)
-        return service().inbox(player)
+        seen = long_poll(inbox_channel(player.id), query.get("wait", 0),
+                         lambda: {"inbox": tables().watching.inbox_version(player)}, etag_of)
+        etag = etag_of(seen)
+        if unchanged(etag, request.headers.get("If-None-Match")):
+            response = Response(status=304)
+        else:
+            response = jsonify(GameSummarySchema(many=True).dump(
+                tables().watching.inbox(player)))
+        response.set_etag(etag)
+        return response
 
 
 @blp.route("/me/signin-codes")
@@ -68,7 +75,7 @@ class SignInCodes(MethodView):
 
         Put it in the URL fragment of a link (`/#/signin/<code>`) so it never reaches a server log.
         """
-        return service().signin_code(current_player())
+        return tables().players.signin_code(current_player())
 
 
 @blp.route("/signin")
@@ -77,7 +84,7 @@ class SignIn(MethodView):
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Exchange a sign-in code for a token of the same player on this device"""
-        return service().sign_in(body["code"], body["device"])
+        return tables().players.sign_in(body["code"], body["device"])
 
 
 @blp.route("/me/devices")
@@ -86,7 +93,7 @@ class Devices(MethodView):
     @blp.doc(security=BEARER)
     def get(self):
         """The devices (tokens) signed in as you"""
-        return service().devices(current_player())
+        return tables().players.devices(current_player())
 
 
 @blp.route("/me/devices/<string:device_id>")
@@ -95,4 +102,4 @@ class Device(MethodView):
     @blp.doc(security=BEARER)
     def delete(self, device_id):
         """Sign a device out: its token stops working at once"""
-        service().revoke(current_player(), device_id)
+        tables().players.revoke(current_player(), device_id)

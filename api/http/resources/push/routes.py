@@ -1,7 +1,7 @@
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http.auth import current_player, service
+from api.http.auth import current_player, tables
 from api.http.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
 
 blp = Blueprint("push", __name__, description="Web Push: 'your turn' notices on a device")
@@ -13,7 +13,7 @@ class Key(MethodView):
     @blp.response(200, VapidKeySchema)
     def get(self):
         """The server's VAPID public key, for PushManager.subscribe"""
-        return {"public_key": service().push_key()}
+        return {"public_key": tables().push.public_key()}
 
 
 @blp.route("/subscriptions")
@@ -24,7 +24,7 @@ class Subscriptions(MethodView):
     def post(self, body):
         """Send this device 'your turn' notices (subscribing again renews it)"""
         player = current_player()
-        return {"id": service().subscribe_push(player, body["subscription"])}
+        return {"id": tables().push.subscribe(player, body["subscription"])}
 
 
 @blp.route("/subscriptions/<string:subscription_id>")
@@ -34,4 +34,4 @@ class Subscription(MethodView):
     def delete(self, subscription_id):
         """Stop the notices on that device"""
         player = current_player()
-        service().unsubscribe_push(player, subscription_id)
+        tables().push.unsubscribe(player, subscription_id)

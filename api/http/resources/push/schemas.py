@@ -5,7 +5,7 @@ import re
 from cryptography.hazmat.primitives.asymmetric import ec
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api import outbound
+from api.http.destinations import destination
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
 
 
@@ -43,7 +43,7 @@ class PushKeysSchema(Schema):
 class PushSubscriptionSchema(Schema):
     """As PushSubscription.toJSON() gives it."""
     endpoint = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
-                          validate=[validate.Length(max=2048), outbound.destination(push=True)],
+                          validate=[validate.Length(max=2048), destination(push=True)],
                           metadata={"example": "https://push.example.net/v1/abc"})
     expirationTime = fields.Float(allow_none=True, load_default=None,
                                   metadata={"description": "Ignored; browsers send null"})

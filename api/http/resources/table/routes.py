@@ -3,8 +3,8 @@ messages between its players."""
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.http.auth import current_player, service
-from api.http.resources.games.schemas import GameViewSchema
+from api.http.auth import current_player, tables
+from api.http.resources.games.routes import GAME_VIEW, view_json
 from api.http.resources.table.schemas import ChatQuerySchema, ChatSchema, MessageSchema, SaySchema
 
 blp = Blueprint("table", __name__, description="Around the table: leave, resign, talk")
@@ -20,18 +20,18 @@ class Leave(MethodView):
 
         The last player to leave deletes the game. A game in progress is resigned instead (409).
         """
-        service().leave(game_id, current_player())
+        tables().seating.leave(game_id, current_player())
 
 
 @blp.route("/<string:game_id>/resign")
 class Resign(MethodView):
-    @blp.response(200, GameViewSchema)
+    @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, game_id):
         """Give up your seat for good: a bot plays it to the end, and the game says you resigned"""
         player = current_player()
-        stored = service().resign(game_id, player)
-        return service().view(stored, stored.seat_of(player["id"]))
+        stored = tables().play.resign(game_id, player)
+        return view_json(stored, stored.seat_of(player.id))
 
 
 @blp.route("/<string:game_id>/chat")
@@ -42,11 +42,11 @@ class Chat(MethodView):
     def get(self, query, game_id):
         """The latest messages at the table (its players, and anyone watching a public game)"""
         player = current_player(required=False)
-        return service().chat(game_id, player, query["after"])
+        return tables().chat.read(game_id, player, query["after"])
 
     @blp.arguments(SaySchema())
     @blp.response(201, MessageSchema)
     @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Say something at the table: one short line, a few a minute"""
-        return service().say(game_id, current_player(), body["text"])
+        return tables().chat.say(game_id, current_player(), body["text"])

@@ -1,6 +1,6 @@
 from marshmallow import Schema, fields, validate
 
-from api.tables.service import CHAT_LENGTH
+from api.tables.chat import CHAT_LENGTH
 
 
 class SaySchema(Schema):

@@ -1,0 +1,323 @@
+"""A game in Redis: one hash, the log while it is played, and the one commit that changes it.
+
+The hash: `meta` (what never changes in play), `seats`, `state` (JSON each, rewritten only when
+changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field per seated
+player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events sit in
+the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its bots),
+`names` and `renamed` (players' names changed since they sat down, and how many times). Beside
+it the lists of actions and events while the game is played. Every change is one
+compare-and-set script on `version` that also refreshes the retention of the game's keys and
+publishes the change on the game's channel and on the inbox channel of each seated player:
+publishing needs no key, so the inboxes of the other players cost the commit nothing and a
+cluster allows it.
+
+The commit that finishes a game packs its log: the actions (seat and action only) and the
+events go into the hash's `log` field as one zlib-compressed JSON document, and the lists go.
+Events are kept as they were told, numbers, audiences and version stamps included, so a reader
+of a finished game gets exactly what it got before; they are not rebuilt from the actions,
+because notes (time-outs, stand-ins, resignations) and changed choices are not the rules' own.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from redis import Redis
+
+from api.storage import keys
+
+# Sets the game's new fields only if nobody changed it since it was read; appends the action
+# and its events, or, for a changed secret choice, puts them where the seat's last ones are,
+# or, when the fields hold the packed log, drops the lists.
+# KEYS: game hash, actions, events.
+# ARGV: expected version, retention seconds, n, n field/value pairs, k, k fields to delete,
+#       u, u players whose changed names go from `names`, action entry ('' none), seat,
+#       mode ('append', 'replace' or 'pack'), m, m events, then the channels to publish on.
+_COMMIT = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+local version = tonumber(ARGV[1]) + 1
+local n = tonumber(ARGV[3])
+local fields = {'version', version}
+local i = 4
+for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
+redis.call('HSET', KEYS[1], unpack(fields))
+local k = tonumber(ARGV[i])
+i = i + 1
+if k > 0 then
+  local gone = {}
+  for j = 1, k do gone[j] = ARGV[i]; i = i + 1 end
+  redis.call('HDEL', KEYS[1], unpack(gone))
+end
+local u = tonumber(ARGV[i])
+i = i + 1
+local names = u > 0 and redis.call('HGET', KEYS[1], 'names')
+if names then
+  names = cjson.decode(names)
+  for j = 1, u do names[ARGV[i + j - 1]] = nil end
+  if next(names) then redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
+  else redis.call('HDEL', KEYS[1], 'names') end
+end
+i = i + u
+local action, seat, mode, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
+i = i + 4
+local replaced = false
+if mode == 'pack' then
+  redis.call('DEL', KEYS[2], KEYS[3])
+  replaced = true
+elseif mode == 'replace' then
+  local previous = redis.call('HGET', KEYS[1], 'last:' .. seat)
+  if previous then
+    local at = {}
+    for word in string.gmatch(previous, '%S+') do at[#at + 1] = tonumber(word) end
+    if #at == m + 1 and redis.call('LLEN', KEYS[2]) > at[1] then
+      redis.call('LSET', KEYS[2], at[1], action)
+      for j = 1, m do redis.call('LSET', KEYS[3], at[j + 1], ARGV[i + j - 1]) end
+      replaced = true
+    end
+  end
+end
+if not replaced then
+  local at = {}
+  if action ~= '' then at[1] = redis.call('RPUSH', KEYS[2], action) - 1 end
+  for j = 1, m do at[#at + 1] = redis.call('RPUSH', KEYS[3], ARGV[i + j - 1]) - 1 end
+  if action ~= '' then redis.call('HSET', KEYS[1], 'last:' .. seat, table.concat(at, ' ')) end
+end
+for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ARGV[2]) end
+for j = i + m, #ARGV do redis.call('PUBLISH', ARGV[j], version) end
+return version
+"""
+
+# Deletes a game that nobody changed since it was read (a waiting game its last player left),
+# and tells whoever waits on it. KEYS: the game's keys, the hash first. ARGV: expected
+# version, then the channels to publish on.
+_DROP = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('DEL', unpack(KEYS))
+for j = 2, #ARGV do redis.call('PUBLISH', ARGV[j], 0) end
+return 1
+"""
+
+# The caller's seat, the game's status, visibility and type, and the events after ARGV[2] with
+# the count, read at one instant; of a finished game, its packed log instead of the two.
+# KEYS: game hash, events. ARGV: the seat field, after.
+_EVENTS = """
+local head = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'status', 'public', 'meta', 'log')
+if not head[1] or head[1] == '0' then return false end
+local kind = cjson.decode(head[5])['type']
+if head[6] then return {head[2], head[3], head[4], head[6], -1, kind} end
+return {head[2], head[3], head[4], redis.call('LRANGE', KEYS[2], ARGV[2], -1),
+        redis.call('LLEN', KEYS[2]), kind}
+"""
+
+# The game's log: {packed log} once finished, else {actions, events}.
+# KEYS: game hash, actions, events.
+_LOG = """
+local packed = redis.call('HGET', KEYS[1], 'log')
+if packed then return {packed} end
+return {redis.call('LRANGE', KEYS[2], 0, -1), redis.call('LRANGE', KEYS[3], 0, -1)}
+"""
+
+
+@dataclass
+class GameRecord:
+    """A game's hash as loaded: the JSON kept as text, so a commit sends only what changed."""
+    version: int
+    meta: str
+    seats: str
+    state: str
+    updated: float
+    bots_job: str | None
+    seat: int | None  # the asking player's seat, when one was asked for
+    status: str | None = None
+    names: dict[str, str] | None = None  # players who changed name since sitting down
+    public: bool = False
+    renamed: int = 0                     # names changed at the table, counted in the ETag
+
+
+@dataclass
+class Head:
+    """What an ETag and the access rules need of a game, read without its JSON."""
+    version: int
+    seat: int | None   # the asking player's seat
+    status: str
+    public: bool
+    renamed: int
+
+
+@dataclass
+class Commit:
+    game_id: str
+    version: int                 # the version the change was computed from
+    fields: dict[str, str]       # hash fields to set
+    events: list[str] = field(default_factory=list)   # JSON each, in the order told
+    action: str | None = None    # the action entry, as JSON
+    seat: int | None = None      # whose action it is
+    replaces: bool = False       # a changed secret choice: it takes the seat's last entries
+    players: list[str] = field(default_factory=list)  # whose inboxes hear of it
+    seated: dict[str, int] = field(default_factory=dict)  # players who sat down, by seat
+    left: list[str] = field(default_factory=list)  # players who left: their seat field and
+                                                    # their changed name go
+    finishes: bool = False       # the game is over with this change: its log is packed (a
+                                 # finishing action is a seat's move at its turn, never a
+                                 # replaced choice)
+
+
+@dataclass
+class Events:
+    """The events after a given number that were read at one instant, with what access needs."""
+    seat: int | None
+    status: str
+    public: bool
+    events: list[dict]
+    count: int
+    type: str
+
+
+def _text(value: bytes | None) -> str | None:
+    return None if value is None else value.decode()
+
+
+def _pack_log(actions: list[dict], events: list[dict]) -> bytes:
+    """A finished game's log as one compressed document: each action as [seat, action]."""
+    document = {"actions": [[entry["seat"], entry["action"]] for entry in actions],
+                "events": events}
+    return zlib.compress(json.dumps(document, separators=(",", ":")).encode(), 9)
+
+
+def _unpack_log(packed: bytes) -> tuple[list[dict], list[dict]]:
+    document = json.loads(zlib.decompress(packed))
+    return ([{"seat": seat, "action": action} for seat, action in document["actions"]],
+            document["events"])
+
+
+def _seat_field(player_id: str | None) -> str:
+    return f"seat:{player_id}" if player_id else "-"
+
+
+class GameStore:
+    def __init__(self, redis: Redis, retention_seconds: int):
+        self.redis = redis
+        self.retention = retention_seconds
+        self._commit = redis.register_script(_COMMIT)
+        self._events = redis.register_script(_EVENTS)
+        self._log = redis.register_script(_LOG)
+        self._drop = redis.register_script(_DROP)
+
+    def create(self, game_id: str, invites: Iterable[str], public_since: float | None) -> None:
+        """The empty hash a first commit fills, the game's invite links, its lobby entry."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.game(game_id), mapping={"version": 0, "meta": "{}", "seats": "[]",
+                                               "state": "{}"})
+        pipe.expire(keys.game(game_id), self.retention)
+        for code in invites:
+            pipe.set(keys.invite(code), game_id, ex=self.retention)
+        if public_since is not None:
+            pipe.zadd(keys.LOBBY, {game_id: public_since})
+        pipe.execute()
+
+    def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
+        values = self.redis.hmget(keys.game(game_id), "version", "meta", "seats", "state",
+                                  "updated", "bots_job", "status", "names", "public", "renamed",
+                                  _seat_field(player_id))
+        if values[0] is None or values[0] == b"0":
+            return None
+        return GameRecord(version=int(values[0]), meta=values[1].decode(),
+                          seats=values[2].decode(), state=values[3].decode(),
+                          updated=float(values[4] or 0), bots_job=_text(values[5]),
+                          seat=None if values[10] is None else int(values[10]),
+                          status=_text(values[6]), names=values[7] and json.loads(values[7]),
+                          public=values[8] == b"1", renamed=int(values[9] or 0))
+
+    def head(self, game_id: str, player_id: str | None) -> Head | None:
+        version, seat, status, public, renamed = self.redis.hmget(
+            keys.game(game_id), "version", _seat_field(player_id), "status", "public", "renamed")
+        if version is None or version == b"0":
+            return None
+        return Head(int(version), None if seat is None else int(seat), status.decode(),
+                    public == b"1", int(renamed or 0))
+
+    def commit(self, change: Commit) -> int | None:
+        """The new version, or None when somebody changed the game first.
+
+        A finishing change reads the log first (one more command, once in a game's life); the
+        compare-and-set on the version makes sure the log did not change in between."""
+        fields = {**change.fields, **{f"seat:{player_id}": seat
+                                      for player_id, seat in change.seated.items()}}
+        mode = "replace" if change.replaces else "append"
+        if change.finishes:
+            actions, events = self._read_log(change.game_id)
+            if change.action:
+                actions.append(json.loads(change.action))
+            fields["log"] = _pack_log(actions, [*events, *map(json.loads, change.events)])
+            mode = "pack"
+        args: list = [change.version, self.retention, len(fields)]
+        for name, value in fields.items():
+            args += [name, value]
+        args += [len(change.left), *(f"seat:{player_id}" for player_id in change.left)]
+        args += [len(change.left), *change.left]
+        args += [change.action or "", "" if change.seat is None else change.seat, mode,
+                 len(change.events), *change.events, keys.game_channel(change.game_id),
+                 *map(keys.inbox_channel, [*change.players, *change.left])]
+        version = self._commit(keys=keys.game_keys(change.game_id), args=args)
+        return int(version) if version else None
+
+    def _read_log(self, game_id: str) -> tuple[list[dict], list[dict]]:
+        found = self._log(keys=keys.game_keys(game_id))
+        if len(found) == 1:
+            return _unpack_log(found[0])
+        actions, events = found
+        return [json.loads(entry) for entry in actions], [json.loads(entry) for entry in events]
+
+    def drop(self, game_id: str, version: int, players: list[str]) -> bool:
+        """Deletes the game if it is still at `version`; its players' inboxes hear of it."""
+        game_keys = [*keys.game_keys(game_id), keys.chat(game_id), keys.chat_count(game_id)]
+        channels = [keys.game_channel(game_id), *map(keys.inbox_channel, players)]
+        return bool(self._drop(keys=game_keys, args=[version, *channels]))
+
+    def set_bots_job(self, game_id: str, job_id: str) -> None:
+        self.redis.hset(keys.game(game_id), "bots_job", job_id)
+
+    def actions(self, game_id: str) -> list[dict]:
+        """Every action, {"seat", "action"} each, oldest first."""
+        return self._read_log(game_id)[0]
+
+    def events(self, game_id: str, player_id: str | None, after: int) -> Events | None:
+        after = max(after, 0)
+        found = self._events(keys=[keys.game(game_id), keys.events(game_id)],
+                             args=[_seat_field(player_id), after])
+        if not found:
+            return None
+        seat, status, public, raw, count, game_type = found
+        if count == -1:  # a finished game's packed log
+            every = _unpack_log(raw)[1]
+            events, count = every[after:], len(every)
+        else:
+            events = [json.loads(entry) for entry in raw]
+        return Events(None if seat is None else int(seat), status.decode(), public == b"1",
+                      events, int(count), game_type.decode())
+
+    def versions(self, game_ids: list[str]) -> list[tuple[int, int] | None]:
+        """Each game's version and renames (None when it is gone), in one round trip per node."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(keys.game(game_id), "version", "renamed")
+        return [None if version is None else (int(version), int(renamed or 0))
+                for version, renamed in pipe.execute()]
+
+    def claim_rematch(self, game_id: str) -> bool:
+        return bool(self.redis.set(keys.rematch_claim(game_id), "pending", nx=True, ex=30))
+
+    def release_rematch(self, game_id: str) -> None:
+        """The game's rematch is gone: another may be claimed at once."""
+        self.redis.delete(keys.rematch_claim(game_id))
+
+    def sizes(self, game_id: str) -> dict[str, int]:
+        """Bytes Redis holds for a game: its hash, actions and events, and the state alone.
+        What a bench or an operator reads."""
+        parts = {"hash": keys.game(game_id), "actions": keys.actions(game_id),
+                 "events": keys.events(game_id)}
+        sizes = {name: self.redis.memory_usage(key, samples=0) or 0 for name, key in parts.items()}
+        sizes["state"] = self.redis.hstrlen(keys.game(game_id), "state")
+        return sizes

@@ -1,0 +1,98 @@
+"""The job queue: RQ on its own connection (RQ does not run on a Redis Cluster), the jobs the
+domain asks for, and each worker's liveness beat, so the sweeper can tell a job in hand from a
+lost one.
+
+Jobs are named here once: the worker's functions by the path RQ imports them from (the worker
+depends on the domain, never the other way round), each job's id (one job per game and turn,
+so a job queued twice is queued once) and the retry policy.
+"""
+from __future__ import annotations
+
+from redis import Redis
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from api.storage import keys
+
+BOT_QUEUE = "bots"            # quick bot moves (easy, medium, deadlines): milliseconds to 0.2 s
+DEEP_BOT_QUEUE = "bots-deep"  # moves of bots that think long, on workers of their own
+NOTICE_QUEUE = "notices"      # its own worker: a slow webhook never delays a bot move
+QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE)
+
+PLAY_BOTS = "worker.jobs.play_bots"
+DEADLINE_PASSED = "worker.jobs.deadline_passed"
+NOTIFY_TURN = "worker.jobs.notify_turn"
+RETRY = Retry(max=3, interval=[1, 5, 15])
+FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
+
+
+def bots_job_id(game_id: str, version: int) -> str:
+    return f"bots-{game_id}-{version}"
+
+
+def deadline_job_id(game_id: str, seat: int, turn_since: int) -> str:
+    return f"deadline-{game_id}-{seat}-{turn_since}"
+
+
+def notice_job_id(game_id: str, seat: int, turn_since: int) -> str:
+    return f"notify-{game_id}-{seat}-{turn_since}"
+
+
+class JobBoard:
+    def __init__(self, redis: Redis):
+        self.redis = redis
+        self.queues = {name: Queue(name, connection=redis) for name in QUEUES}
+
+    def play_bots(self, game_id: str, job_id: str, queue: str) -> None:
+        self._enqueue(queue, PLAY_BOTS, game_id, job_id=job_id)
+
+    def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> None:
+        """Queued unless the same deadline's job is in hand already."""
+        job_id = deadline_job_id(game_id, seat, turn_since)
+        if not self.in_hand(job_id):
+            self._enqueue(BOT_QUEUE, DEADLINE_PASSED, game_id, seat, turn_since, job_id=job_id)
+
+    def notify_turn(self, game_id: str, seat: int, turn_since: int) -> None:
+        self._enqueue(NOTICE_QUEUE, NOTIFY_TURN, game_id, seat, turn_since,
+                      job_id=notice_job_id(game_id, seat, turn_since))
+
+    def _enqueue(self, queue: str, function: str, *args, job_id: str) -> None:
+        self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY, result_ttl=0,
+                                   failure_ttl=FAILED_JOB_SECONDS)
+
+    def in_hand(self, job_id: str | None) -> bool:
+        """True when the job waits in the queue or runs in a worker that is still alive."""
+        if job_id is None:
+            return False
+        try:
+            job = Job.fetch(job_id, connection=self.redis)
+        except NoSuchJobError:
+            return False
+        status = job.get_status(refresh=False)
+        if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+            return True
+        if status == JobStatus.STARTED and job.worker_name:
+            return bool(self.redis.exists(keys.worker_alive(job.worker_name)))
+        job.delete()  # failed, stopped or abandoned: make room for a new run under this id
+        return False
+
+    def worker_alive(self, worker_name: str, seconds: int) -> None:
+        self.redis.set(keys.worker_alive(worker_name), 1, ex=seconds)
+
+    def worker_gone(self, worker_name: str) -> None:
+        self.redis.delete(keys.worker_alive(worker_name))
+
+    def counts(self, queue_names: tuple[str, ...]) -> dict[str, dict[str, int]]:
+        """Jobs queued, scheduled, running and failed per queue, in one round trip."""
+        states = ("queued", "scheduled", "started", "failed")
+        with self.redis.pipeline() as pipe:
+            for name in queue_names:
+                queue = self.queues[name]
+                pipe.llen(queue.key)
+                for registry in (queue.scheduled_job_registry, queue.started_job_registry,
+                                 queue.failed_job_registry):
+                    pipe.zcard(registry.key)
+            counts = pipe.execute()
+        return {name: dict(zip(states, counts[index * 4:index * 4 + 4]))
+                for index, name in enumerate(queue_names)}

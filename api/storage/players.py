@@ -1,0 +1,128 @@
+"""A player in Redis: the hash (name, bot flag, one `token:<hash>` field per device), the devices,
+the inbox (the player's games), sign-in codes, and a rename told at every table."""
+from __future__ import annotations
+
+import json
+import time
+
+from redis import Redis
+
+from api.storage import keys
+
+INBOX_GAMES = 200          # the most games an inbox keeps
+
+# Who holds a token: the player's name and bot flag if the token is theirs, and the player's
+# keys kept for another retention period. KEYS: the player's keys. ARGV: token field, seconds.
+_IDENTITY = """
+local found = redis.call('HMGET', KEYS[1], 'name', 'bot', ARGV[1])
+if not found[1] or not found[3] then return false end
+for k = 1, #KEYS do redis.call('EXPIRE', KEYS[k], ARGV[2]) end
+return found
+"""
+
+# A player's new name at one unfinished table where they sit: kept in the game's `names` (by
+# player id), counted in `renamed` (part of the ETag) and told on the game's channel and its
+# players' inbox channels.
+# KEYS: game hash. ARGV: player id, name, game channel, inbox channel prefix.
+_RENAME = """
+local seat, status, seats = unpack(redis.call('HMGET', KEYS[1], 'seat:' .. ARGV[1], 'status',
+                                              'seats'))
+if not seat or status == 'finished' then return 0 end
+local names = cjson.decode(redis.call('HGET', KEYS[1], 'names') or '{}')
+names[ARGV[1]] = ARGV[2]
+redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
+local renamed = redis.call('HINCRBY', KEYS[1], 'renamed', 1)
+redis.call('PUBLISH', ARGV[3], renamed)
+for _, entry in ipairs(cjson.decode(seats)) do
+  if type(entry['player_id']) == 'string' then
+    redis.call('PUBLISH', ARGV[4] .. entry['player_id'], renamed)
+  end
+end
+return 1
+"""
+
+
+class PlayerStore:
+    def __init__(self, redis: Redis, retention_seconds: int):
+        self.redis = redis
+        self.retention = retention_seconds
+        self._identity = redis.register_script(_IDENTITY)
+
+    def create(self, player_id: str, fields: dict, token_hash: str, device_id: str,
+               device: dict) -> None:
+        pipe = self.redis.pipeline()
+        pipe.hset(keys.player(player_id), mapping={**fields, f"token:{token_hash}": device_id})
+        pipe.hset(keys.devices(player_id), device_id, json.dumps(device))
+        for key in (keys.player(player_id), keys.devices(player_id)):
+            pipe.expire(key, self.retention)
+        pipe.execute()
+
+    def add_device(self, player_id: str, token_hash: str, device_id: str, device: dict) -> None:
+        pipe = self.redis.pipeline()
+        pipe.hset(keys.player(player_id), f"token:{token_hash}", device_id)
+        pipe.hset(keys.devices(player_id), device_id, json.dumps(device))
+        pipe.execute()
+
+    def identity(self, player_id: str, token_hash: str) -> tuple[str, bool] | None:
+        """(name, bot) of the player whose token this is; keeps the player for another retention."""
+        found = self._identity(keys=keys.player_keys(player_id),
+                               args=[f"token:{token_hash}", self.retention])
+        if not found:
+            return None
+        return found[0].decode(), found[1] == b"1"
+
+    def get(self, player_id: str) -> tuple[str, bool] | None:
+        name, bot = self.redis.hmget(keys.player(player_id), "name", "bot")
+        return None if name is None else (name.decode(), bot == b"1")
+
+    def rename(self, player_id: str, name: str, game_ids: list[str]) -> None:
+        """The player's new name, and at each of the games that is not finished: one round
+        trip per node, whatever the number of games."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.player(player_id), "name", name)
+        for game_id in game_ids:
+            # EVAL with the script's text: a pipeline cannot load a script a node has not seen,
+            # and a cluster's pipeline routes it by its key only as a plain command.
+            pipe.execute_command("EVAL", _RENAME, 1, keys.game(game_id), player_id, name,
+                                 keys.game_channel(game_id), keys.INBOX_CHANNEL)
+        pipe.execute()
+
+    def devices(self, player_id: str) -> dict[str, dict]:
+        return {device_id.decode(): json.loads(raw)
+                for device_id, raw in self.redis.hgetall(keys.devices(player_id)).items()}
+
+    def revoke(self, player_id: str, device_id: str) -> str | None:
+        """Forget a device and its token; the token's hash, or None when there is no such device."""
+        raw = self.redis.hget(keys.devices(player_id), device_id)
+        if raw is None:
+            return None
+        token_hash = json.loads(raw)["token_hash"]
+        pipe = self.redis.pipeline()
+        pipe.hdel(keys.player(player_id), f"token:{token_hash}")
+        pipe.hdel(keys.devices(player_id), device_id)
+        pipe.execute()
+        return token_hash
+
+    def save_signin_code(self, code_hash: str, player_id: str, seconds: int) -> None:
+        self.redis.set(keys.signin_code(code_hash), player_id, ex=seconds)
+
+    def take_signin_code(self, code_hash: str) -> str | None:
+        found = self.redis.getdel(keys.signin_code(code_hash))
+        return None if found is None else found.decode()
+
+    # --- the inbox: the games a player sat down at, newest first --------------------------------
+    def add_game(self, player_id: str, game_id: str) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        inbox = keys.inbox(player_id)
+        pipe.zadd(inbox, {game_id: time.time()})
+        pipe.zremrangebyrank(inbox, 0, -INBOX_GAMES - 1)
+        pipe.expire(inbox, self.retention)
+        pipe.execute()
+
+    def game_ids(self, player_id: str) -> list[str]:
+        return [game_id.decode()
+                for game_id in self.redis.zrevrange(keys.inbox(player_id), 0, INBOX_GAMES - 1)]
+
+    def forget_games(self, player_id: str, game_ids: list[str]) -> None:
+        if game_ids:
+            self.redis.zrem(keys.inbox(player_id), *game_ids)

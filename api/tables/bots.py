@@ -1,0 +1,161 @@
+"""Bots at the tables (run by the worker): the bots' moves, a human's move when their time runs
+out, and the sweeper that looks after every game whose due time passed.
+
+A job moves every bot seat that must act, one after another, each from its own view, until a
+human must act. The bots answering one move share one thinking time (`TurnClock`). A job on
+the quick queue hands the game on to the deep queue when a bot that thinks long becomes due.
+Every job is idempotent: with nothing due it does nothing. The sweeper queues again what went
+missing: a job lost with a process that died between commit and enqueue, a job of a worker
+killed mid-move, or a deadline that passed while no worker ran.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+from api import telemetry
+from api.storage.jobs import BOT_QUEUE, bots_job_id
+from api.tables.errors import Conflict
+from api.tables.games import DUE_GRACE, Games, bots_queue
+from api.tables.model import StoredGame
+from api.tables.play import Play
+from rules.search import DEFAULT_BUDGETS, Budget
+
+STANDIN_AFTER_TIMEOUTS = 3
+BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
+# A search bot thinks at least this share of its level's budget per move, however late its job
+# began (hard: 0.05 s, where the tournaments show it still well ahead of easy and the baseline).
+LEAST_SHARE = 0.05
+# The bots answering a move stop thinking at this share of their turn's budget on the wall clock:
+# the rest is for storing their moves and waking the player's view.
+THINKING_SHARE = 0.9
+
+
+class TurnClock:
+    """The thinking time of the bots that answer one move, kept on the player's clock.
+
+    From the commit that made them due, the bots answering it think at most THINKING_SHARE of
+    the budget of the slowest search level seated, in all and on the wall clock: the time left
+    is shared evenly among the game's search bots that have not moved yet (bots that choose at
+    once, and bots that play one after another in a trick alike). Each also keeps its level's
+    CPU budget per move, and thinks at least LEAST_SHARE of it, however late its job began.
+    """
+
+    def __init__(self, stored: StoredGame, budgets: dict[str, Budget]):
+        self.budgets = budgets
+        searching = [budget.seconds for seat in range(len(stored.seats))
+                     if stored.played_by_bot(seat)
+                     and (budget := self.level_budget(stored.bot_level(seat))) and budget.seconds]
+        self.left = len(searching)
+        since = min(stored.updated, time.time())  # another host's clock may run ahead
+        thinking = THINKING_SHARE * max(searching, default=0.0)
+        self.deadline = time.monotonic() + since + thinking - time.time()
+
+    def level_budget(self, level: str) -> Budget | None:
+        return self.budgets.get(level) or DEFAULT_BUDGETS.get(level)
+
+    def budget(self, level: str) -> Budget | None:
+        """The next decision's budget: its level's, stopped by its share of the time left."""
+        budget = self.level_budget(level)
+        if budget is None or not budget.seconds:
+            return budget
+        now = time.monotonic()
+        share = max((self.deadline - now) / max(self.left, 1), LEAST_SHARE * budget.seconds)
+        self.left -= 1
+        return replace(budget, deadline=now + share)
+
+
+class Bots:
+    def __init__(self, games: Games, play: Play, budgets: dict[str, Budget]):
+        self.games = games
+        self.play = play
+        self.budgets = budgets
+
+    def play_due(self, game_id: str, queue: str | None = None) -> int:
+        """Move every bot seat that must act; the number of moves made."""
+        stored = self.games.find(game_id)
+        turn = TurnClock(stored, self.budgets) if stored is not None else None
+        moves = 0
+        while stored is not None and stored.bots_to_act():
+            if moves == BOT_MOVES_PER_JOB or (
+                    moves and queue == BOT_QUEUE and bots_queue(stored) != BOT_QUEUE):
+                self._hand_on(stored)
+                break
+            seat = stored.bots_to_act()[0]
+            note = {"type": "stand_in", "seat": seat} if stored.seats[seat].standin else None
+            try:
+                stored = self.play.play_for(stored, seat, self._decision(stored, seat, turn),
+                                            note)
+                moves += 1
+            except Conflict:
+                stored = self.games.find(game_id)  # a human moved meanwhile: look again
+        return moves
+
+    def _hand_on(self, stored: StoredGame) -> None:
+        job_id = bots_job_id(stored.id, stored.version)
+        self.games.storage.games.set_bots_job(stored.id, job_id)
+        self.games.queue_bots(stored, job_id)
+
+    def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
+        """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
+        stored = self.games.find(game_id)
+        if stored is None or not 0 <= seat < len(stored.seats):
+            return False
+        entry = stored.seats[seat]
+        if (entry.turn_since != turn_since or entry.deadline is None
+                or time.time() < entry.deadline or seat not in stored.to_act()):
+            return False
+        timeouts = entry.timeouts + 1
+        standin = timeouts >= STANDIN_AFTER_TIMEOUTS
+        note = {"type": "timeout", "seat": seat, "standin": standin}
+        try:
+            self.play.play_for(stored, seat, self._decision(stored, seat), note,
+                               timeouts=timeouts, standin=standin)
+        except Conflict:
+            return False  # the player moved just in time
+        return True
+
+    def _decision(self, stored: StoredGame, seat: int, turn: TurnClock | None = None) -> Any:
+        game, state = stored.game, stored.state
+        rng = random.Random(f"bot:{state['seed']}:{stored.version}:{seat}")
+        level = stored.bot_level(seat)
+        budget = turn.budget(level) if turn else self.budgets.get(level)
+        with telemetry.bot_decision(game.name, level):
+            return game.bot_action(game.view(state, seat), game.legal_actions(state, seat),
+                                   level, rng, budget)
+
+    def sweep(self, limit: int = 200) -> int:
+        """Look after every game whose due time passed: queue again a job that went missing,
+        play passed deadlines, and move the game's due time on. The games looked at."""
+        now = time.time()
+        schedule = self.games.storage.schedule
+        due = schedule.due(now, limit)
+        for game_id, seen in due:
+            stored = self.games.find(game_id)
+            schedule.reschedule(game_id, seen,
+                                None if stored is None else self._see_to(stored, now))
+        return len(due)
+
+    def _see_to(self, stored: StoredGame, now: float) -> float | None:
+        """Make sure a job is on its way for what is due; when to look at the game next."""
+        jobs = self.games.jobs
+        if stored.bots_to_act():
+            if not jobs.in_hand(stored.record.bots_job):
+                job_id = bots_job_id(stored.id, stored.version)
+                if job_id != stored.record.bots_job:
+                    self.games.storage.games.set_bots_job(stored.id, job_id)
+                self.games.queue_bots(stored, job_id)
+            return now + DUE_GRACE
+        later = []
+        for seat in stored.to_act():
+            entry = stored.seats[seat]
+            if entry.deadline is None:
+                continue
+            if entry.deadline > now:
+                later.append(entry.deadline)
+                continue
+            jobs.deadline_passed(stored.id, seat, entry.turn_since)
+            later.append(now + DUE_GRACE)
+        return min(later, default=None)

@@ -1,0 +1,193 @@
+"""Loading a game and changing it: the one `transact` every change goes through.
+
+Every change is a compare-and-set on the game's version, so concurrent requests never lose an
+update: `transact` loads the game, lets the change work on it, and commits it in one script that
+also wakes long-polls; when somebody changed the game first, it loads it again and retries.
+
+No turn is ever lost: a commit that makes bots due or starts a deadline first records the game
+in the due-set, then commits, then queues the job (one pending bot job per game, which moves
+every bot seat due, one after another, each from its own view). A game whose bots due include
+one of `DEEP_LEVELS` has its job on the deep queue, every other on the quick one, so long
+thinking never holds up a quick reply. The worker's sweeper (`api.tables.bots`) looks at every
+game whose due time passed and queues again what went missing.
+
+The turn clock lives here too: each human seat that becomes to act starts a turn (its
+`turn_since` version and the deadline its pace gives), and a "your turn" notice is queued.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from api.settings import Settings
+from api.storage.games import Commit, GameRecord
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, JobBoard, bots_job_id
+from api.storage.store import Storage
+from api.tables.errors import Conflict, no_game
+from api.tables.model import FINISHED, WAITING, StoredGame
+
+CAS_ATTEMPTS = 20
+DUE_GRACE = 2.0          # seconds a queued job has before the sweeper looks after its game
+DEEP_LEVELS = frozenset({"hard"})  # bot levels that think long: their games' jobs go deep
+_BOTS_NOW = -1.0         # the due time of a game whose bots must move now
+
+
+@dataclass
+class Logged:
+    """What a change adds to the game's log."""
+    events: list[dict] = field(default_factory=list)
+    action: dict | None = None   # {"seat", "action", "version"}
+    replaces: bool = False       # a changed secret choice: it takes the seat's last entries
+
+
+class Drop:
+    """What a change returns to delete the game (a waiting game its last player left)."""
+
+
+DROP = Drop()
+Change = Callable[[StoredGame], "Logged | Drop | None"]
+
+
+def due_time(stored: StoredGame) -> float | None:
+    """When a worker must act in the game: now for its bots, else its first deadline."""
+    if stored.bots_to_act():
+        return _BOTS_NOW
+    deadlines = [stored.seats[seat].deadline for seat in stored.to_act()
+                 if stored.seats[seat].deadline is not None]
+    return min(deadlines, default=None)
+
+
+def bots_queue(stored: StoredGame) -> str:
+    """The queue of the slowest level due: deep when a bot due thinks long."""
+    deep = any(stored.bot_level(seat) in DEEP_LEVELS for seat in stored.bots_to_act())
+    return DEEP_BOT_QUEUE if deep else BOT_QUEUE
+
+
+class _Before:
+    """What was due, and who sat where, before a change."""
+
+    def __init__(self, stored: StoredGame | None):
+        """`None`: a new game, before which nothing was due."""
+        self.to_act = stored.to_act() if stored else []
+        self.bots = [seat for seat in self.to_act if stored.played_by_bot(seat)]
+        self.due = due_time(stored) if stored else None
+        self.seated = stored.seated() if stored else {}
+
+
+class Games:
+    def __init__(self, storage: Storage, jobs: JobBoard, settings: Settings):
+        self.storage = storage
+        self.jobs = jobs
+        self.settings = settings
+
+    def find(self, game_id: str, player_id: str | None = None) -> StoredGame | None:
+        """The game, with the asking player's seat in its record; None when there is none."""
+        record = self.storage.games.load(game_id, player_id)
+        return None if record is None else StoredGame.from_record(game_id, record)
+
+    def load(self, game_id: str) -> StoredGame:
+        stored = self.find(game_id)
+        if stored is None:
+            raise no_game(game_id)
+        return stored
+
+    def create(self, stored: StoredGame, creator_id: str) -> StoredGame:
+        """Store a new game (version 0) with its first commit."""
+        invites = [seat.invite for seat in stored.seats if seat.invite]
+        self.storage.games.create(stored.id, invites,
+                                  stored.meta.created if stored.meta.public else None)
+        self.storage.players.add_game(creator_id, stored.id)
+        if not self._commit(stored, _Before(None), Logged()):
+            raise Conflict("the game changed while it was being created")
+        self.storage.lobby.seat_taken(stored.id, None, started=stored.status() != WAITING)
+        self._after_commit(stored)
+        return stored
+
+    def transact(self, game_id: str, change: Change, loaded: StoredGame | None = None
+                 ) -> StoredGame | None:
+        """Apply `change` to the game and commit it, retrying on a concurrent change.
+
+        `change(stored)` works on the game as loaded (`loaded` for the first attempt, if given)
+        and returns what it adds to the log, or DROP to delete the game (None is returned
+        then); a ServiceError it raises refuses the change and leaves the game as it was."""
+        for _ in range(CAS_ATTEMPTS):
+            stored, loaded = loaded or self.load(game_id), None
+            before = _Before(stored)
+            logged = change(stored) or Logged()
+            if logged is DROP:
+                if self.storage.games.drop(game_id, stored.version, stored.humans()):
+                    return None
+            elif self._commit(stored, before, logged):
+                self._after_commit(stored)
+                return stored
+        raise Conflict("the game is too busy right now; try again")
+
+    def _commit(self, stored: StoredGame, before: _Before, logged: Logged) -> bool:
+        self._track_turns(stored, before.to_act)
+        new_version = stored.version + 1
+        texts = stored.texts()
+        loaded = stored.record
+        fields = {name: text for name, text in texts.items()
+                  if loaded is None or getattr(loaded, name) != text}
+        status = stored.status()
+        fields.update(updated=repr(stored.updated), status=status,
+                      public="1" if stored.meta.public else "0")
+        bots_job = loaded.bots_job if loaded else None
+        stored.new_bots_job = None
+        if stored.bots_to_act() and not before.bots:
+            bots_job = stored.new_bots_job = bots_job_id(stored.id, new_version)
+            fields["bots_job"] = bots_job
+        due = due_time(stored)
+        # Before the commit, so a process dying right after it leaves the game for the sweeper.
+        if due is not None and due != before.due:
+            self.storage.schedule.mark_due(
+                stored.id, time.time() + DUE_GRACE if due == _BOTS_NOW else due)
+        seated = stored.seated()
+        action = logged.action
+        version = self.storage.games.commit(Commit(
+            game_id=stored.id, version=stored.version, fields=fields,
+            events=[json.dumps({**event, "version": new_version}) for event in logged.events],
+            action=json.dumps(action) if action else None,
+            seat=action["seat"] if action else None, replaces=logged.replaces,
+            players=stored.humans(),
+            seated={player: seat for player, seat in seated.items()
+                    if before.seated.get(player) != seat},
+            left=[player for player in before.seated if player not in seated],
+            finishes=status == FINISHED and (loaded is None or loaded.status != FINISHED)))
+        if version is None:
+            return False
+        stored.version = version
+        stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
+                                   stored.updated, bots_job, None, status)
+        return True
+
+    @staticmethod
+    def _track_turns(stored: StoredGame, before: list[int]) -> None:
+        """Start the clock of each human seat that has just become to act; stop the others."""
+        now = time.time()
+        stored.updated = now
+        pace = stored.meta.pace_seconds
+        to_act = stored.to_act()
+        for index, seat in enumerate(stored.seats):
+            if index not in to_act or stored.played_by_bot(index):
+                seat.turn_since = seat.deadline = None
+            elif index not in before or seat.turn_since is None:
+                seat.turn_since = stored.version + 1
+                seat.deadline = now + pace if pace is not None else None
+
+    def _after_commit(self, stored: StoredGame) -> None:
+        """Queue what the new position asks for: the bots' job, turn notices."""
+        if self.settings.die_after_commit:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if stored.new_bots_job:
+            self.queue_bots(stored, stored.new_bots_job)
+        for seat in stored.to_act():
+            if not stored.played_by_bot(seat) and stored.seats[seat].turn_since == stored.version:
+                self.jobs.notify_turn(stored.id, seat, stored.version)
+
+    def queue_bots(self, stored: StoredGame, job_id: str) -> None:
+        self.jobs.play_bots(stored.id, job_id, bots_queue(stored))

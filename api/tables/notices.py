@@ -1,0 +1,200 @@
+"""The "your turn" notices: Web Push to a player's subscribed devices, and the game's webhook.
+
+The worker job `worker.jobs.notify_turn` calls `Notices.notify_turn`. Delivery rules, decided
+here once:
+
+* One notice per turn. The job first takes a short lease on the turn's notice
+  (SET NX); when everything went out it is kept for `NOTIFIED_TTL` so a second
+  run of the job sends nothing.
+* Each target (every subscription, and the webhook) is tried on its own: one
+  failing never keeps the others from being sent.
+* A push answered 404 or 410 means the subscription is gone: it is deleted.
+  Other 4xx answers (from a push service or the webhook) are permanent for this
+  message: logged and dropped, since retrying would not help.
+* Network errors, time-outs, 429 and 5xx are transient: after every target was
+  tried, the targets already served are remembered with the notice, the lease is released and
+  `NotifyRetry` is raised so RQ's retry (`api.storage.jobs.RETRY`) runs the job
+  again; the next run sends only what is still missing.
+* Payloads carry the game's title and id, never cards or any other secret.
+* Every request goes through `api.outbound`: never to an internal address, no
+  redirect, short time-outs. A destination it refuses is logged and dropped.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from api import outbound
+from api.settings import Settings
+from api.tables.games import Games
+from api.tables.push import Push
+
+log = logging.getLogger(__name__)
+
+NOTIFIED_TTL = 7 * 86400          # how long a turn is remembered as notified
+LEASE_SECONDS = 120               # how long one run may hold a turn while sending
+PUSH_TTL = 86400                  # how long a push service keeps an undelivered notice
+VAPID_EXPIRY = 12 * 3600          # the JWT's "exp", at most 24 h ahead (RFC 8292)
+
+
+class NotifyRetry(Exception):
+    """Some notices could not be delivered for now; RQ runs the job again."""
+
+
+class _Transient(Exception):
+    pass
+
+
+def _transient_status(status: int | None) -> bool:
+    return status is None or status == 429 or status >= 500
+
+
+@dataclass(frozen=True)
+class Notice:
+    game_id: str
+    seat: int
+    player_id: str
+    name: str
+    title: str
+    link: str
+
+    def push_payload(self) -> str:
+        """What the service worker shows: the game's title and id, nothing secret."""
+        return json.dumps({"title": "Your turn", "body": f"{self.title}: it is your turn",
+                           "url": f"/#/game/{self.game_id}", "game": self.game_id})
+
+    def webhook_body(self) -> dict:
+        """Discord reads `content`, Slack `text`: a player's name can neither mention
+        anybody nor make a link in either."""
+        turn = f"it is your turn in {self.title}: {self.link}"
+        discord = f"{outbound.discord_text(self.name)}, {turn}"
+        slack = f"{outbound.slack_text(self.name)}, {turn}"
+        return {"content": discord, "text": slack, "username": "Pöytä",
+                "allowed_mentions": {"parse": []}}
+
+
+class Notices:
+    def __init__(self, games: Games, push: Push, settings: Settings):
+        self.games = games
+        self.push = push
+        self.store = push.store
+        self.settings = settings
+
+    def notify_turn(self, game_id: str, seat: int, turn_since: int) -> int:
+        """Tell the player of `seat` that their turn began at version `turn_since`.
+
+        Returns the number of notices sent by this run (pushes plus the webhook);
+        0 when the turn is over, not a human's, or was already notified.
+        """
+        stored = self.games.find(game_id)
+        if stored is None or not 0 <= seat < len(stored.seats):
+            return 0
+        entry = stored.seats[seat]
+        if (seat not in stored.to_act() or entry.turn_since != turn_since
+                or stored.played_by_bot(seat) or entry.player_id is None):
+            return 0
+
+        turn = (game_id, seat, turn_since)
+        lease = secrets.token_hex(8)
+        if not self.store.take_notice_lease(*turn, lease, LEASE_SECONDS):
+            return 0  # notified already, or another run is sending right now
+        done = self.store.notices_sent(*turn)
+
+        notice = Notice(game_id=game_id, seat=seat, player_id=entry.player_id,
+                        name=entry.name or "Player", title=stored.game.title,
+                        link=f"{self.settings.public_url}/#/game/{game_id}")
+        targets = [(f"push:{sub_id}", sub)
+                   for sub_id, sub in self.store.subscriptions(notice.player_id).items()]
+        if stored.meta.webhook:
+            targets.append(("webhook", stored.meta.webhook))
+
+        try:
+            sent, transient = self._send_all(notice, targets, done, turn)
+        except BaseException:
+            # A bug or a bad setting: let the retry try again.
+            self.store.release_notice_lease(*turn, lease)
+            raise
+        if transient:
+            self.store.release_notice_lease(*turn, lease)
+            raise NotifyRetry(f"{len(transient)} notice(s) for game {game_id} seat {seat} "
+                              f"not delivered yet: {', '.join(transient)}")
+        self.store.notice_done(*turn, NOTIFIED_TTL)
+        return sent
+
+    def _send_all(self, notice: Notice, targets: list[tuple[str, object]], done: set[str],
+                  turn: tuple) -> tuple[int, list[str]]:
+        """Try every target not served yet; returns (notices sent, targets to retry)."""
+        sent, transient = 0, []
+        for target, detail in targets:
+            if target in done:
+                continue
+            try:
+                if target == "webhook":
+                    delivered = self._post_webhook(detail, notice)
+                else:
+                    delivered = self.send_push(notice, target.removeprefix("push:"), detail)
+            except _Transient as error:
+                log.warning("notice %s for game %s seat %s failed, will retry: %s",
+                            target, notice.game_id, notice.seat, error)
+                transient.append(target)
+                continue
+            sent += delivered
+            self.store.notice_sent(*turn, target, NOTIFIED_TTL)
+        return sent, transient
+
+    def send_push(self, notice: Notice, sub_id: str, subscription: dict) -> int:
+        """1 when the push service accepted the notice, 0 when it is dropped for good."""
+        endpoint = subscription["endpoint"]
+        parts = urlsplit(endpoint)
+        claims = {"sub": self.settings.vapid_subject, "aud": f"{parts.scheme}://{parts.netloc}",
+                  "exp": int(time.time()) + VAPID_EXPIRY}
+        policy = self.settings.outbound
+        try:
+            # Checked before the VAPID signature is made: it goes only to a push service.
+            outbound.check_url(endpoint, policy, push=True)
+            webpush({"endpoint": endpoint, "keys": subscription["keys"]},
+                    data=notice.push_payload(), vapid_private_key=Vapid(self.push.private_key()),
+                    vapid_claims=claims, content_encoding="aes128gcm", ttl=PUSH_TTL,
+                    requests_session=outbound.Session(policy),
+                    headers={"Urgency": "normal", "Topic": notice.game_id[:32]})
+        except outbound.Refused as error:
+            log.error("push subscription %s of player %s refused: %s", sub_id,
+                      notice.player_id, error)
+            return 0
+        except WebPushException as error:
+            status = getattr(error.response, "status_code", None)  # None: not sent at all
+            if status in (404, 410):
+                log.info("push subscription %s of player %s is gone (%s): deleted",
+                         sub_id, notice.player_id, status)
+                self.store.unsubscribe(notice.player_id, sub_id)
+                return 0
+            if status is not None and _transient_status(status):
+                raise _Transient(f"push service answered {status}") from error
+            log.error("push service refused the notice for subscription %s: %s", sub_id, error)
+            return 0
+        except outbound.Unreachable as error:
+            raise _Transient(f"push service unreachable: {error}") from error
+        return 1
+
+    def _post_webhook(self, url: str, notice: Notice) -> int:
+        try:
+            response = outbound.post(url, self.settings.outbound, json=notice.webhook_body())
+        except outbound.Refused as error:
+            log.error("webhook of game %s refused: %s", notice.game_id, error)
+            return 0
+        except outbound.Unreachable as error:
+            raise _Transient(f"webhook unreachable: {error}") from error
+        if response.ok:
+            return 1
+        if _transient_status(response.status_code):
+            raise _Transient(f"webhook answered {response.status_code}")
+        log.error("webhook refused the notice (%s): %s", response.status_code,
+                  response.text[:200])
+        return 0

@@ -1,0 +1,140 @@
+"""What a caller sees: a game from a seat (or as a spectator), a line of an inbox or the lobby,
+and what a view's ETag is made of.
+
+Access: a private game, even while it waits for players, is watched only by its players and by
+a player a seat is kept for (a rematch); anybody else takes a seat through an invite link.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from api.storage.store import Storage
+from api.tables.errors import Forbidden, no_game
+from api.tables.games import Games
+from api.tables.model import ACTIVE, FINISHED, Player, Seat, StoredGame, iso
+
+FAR_FUTURE = "9999"  # sorts an inbox line without a deadline after every one with a deadline
+
+
+def view(stored: StoredGame, seat: int | None) -> dict:
+    game = stored.game
+    status = stored.status()
+    seen = game.view(stored.state, seat)
+    to_act = stored.to_act()
+    may_act = status == ACTIVE and seat is not None and not stored.seats[seat].standin
+    return {
+        "id": stored.id,
+        "type": game.name,
+        "title": game.title,
+        "options": stored.meta.options,
+        "pace": stored.meta.pace,
+        "public": stored.meta.public,
+        "version": stored.version,
+        "status": status,
+        "phase": seen["phase"],
+        "deal": seen["deal"],
+        "seats": [_seat_view(s, index, seen["scores"][index], index in to_act)
+                  for index, s in enumerate(stored.seats)],
+        "your_seat": seat,
+        "to_act": to_act,
+        "hand": seen["hand"],
+        "legal_actions": game.legal_actions(stored.state, seat) if may_act else [],
+        "table": seen["table"],
+        "outcome": game.outcome(stored.state) if status == FINISHED else None,
+        "invites": [{"seat": index, "code": s.invite} for index, s in enumerate(stored.seats)
+                    if s.invite and s.player_id is None] if seat is not None else [],
+        "rematch_of": stored.meta.rematch_of,
+        "rematch": stored.meta.rematch,
+    }
+
+
+def _seat_view(seat: Seat, index: int, score: Any, to_act: bool) -> dict:
+    return {"seat": index, "name": seat.name, "bot": seat.bot,
+            "joined": seat.bot is not None or seat.player_id is not None,
+            "automated": seat.automated,
+            "score": score, "to_act": to_act, "standin": seat.standin,
+            "resigned": seat.resigned,
+            "timeouts": seat.timeouts,
+            "deadline": iso(seat.deadline) if seat.deadline else None}
+
+
+def summary(stored: StoredGame, player_id: str | None) -> dict:
+    """One line of an inbox or of the lobby."""
+    seat = stored.seat_of(player_id)
+    to_act = stored.to_act()
+    scores = stored.game.view(stored.state, None)["scores"]
+    deadline = stored.seats[seat].deadline if seat is not None else None
+    return {
+        "id": stored.id, "type": stored.game.name, "title": stored.game.title,
+        "status": stored.status(), "your_seat": seat,
+        "your_turn": seat is not None and seat in to_act and not stored.seats[seat].standin,
+        "deadline": iso(deadline) if deadline else None,
+        "updated": iso(stored.updated),
+        "players": [{"seat": i, "name": s.name, "bot": s.bot, "score": scores[i]}
+                    for i, s in enumerate(stored.seats)],
+        "open_seats": sum(1 for s in stored.seats if s.open),
+    }
+
+
+def _descending(iso_time: str) -> str:
+    """A sort key that orders ISO timestamps newest first."""
+    return "".join(chr(0x10FFFF - ord(ch)) for ch in iso_time)
+
+
+class Watching:
+    def __init__(self, games: Games):
+        self.games = games
+        self.storage: Storage = games.storage
+
+    def etag_parts(self, game_id: str, player: Player | None) -> dict:
+        """What the ETag is made of, read without the game's JSON: the version, the caller's
+        seat and the number of renames at the table; refuses private spectators."""
+        head = self.storage.games.head(game_id, player and player.id)
+        if head is None:
+            raise no_game(game_id)
+        self.may_watch(game_id, player, head.seat, head.public)
+        return {"version": head.version, "seat": head.seat, "renamed": head.renamed}
+
+    def watch(self, game_id: str, player: Player | None) -> tuple[dict, StoredGame]:
+        """The ETag's parts and the game, in one read; refuses private spectators."""
+        stored = self.games.find(game_id, player and player.id)
+        if stored is None:
+            raise no_game(game_id)
+        record = stored.record
+        self.may_watch(game_id, player, record.seat, record.public, stored)
+        return {"version": record.version, "seat": record.seat, "renamed": record.renamed}, stored
+
+    def may_watch(self, game_id: str, player: Player | None, seat: int | None, public: bool,
+                  stored: StoredGame | None = None) -> None:
+        if seat is not None or public:
+            return
+        stored = stored or (self.games.find(game_id) if player else None)
+        if stored is None or player is None or not stored.seat_kept_for(player.id):
+            raise Forbidden("this game is private: only its players may watch it")
+
+    def inbox(self, player: Player) -> list[dict]:
+        """The player's games: their turn first, then by deadline, then by last activity."""
+        lines, gone = [], []
+        for game_id in self.storage.players.game_ids(player.id):
+            stored = self.games.find(game_id)
+            if stored is None or (stored.seat_of(player.id) is None
+                                  and not stored.seat_kept_for(player.id)):
+                gone.append(game_id)  # expired after its retention, or left
+            else:
+                lines.append(summary(stored, player.id))
+        self.storage.players.forget_games(player.id, gone)
+        return sorted(lines, key=lambda line: (not line["your_turn"], line["status"] == FINISHED,
+                                               line["deadline"] or FAR_FUTURE,
+                                               _descending(line["updated"])))
+
+    def inbox_version(self, player: Player) -> str:
+        """Changes whenever any of the player's games does: a digest of their versions.
+
+        Commits publish to each seated player's inbox channel but write no key of theirs, so a
+        move costs the same however many humans play and needs no other hash slot.
+        """
+        game_ids = self.storage.players.game_ids(player.id)
+        versions = self.storage.games.versions(game_ids) if game_ids else []
+        return hashlib.sha256(json.dumps([game_ids, versions]).encode()).hexdigest()[:20]
