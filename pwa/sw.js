@@ -1,6 +1,6 @@
 // Pöytä service worker: precaches the app shell; the API is never cached (always network).
 // Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
-const CACHE_VERSION = "poyta-shell-v12";
+const CACHE_VERSION = "poyta-shell-v13";
 const SHELL = [
   "/",
   "/index.html",
@@ -21,17 +21,17 @@ const SHELL = [
   "/pacing.js",
   "/keep.js",
   "/table.js",
-  "/howto/sixnimmt.js",
-  "/howto/sixtysix.js",
-  "/howto/sticheln.js",
-  "/howto/hattrick.js",
+  "/games/sixnimmt/howto.js",
+  "/games/sixtysix/howto.js",
+  "/games/sticheln/howto.js",
+  "/games/hattrick/howto.js",
   "/vendor/qrcode-generator.js",
   "/styles.css",
   "/manifest.webmanifest",
-  "/games/sixnimmt.js",
-  "/games/sixtysix.js",
-  "/games/sticheln.js",
-  "/games/hattrick.js",
+  "/games/sixnimmt/renderer.js",
+  "/games/sixtysix/renderer.js",
+  "/games/sticheln/renderer.js",
+  "/games/hattrick/renderer.js",
   "/icons/icon-192.png",
   "/icons/icon-512.png",
   "/icons/maskable-192.png",

@@ -1,8 +1,8 @@
 // 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, penalties.
-// Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
-import { t, addStrings, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { step, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixnimmt/shapes.py.
+import { t, addStrings, seatLine } from "../../i18n.js";
+import { h } from "../../ui.js";
+import { step, between } from "../../pacing.js";
 
 addStrings("en", {
   "sixnimmt.bullheads": "{n} bullheads",
@@ -315,7 +315,7 @@ export function seatNote(view, seat) {
   return view.phase === "choose" && table.chosen && table.chosen[seat] ? t("sixnimmt.hasChosen") : "";
 }
 
-// One line of the game log per event (see the events in rules/sixnimmt/game.py).
+// One line of the game log per event (the events are described in rules/sixnimmt/shapes.py).
 export function describeEvent(event, ctx) {
   switch (event.type) {
     case "drafted": return seatLine("sixnimmt.ev.drafted", event.seat, ctx, { card: event.card });

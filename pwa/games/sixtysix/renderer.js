@@ -1,8 +1,8 @@
 // Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
-// Contract: see games/README.md. view.table is documented in rules/sixtysix/game.py.
-import { t, addStrings, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { tricksStages, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixtysix/shapes.py.
+import { t, addStrings, seatLine } from "../../i18n.js";
+import { h } from "../../ui.js";
+import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
   "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
@@ -486,7 +486,7 @@ function lastHand(result, table, ctx) {
       h("tbody", {}, rows))));
 }
 
-// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+// The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
 export function stages(prev, view, events) {
   return tricksStages(prev, events, {
     plays: ["played"], done: ["trick"], ends: ["hand_over", "match_over"],
@@ -522,7 +522,7 @@ export function seatNote(view, seat) {
   return view.status === "active" && table.dealer === seat ? t("sixtysix.dealer") : "";
 }
 
-// One game-log line per event of rules/sixtysix/game.py (the shell shows and announces them).
+// One game-log line per event of rules/sixtysix/shapes.py (the shell shows and announces them).
 export function describeEvent(event, ctx) {
   const names = (seats) => seats.map((seat) => ctx.seatName(seat)).join(", ");
   const line = (key, vars) => seatLine(key, event.seat, ctx, vars);

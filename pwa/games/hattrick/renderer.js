@@ -1,9 +1,9 @@
 // Hattrick renderer: the double trick, the hand by colour (play or pass), last trick,
 // collected piles and passed cards, the end of the last deal and the score sheet.
-// Contract: see games/README.md. view.table and the events are documented in rules/hattrick/game.py.
-import { t, addStrings, listNames, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { tricksStages, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/hattrick/shapes.py.
+import { t, addStrings, listNames, seatLine } from "../../i18n.js";
+import { h } from "../../ui.js";
+import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
   "hattrick.colour.red": "red",
@@ -350,7 +350,7 @@ function sheetSection(view, table, name) {
       h("table", { class: "ht-sheet sheet" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
-// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+// The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
 export function stages(prev, view, events) {
   return tricksStages(prev, events, {
     plays: ["played", "passed"], done: ["trick_taken"], ends: ["deal_ended", "game_over"],
@@ -384,7 +384,7 @@ export function seatNote(view, seat) {
   return view.status === "active" && (view.table || {}).dealer === seat ? t("hattrick.dealer") : "";
 }
 
-// One line of the game log per event (the event types are documented in rules/hattrick/game.py).
+// One line of the game log per event (the events are described in rules/hattrick/shapes.py).
 export function describeEvent(event, ctx) {
   const name = (seat) => ctx.seatName(seat);
   switch (event.type) {

@@ -1,8 +1,8 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
-// Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
-import { t, addStrings, listNames, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { tricksStages, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sticheln/shapes.py.
+import { t, addStrings, listNames, seatLine } from "../../i18n.js";
+import { h } from "../../ui.js";
+import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
@@ -435,7 +435,7 @@ function previousList(view, previous, ctx, lucky) {
       wonLine(previous.collected[seat], previous.pain_colors[seat]))));
 }
 
-// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+// The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
 export function stages(prev, view, events) {
   return tricksStages(prev, events, {
     plays: ["played"], done: ["trick_won"], ends: ["deal_end", "game_over"],
