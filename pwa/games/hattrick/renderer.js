@@ -6,6 +6,7 @@ import { h } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
+  "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
   "hattrick.colour.red": "red",
   "hattrick.colour.blue": "blue",
   "hattrick.colour.green": "green",
@@ -63,6 +64,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
   "hattrick.colour.red": "punainen",
   "hattrick.colour.blue": "sininen",
   "hattrick.colour.green": "vihreä",

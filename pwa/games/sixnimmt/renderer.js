@@ -5,6 +5,7 @@ import { h } from "../../ui.js";
 import { step, between } from "../../pacing.js";
 
 addStrings("en", {
+  "about.sixnimmt": "Everyone plays a card at once; the sixth card in a row takes it. Fewest bullheads wins. 2–10 players.",
   "sixnimmt.bullheads": "{n} bullheads",
   "sixnimmt.bullhead": "{n} bullhead",
   "sixnimmt.play": "Play {card}, {heads}",
@@ -61,6 +62,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.sixnimmt": "Kaikki pelaavat kortin yhtä aikaa; rivin kuudes kortti vie rivin. Vähiten häränpäitä voittaa. 2–10 pelaajaa.",
   "sixnimmt.bullheads": "{n} härkää",
   "sixnimmt.bullhead": "{n} härkä",
   "sixnimmt.play": "Pelaa {card}, {heads}",

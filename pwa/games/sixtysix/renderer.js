@@ -4,7 +4,11 @@ import { t, addStrings, seatLine } from "../../i18n.js";
 import { h } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
+// A new game as people play it: two players, the classic rules.
+export const newGame = { players: 2, options: { preset: "classic" } };
+
 addStrings("en", {
+  "about.sixtysix": "A quick trick game for two: win tricks and marriages to reach 66 card points first. 2–4 players.",
   "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
   "sixtysix.rank.J": "jack", "sixtysix.rank.9": "nine", "sixtysix.rank.8": "eight", "sixtysix.rank.7": "seven",
   "sixtysix.suit.S": "spades", "sixtysix.suit.H": "hearts", "sixtysix.suit.D": "diamonds", "sixtysix.suit.C": "clubs",
@@ -101,6 +105,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.sixtysix": "Nopea tikkipeli kahdelle: voita tikkejä ja mariaaseja ja ehdi ensin 66 korttipisteeseen. 2–4 pelaajaa.",
   "sixtysix.rank.A": "ässä", "sixtysix.rank.10": "kymppi", "sixtysix.rank.K": "kuningas", "sixtysix.rank.Q": "rouva",
   "sixtysix.rank.J": "jätkä", "sixtysix.rank.9": "ysi", "sixtysix.rank.8": "kasi", "sixtysix.rank.7": "seiska",
   "sixtysix.suit.S": "pata", "sixtysix.suit.H": "hertta", "sixtysix.suit.D": "ruutu", "sixtysix.suit.C": "risti",

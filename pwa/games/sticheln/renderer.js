@@ -5,6 +5,7 @@ import { h } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
+  "about.sticheln": "Tricks where any other colour trumps; your secret pain colour costs you. 3–8 players.",
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
   "sticheln.color.yellow": "yellow", "sticheln.color.purple": "purple", "sticheln.color.brown": "brown",
   "sticheln.card": "{color} {value}",
@@ -87,6 +88,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.sticheln": "Tikkejä, joissa mikä tahansa muu väri on valttia; salainen kipuvärisi maksaa. 3–8 pelaajaa.",
   "sticheln.color.blue": "sininen", "sticheln.color.red": "punainen", "sticheln.color.green": "vihreä",
   "sticheln.color.yellow": "keltainen", "sticheln.color.purple": "violetti", "sticheln.color.brown": "ruskea",
   "sticheln.card": "{color} {value}",
