@@ -2,7 +2,7 @@
 // collected piles and passed cards, the end of the last deal and the score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/hattrick/shapes.py.
 import { t, addStrings, listNames, seatLine } from "../../i18n.js";
-import { h } from "../../ui.js";
+import { h, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
@@ -192,11 +192,6 @@ const STYLE = `
 .hattrick tr.mine th { text-decoration: underline; }
 .hattrick td.total { font-weight: 700; }
 `;
-function injectStyle() {
-  if (document.getElementById("hattrick-style")) return;
-  document.head.append(h("style", { id: "hattrick-style", text: STYLE }));
-}
-
 // A card's face: colour, symbol and number; decorative, the names carry the meaning.
 function face(card, extra = "", tag = "") {
   const { colour, value } = split(card);
@@ -209,7 +204,7 @@ const small = (card, extra = "") => h("span", {}, face(card, `ht-small ${extra}`
   h("span", { class: "visually-hidden", text: cardLabel(card) }));
 
 export function render(view, act, ctx) {
-  injectStyle();
+  addStyles("hattrick-style", STYLE);
   const table = view.table || {};
   const name = (seat) => ctx.seatName(seat);
   const root = h("div", { class: "hattrick" });
@@ -367,7 +362,7 @@ export function stages(prev, view, events) {
 export function summary(prev, view, ctx) {
   const end = (view.table || {}).previous_deal;
   if (view.deal === prev.deal || !end) return null;
-  injectStyle();
+  addStyles("hattrick-style", STYLE);
   return h("div", { class: "hattrick" }, dealEndSection(end, (seat) => ctx.seatName(seat)));
 }
 

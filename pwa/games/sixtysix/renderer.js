@@ -1,7 +1,7 @@
 // Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixtysix/shapes.py.
 import { t, addStrings, seatLine } from "../../i18n.js";
-import { h } from "../../ui.js";
+import { h, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 // A new game as people play it: two players, the classic rules.
@@ -273,11 +273,6 @@ const STYLE = `
 .sx-result table { font-size: .9rem; }
 `;
 
-function injectStyle() {
-  if (document.getElementById("sixtysix-style")) return;
-  document.head.append(h("style", { id: "sixtysix-style", text: STYLE }));
-}
-
 // A card's face: rank letter and suit symbol (shape, not only colour); the name is said elsewhere.
 function face(card) {
   const suit = suitOf(card);
@@ -303,7 +298,7 @@ function send(act, action) {
 }
 
 export function render(view, act, ctx) {
-  injectStyle();
+  addStyles("sixtysix-style", STYLE);
   const table = view.table || {};
   const legal = view.legal_actions || [];
   const mine = view.your_seat;

@@ -1,7 +1,7 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sticheln/shapes.py.
 import { t, addStrings, listNames, seatLine } from "../../i18n.js";
-import { h } from "../../ui.js";
+import { h, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
@@ -227,11 +227,6 @@ button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-s
 .st-sheet tr.mine th { text-decoration: underline; }
 `;
 
-function injectStyles() {
-  if (document.getElementById("sticheln-styles")) return;
-  document.head.append(h("style", { id: "sticheln-styles", text: CSS }));
-}
-
 // A card's face: symbol and number on the colour's face; its name is given by the caller.
 function face(card, small = false) {
   const { color, value } = parse(card);
@@ -262,7 +257,7 @@ function cardGrid(cards, make) {
 let picked = { key: "", cards: [] };
 
 export function render(view, act, ctx) {
-  injectStyles();
+  addStyles("sticheln-styles", CSS);
   const table = view.table || {};
   const me = view.your_seat;
   const seated = me !== null && me !== undefined;
@@ -452,7 +447,7 @@ export function stages(prev, view, events) {
 export function summary(prev, view, ctx) {
   const previous = (view.table || {}).previous_deal;
   if (view.deal === prev.deal || !previous) return null;
-  injectStyles();
+  addStyles("sticheln-styles", CSS);
   return h("section", { class: "sticheln" }, h("h2", { text: t("sticheln.previous", { deal: previous.deal }) }),
     previousList(view, previous, ctx, (view.table.variants || []).includes("reverse")));
 }
