@@ -4,13 +4,11 @@ import { api } from "./api.js";
 import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
 import { openHowTo } from "./howto.js";
+import { loadModule } from "./renderers.js";
 import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d"];
 const DEFAULT_PACE = "1d";
-// What suits a new player: the table size each game is best at, and Sixty-six as people play it.
-const DEFAULT_PLAYERS = { sixtysix: 2 };
-const DEFAULT_OPTIONS = { sixtysix: { preset: "classic" } };
 
 // ---------------------------------------------------------------- home
 export async function homePage(page, retry) {
@@ -36,7 +34,9 @@ export async function homePage(page, retry) {
     return;
   }
   setOffline(false);
-  buildCreateForm(form, types);
+  // Each game's blurb and what suits a new game of it come with its renderer.
+  const renderers = new Map(await Promise.all(types.map(async (ty) => [ty.type, await loadModule(ty.type)])));
+  buildCreateForm(form, types, renderers);
   renderLobby(lobby);
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
     h("ul", { class: "plain-list link-list" }, types.map((ty) =>
@@ -87,10 +87,10 @@ async function renderLobby(section) {
       "aria-label": t("lobby.watchLabel", { title: line.title, names: players(line) }) }, t("lobby.watch"))))));
 }
 
-function optionField(type, option) {
+function optionField(defaults, option) {
   const id = `opt-${option.name}`;
   const label = option.description || option.name;
-  const initial = (DEFAULT_OPTIONS[type] || {})[option.name] ?? option.default;
+  const initial = (defaults.options || {})[option.name] ?? option.default;
   if (option.type === "bool") {
     return h("div", { class: "field check" },
       h("input", { type: "checkbox", id, name: option.name, checked: !!initial }),
@@ -113,7 +113,7 @@ function readOption(form, option) {
   return parseInt(input.value, 10);
 }
 
-function buildCreateForm(form, types) {
+function buildCreateForm(form, types, renderers) {
   const typeSelect = h("select", { id: "game-type", name: "type", "aria-describedby": "game-about" },
     types.map((ty) => h("option", { value: ty.type }, ty.title)));
   const about = h("p", { id: "game-about", class: "muted about" });
@@ -155,14 +155,16 @@ function buildCreateForm(form, types) {
   }
   function buildType() {
     const ty = current();
+    const renderer = renderers.get(ty.type);
+    const defaults = (renderer && renderer.newGame) || {};
     playersInput.min = ty.min_players;
     playersInput.max = ty.max_players;
-    playersInput.value = DEFAULT_PLAYERS[ty.type] ?? Math.max(ty.min_players, Math.min(ty.max_players, 4));
-    about.textContent = t(`about.${ty.type}`);
+    playersInput.value = defaults.players ?? Math.max(ty.min_players, Math.min(ty.max_players, 4));
+    about.textContent = renderer ? t(`about.${ty.type}`) : t("game.noRenderer");
     optionsBox.replaceChildren();
     if (ty.options && ty.options.length) {
       optionsBox.append(h("fieldset", {}, h("legend", { text: t("home.options") }),
-        ty.options.map((option) => optionField(ty.type, option))));
+        ty.options.map((option) => optionField(defaults, option))));
     }
     buildSeats();
   }

@@ -1,5 +1,6 @@
-// "How to play": a sheet over the table with a game's rules written for players (howto/<type>.js,
-// English and Finnish), closed back to the table; the full rules page is one link away.
+// "How to play": a sheet over the table with a game's rules written for players
+// (games/<type>/howto.js, in every language), closed back to the table; the full rules page is
+// one link away.
 import { t, language } from "./i18n.js";
 import { h } from "./ui.js";
 import { renderMarkdown } from "./markdown.js";
@@ -7,7 +8,7 @@ import { renderMarkdown } from "./markdown.js";
 export async function openHowTo({ type, title, gameId }) {
   const opener = document.activeElement;
   let texts;
-  try { texts = (await import(`./howto/${type}.js`)).default; } catch { texts = null; }
+  try { texts = (await import(`./games/${type}/howto.js`)).default; } catch { texts = null; }
   const close = h("button", { type: "button", class: "sheet-close", "aria-label": t("howto.close") }, "×");
   const rules = gameId ? `#/rules/${encodeURIComponent(type)}/${encodeURIComponent(gameId)}` : `#/rules/${encodeURIComponent(type)}`;
   const dialog = h("dialog", { class: "sheet", "aria-labelledby": "howto-title" },

@@ -1,5 +1,6 @@
 // Every user-facing string of the shell lives here, in English and Finnish (same keys).
-// Game renderer modules add their own keys with addStrings(lang, {...}) under a "<type>." prefix.
+// Game renderer modules add their own keys with addStrings(lang, {...}) under a "<type>." prefix,
+// and the "about.<type>" blurb of the new-game form.
 const catalogues = {
   en: {
     "app.name": "Pöytä",
@@ -51,10 +52,6 @@ const catalogues = {
     "welcome.name": "Your name",
     "welcome.nameHelp": "Other players see it. You can change it later in Settings.",
     "welcome.start": "Start playing",
-    "about.sixnimmt": "Everyone plays a card at once; the sixth card in a row takes it. Fewest bullheads wins. 2–10 players.",
-    "about.sixtysix": "A quick trick game for two: win tricks and marriages to reach 66 card points first. 2–4 players.",
-    "about.sticheln": "Tricks where any other colour trumps; your secret pain colour costs you. 3–8 players.",
-    "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
     "nav.home": "Home",
     "nav.skip": "Skip to content",
     "nav.settings": "Settings",
@@ -254,10 +251,6 @@ const catalogues = {
     "welcome.name": "Nimesi",
     "welcome.nameHelp": "Muut pelaajat näkevät sen. Voit vaihtaa sen myöhemmin asetuksista.",
     "welcome.start": "Aloita",
-    "about.sixnimmt": "Kaikki pelaavat kortin yhtä aikaa; rivin kuudes kortti vie rivin. Vähiten häränpäitä voittaa. 2–10 pelaajaa.",
-    "about.sixtysix": "Nopea tikkipeli kahdelle: voita tikkejä ja mariaaseja ja ehdi ensin 66 korttipisteeseen. 2–4 pelaajaa.",
-    "about.sticheln": "Tikkejä, joissa mikä tahansa muu väri on valttia; salainen kipuvärisi maksaa. 3–8 pelaajaa.",
-    "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
     "nav.home": "Etusivu",
     "nav.skip": "Siirry sisältöön",
     "nav.settings": "Asetukset",

@@ -1,4 +1,4 @@
-// Loading the game renderer modules (games/<type>.js) and describing game events with them.
+// Loading the game renderer modules (games/<type>/renderer.js) and describing game events with them.
 import { seatLine } from "./i18n.js";
 
 const modules = new Map();
@@ -7,7 +7,7 @@ const modules = new Map();
 export async function loadModule(type) {
   if (!modules.has(type)) {
     // A failed import (offline before the module was cached) is tried again next time.
-    modules.set(type, import(`./games/${type}.js`).catch(() => { modules.delete(type); return null; }));
+    modules.set(type, import(`./games/${type}/renderer.js`).catch(() => { modules.delete(type); return null; }));
   }
   return modules.get(type);
 }

@@ -1,42 +1,8 @@
 // Pöytä service worker: precaches the app shell; the API is never cached (always network).
-// Bump CACHE_VERSION whenever a shell file changes, so clients install the new shell.
-const CACHE_VERSION = "poyta-shell-v12";
-const SHELL = [
-  "/",
-  "/index.html",
-  "/app.js",
-  "/ui.js",
-  "/home.js",
-  "/game.js",
-  "/api.js",
-  "/i18n.js",
-  "/markdown.js",
-  "/poll.js",
-  "/inbox.js",
-  "/renderers.js",
-  "/settings.js",
-  "/replay.js",
-  "/welcome.js",
-  "/howto.js",
-  "/pacing.js",
-  "/keep.js",
-  "/table.js",
-  "/howto/sixnimmt.js",
-  "/howto/sixtysix.js",
-  "/howto/sticheln.js",
-  "/howto/hattrick.js",
-  "/vendor/qrcode-generator.js",
-  "/styles.css",
-  "/manifest.webmanifest",
-  "/games/sixnimmt.js",
-  "/games/sixtysix.js",
-  "/games/sticheln.js",
-  "/games/hattrick.js",
-  "/icons/icon-192.png",
-  "/icons/icon-512.png",
-  "/icons/maskable-192.png",
-  "/icons/maskable-512.png",
-];
+// The server puts CACHE_VERSION and SHELL in front of this script (see
+// api/http/resources/pwa/routes.py): SHELL lists the shell's files and every file of each
+// registered game's folder, and CACHE_VERSION is a digest of their contents, so that any change
+// installs a new shell.
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE_VERSION)
@@ -61,14 +27,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.match("/index.html").then((hit) => hit || fetch(request)));
     return;
   }
-  event.respondWith(caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request).then((response) => {
-    // Game modules added later (games/<type>.js) are cached on first use.
-    if (response.ok && url.pathname.startsWith("/games/")) {
-      const copy = response.clone();
-      caches.open(CACHE_VERSION).then((cache) => cache.put(request, copy));
-    }
-    return response;
-  })));
+  event.respondWith(caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request)));
 });
 
 // "Your turn" notices (payload {title, body, url, game}); one per game, the newest replaces it.

@@ -20,6 +20,11 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 export const $ = (id) => document.getElementById(id);
+
+// A game module's own styles, added to the page once: the shell's styles.css names no game.
+export function addStyles(id, css) {
+  if (!$(id)) document.head.append(h("style", { id, text: css }));
+}
 export const main = () => $("main");
 
 export function showWho() {

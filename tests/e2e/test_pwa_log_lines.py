@@ -45,7 +45,7 @@ DESCRIBE = """async ({ games, lang }) => {
   i18n.setLanguage(lang);
   const lines = [];
   for (const { type, players, events } of games) {
-    const mod = await import(`/games/${type}.js`);
+    const mod = await import(`/games/${type}/renderer.js`);
     for (let seat = 0; seat < players; seat++) {
       const ctx = { yourSeat: seat, t: i18n.t,
         seatName: (other) => (other === seat ? i18n.t("game.youName") : `Bot ${other + 1}`) };

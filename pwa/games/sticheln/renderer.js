@@ -1,10 +1,11 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
-// Contract: see games/README.md. view.table is documented in rules/sticheln/game.py.
-import { t, addStrings, listNames, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { tricksStages, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sticheln/shapes.py.
+import { t, addStrings, listNames, seatLine } from "../../i18n.js";
+import { h, addStyles } from "../../ui.js";
+import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
+  "about.sticheln": "Tricks where any other colour trumps; your secret pain colour costs you. 3–8 players.",
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
   "sticheln.color.yellow": "yellow", "sticheln.color.purple": "purple", "sticheln.color.brown": "brown",
   "sticheln.card": "{color} {value}",
@@ -87,6 +88,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.sticheln": "Tikkejä, joissa mikä tahansa muu väri on valttia; salainen kipuvärisi maksaa. 3–8 pelaajaa.",
   "sticheln.color.blue": "sininen", "sticheln.color.red": "punainen", "sticheln.color.green": "vihreä",
   "sticheln.color.yellow": "keltainen", "sticheln.color.purple": "violetti", "sticheln.color.brown": "ruskea",
   "sticheln.card": "{color} {value}",
@@ -225,11 +227,6 @@ button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-s
 .st-sheet tr.mine th { text-decoration: underline; }
 `;
 
-function injectStyles() {
-  if (document.getElementById("sticheln-styles")) return;
-  document.head.append(h("style", { id: "sticheln-styles", text: CSS }));
-}
-
 // A card's face: symbol and number on the colour's face; its name is given by the caller.
 function face(card, small = false) {
   const { color, value } = parse(card);
@@ -260,7 +257,7 @@ function cardGrid(cards, make) {
 let picked = { key: "", cards: [] };
 
 export function render(view, act, ctx) {
-  injectStyles();
+  addStyles("sticheln-styles", CSS);
   const table = view.table || {};
   const me = view.your_seat;
   const seated = me !== null && me !== undefined;
@@ -435,7 +432,7 @@ function previousList(view, previous, ctx, lucky) {
       wonLine(previous.collected[seat], previous.pain_colors[seat]))));
 }
 
-// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+// The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
 export function stages(prev, view, events) {
   return tricksStages(prev, events, {
     plays: ["played"], done: ["trick_won"], ends: ["deal_end", "game_over"],
@@ -450,7 +447,7 @@ export function stages(prev, view, events) {
 export function summary(prev, view, ctx) {
   const previous = (view.table || {}).previous_deal;
   if (view.deal === prev.deal || !previous) return null;
-  injectStyles();
+  addStyles("sticheln-styles", CSS);
   return h("section", { class: "sticheln" }, h("h2", { text: t("sticheln.previous", { deal: previous.deal }) }),
     previousList(view, previous, ctx, (view.table.variants || []).includes("reverse")));
 }

@@ -1,11 +1,12 @@
 // Hattrick renderer: the double trick, the hand by colour (play or pass), last trick,
 // collected piles and passed cards, the end of the last deal and the score sheet.
-// Contract: see games/README.md. view.table and the events are documented in rules/hattrick/game.py.
-import { t, addStrings, listNames, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { tricksStages, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/hattrick/shapes.py.
+import { t, addStrings, listNames, seatLine } from "../../i18n.js";
+import { h, addStyles } from "../../ui.js";
+import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
+  "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
   "hattrick.colour.red": "red",
   "hattrick.colour.blue": "blue",
   "hattrick.colour.green": "green",
@@ -63,6 +64,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
   "hattrick.colour.red": "punainen",
   "hattrick.colour.blue": "sininen",
   "hattrick.colour.green": "vihreä",
@@ -190,11 +192,6 @@ const STYLE = `
 .hattrick tr.mine th { text-decoration: underline; }
 .hattrick td.total { font-weight: 700; }
 `;
-function injectStyle() {
-  if (document.getElementById("hattrick-style")) return;
-  document.head.append(h("style", { id: "hattrick-style", text: STYLE }));
-}
-
 // A card's face: colour, symbol and number; decorative, the names carry the meaning.
 function face(card, extra = "", tag = "") {
   const { colour, value } = split(card);
@@ -207,7 +204,7 @@ const small = (card, extra = "") => h("span", {}, face(card, `ht-small ${extra}`
   h("span", { class: "visually-hidden", text: cardLabel(card) }));
 
 export function render(view, act, ctx) {
-  injectStyle();
+  addStyles("hattrick-style", STYLE);
   const table = view.table || {};
   const name = (seat) => ctx.seatName(seat);
   const root = h("div", { class: "hattrick" });
@@ -350,7 +347,7 @@ function sheetSection(view, table, name) {
       h("table", { class: "ht-sheet sheet" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
-// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+// The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
 export function stages(prev, view, events) {
   return tricksStages(prev, events, {
     plays: ["played", "passed"], done: ["trick_taken"], ends: ["deal_ended", "game_over"],
@@ -365,7 +362,7 @@ export function stages(prev, view, events) {
 export function summary(prev, view, ctx) {
   const end = (view.table || {}).previous_deal;
   if (view.deal === prev.deal || !end) return null;
-  injectStyle();
+  addStyles("hattrick-style", STYLE);
   return h("div", { class: "hattrick" }, dealEndSection(end, (seat) => ctx.seatName(seat)));
 }
 
@@ -384,7 +381,7 @@ export function seatNote(view, seat) {
   return view.status === "active" && (view.table || {}).dealer === seat ? t("hattrick.dealer") : "";
 }
 
-// One line of the game log per event (the event types are documented in rules/hattrick/game.py).
+// One line of the game log per event (the events are described in rules/hattrick/shapes.py).
 export function describeEvent(event, ctx) {
   const name = (seat) => ctx.seatName(seat);
   switch (event.type) {

@@ -1,10 +1,11 @@
 // 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, penalties.
-// Contract: see games/README.md. view.table is documented in rules/sixnimmt/game.py.
-import { t, addStrings, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { step, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixnimmt/shapes.py.
+import { t, addStrings, seatLine } from "../../i18n.js";
+import { h, addStyles } from "../../ui.js";
+import { step, between } from "../../pacing.js";
 
 addStrings("en", {
+  "about.sixnimmt": "Everyone plays a card at once; the sixth card in a row takes it. Fewest bullheads wins. 2–10 players.",
   "sixnimmt.bullheads": "{n} bullheads",
   "sixnimmt.bullhead": "{n} bullhead",
   "sixnimmt.play": "Play {card}, {heads}",
@@ -61,6 +62,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.sixnimmt": "Kaikki pelaavat kortin yhtä aikaa; rivin kuudes kortti vie rivin. Vähiten häränpäitä voittaa. 2–10 pelaajaa.",
   "sixnimmt.bullheads": "{n} härkää",
   "sixnimmt.bullhead": "{n} härkä",
   "sixnimmt.play": "Pelaa {card}, {heads}",
@@ -126,6 +128,57 @@ export function bullheads(card) {
 const sum = (cards) => cards.reduce((total, card) => total + bullheads(card), 0);
 const heads = (n) => t(n === 1 ? "sixnimmt.bullhead" : "sixnimmt.bullheads", { n });
 
+// The module's styles (the shell's stylesheet names no game), the card colours by bullheads too.
+const STYLE = `
+:root { --c2: #d5e6fb; --c3: #fbe7a8; --c5: #f7c4c4; --c7: #dcc8f4; }
+@media (prefers-color-scheme: dark) {
+  :root { --c2: #b9d3f5; --c3: #f3da86; --c5: #f1a9a9; --c7: #cdb5ef; }
+}
+.sixnimmt .round-info { margin: .25rem 0; color: var(--muted); }
+.sixnimmt .round-info small { font-size: .85rem; }
+.sixnimmt .block h2 { margin: .9rem 0 .4rem; }
+.rows { list-style: none; margin: 0; padding: .35rem; background: var(--felt); border-radius: var(--radius); display: grid; gap: .3rem; }
+.row { display: grid; grid-template-columns: 2.3rem repeat(6, minmax(0, 1fr)); gap: .2rem; align-items: stretch;
+  width: 100%; padding: .2rem; border-radius: 8px; color: #fff; }
+.row-cards { display: contents; }
+button.row { border: 2px dashed #fff; background: rgba(255, 255, 255, .12); min-height: 0; text-align: inherit;
+  font-weight: inherit; }
+button.row.take { animation: pulse 1.6s ease-in-out infinite; }
+button.row:active { background: rgba(255, 255, 255, .3); }
+@keyframes pulse { 50% { border-color: #ffd54a; } }
+@media (prefers-reduced-motion: reduce) { button.row.take { animation: none; border-color: #ffd54a; } }
+.row-label { display: flex; flex-direction: column; align-items: center; justify-content: center; font-weight: 700; line-height: 1.1; }
+.row-sum { font-size: .8rem; display: flex; align-items: center; gap: 6px; }
+.nc { position: relative; display: flex; flex-direction: column; align-items: center; justify-content: center;
+  aspect-ratio: 5 / 7; min-width: 0; border-radius: 6px; background: var(--c1); color: var(--card-text);
+  border: 1px solid var(--card-edge); box-shadow: 0 1px 2px rgba(0,0,0,.25); }
+.nc.b2 { background: var(--c2); } .nc.b3 { background: var(--c3); } .nc.b5 { background: var(--c5); } .nc.b7 { background: var(--c7); }
+.nc-num { font-weight: 800; font-size: clamp(.95rem, 4.6vw, 1.3rem); font-variant-numeric: tabular-nums; line-height: 1; }
+.nc-heads { display: flex; flex-wrap: wrap; justify-content: center; gap: 1px; max-width: 90%; min-height: 6px; margin-top: 3px; }
+.nc-heads i { width: 6px; height: 6px; border-radius: 50% 50% 50% 50% / 35% 35% 65% 65%; background: #7a1d1d; }
+.nc.slot { background: transparent; border: 1px dashed var(--felt-line); box-shadow: none; border-color: rgba(255,255,255,.35); }
+.nc.slot.sixth { border-color: #ffb4b4; color: #ffd0d0; font-weight: 700; font-size: .9rem; }
+.bull { display: inline-block; width: 9px; height: 8px; border-radius: 45% 45% 50% 50%; background: currentColor; position: relative; }
+.bull::before, .bull::after { content: ""; position: absolute; top: -3px; width: 4px; height: 4px; border: 2px solid currentColor; border-bottom: none; }
+.bull::before { left: -4px; border-right: none; border-radius: 4px 0 0 0; }
+.bull::after { right: -4px; border-left: none; border-radius: 0 4px 0 0; }
+.nc-grid { display: grid; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: .4rem; }
+.nc-button { padding: 0; border: none; background: none; min-height: 60px; border-radius: 8px; }
+.nc-button .nc { width: 100%; aspect-ratio: 5 / 6; border-width: 3px; border-color: var(--accent); box-shadow: 0 3px 0 var(--accent); }
+.nc-button:not(:disabled):active .nc { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
+.nc-button:disabled .nc { border-width: 1px; border-color: var(--card-edge); box-shadow: none; margin-top: 3px; }
+.nc-button:disabled .nc-num { font-weight: 600; }
+.played { list-style: none; padding: 0; margin: 0; display: grid; gap: .3rem; }
+.played li { display: flex; align-items: center; gap: .6rem; }
+.played li .nc { width: 2.2rem; flex: none; }
+.played li.took span:last-child { font-weight: 600; }
+.chosen { display: flex; align-items: center; gap: .6rem; font-weight: 600; }
+.chosen .nc { width: 2.6rem; flex: none; }
+.nc.picked { outline: 3px solid var(--accent); outline-offset: 2px; }
+.nc-button.pending .nc { border-color: var(--focus); box-shadow: 0 0 0 3px var(--focus); transform: translateY(-4px); }
+.penalties .total { font-weight: 700; }
+.penalties tr.mine th { text-decoration: underline; }
+`;
 
 // The face of a card: its number and one mark per bullhead (decorative; names carry the meaning).
 function face(card, extra = "", tag = null) {
@@ -148,6 +201,7 @@ function playButton(card, action, act, label) {
 }
 
 export function render(view, act, ctx) {
+  addStyles("sixnimmt-style", STYLE);
   const table = view.table || {};
   const legal = view.legal_actions || [];
   const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
@@ -315,7 +369,7 @@ export function seatNote(view, seat) {
   return view.phase === "choose" && table.chosen && table.chosen[seat] ? t("sixnimmt.hasChosen") : "";
 }
 
-// One line of the game log per event (see the events in rules/sixnimmt/game.py).
+// One line of the game log per event (the events are described in rules/sixnimmt/shapes.py).
 export function describeEvent(event, ctx) {
   switch (event.type) {
     case "drafted": return seatLine("sixnimmt.ev.drafted", event.seat, ctx, { card: event.card });

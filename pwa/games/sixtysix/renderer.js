@@ -1,10 +1,14 @@
 // Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
-// Contract: see games/README.md. view.table is documented in rules/sixtysix/game.py.
-import { t, addStrings, seatLine } from "../i18n.js";
-import { h } from "../ui.js";
-import { tricksStages, between } from "../pacing.js";
+// Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixtysix/shapes.py.
+import { t, addStrings, seatLine } from "../../i18n.js";
+import { h, addStyles } from "../../ui.js";
+import { tricksStages, between } from "../../pacing.js";
+
+// A new game as people play it: two players, the classic rules.
+export const newGame = { players: 2, options: { preset: "classic" } };
 
 addStrings("en", {
+  "about.sixtysix": "A quick trick game for two: win tricks and marriages to reach 66 card points first. 2–4 players.",
   "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
   "sixtysix.rank.J": "jack", "sixtysix.rank.9": "nine", "sixtysix.rank.8": "eight", "sixtysix.rank.7": "seven",
   "sixtysix.suit.S": "spades", "sixtysix.suit.H": "hearts", "sixtysix.suit.D": "diamonds", "sixtysix.suit.C": "clubs",
@@ -101,6 +105,7 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  "about.sixtysix": "Nopea tikkipeli kahdelle: voita tikkejä ja mariaaseja ja ehdi ensin 66 korttipisteeseen. 2–4 pelaajaa.",
   "sixtysix.rank.A": "ässä", "sixtysix.rank.10": "kymppi", "sixtysix.rank.K": "kuningas", "sixtysix.rank.Q": "rouva",
   "sixtysix.rank.J": "jätkä", "sixtysix.rank.9": "ysi", "sixtysix.rank.8": "kasi", "sixtysix.rank.7": "seiska",
   "sixtysix.suit.S": "pata", "sixtysix.suit.H": "hertta", "sixtysix.suit.D": "ruutu", "sixtysix.suit.C": "risti",
@@ -268,11 +273,6 @@ const STYLE = `
 .sx-result table { font-size: .9rem; }
 `;
 
-function injectStyle() {
-  if (document.getElementById("sixtysix-style")) return;
-  document.head.append(h("style", { id: "sixtysix-style", text: STYLE }));
-}
-
 // A card's face: rank letter and suit symbol (shape, not only colour); the name is said elsewhere.
 function face(card) {
   const suit = suitOf(card);
@@ -298,7 +298,7 @@ function send(act, action) {
 }
 
 export function render(view, act, ctx) {
-  injectStyle();
+  addStyles("sixtysix-style", STYLE);
   const table = view.table || {};
   const legal = view.legal_actions || [];
   const mine = view.your_seat;
@@ -486,7 +486,7 @@ function lastHand(result, table, ctx) {
       h("tbody", {}, rows))));
 }
 
-// The paced reveal: each card of the others in turn, a completed trick held (see ../pacing.js).
+// The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
 export function stages(prev, view, events) {
   return tricksStages(prev, events, {
     plays: ["played"], done: ["trick"], ends: ["hand_over", "match_over"],
@@ -522,7 +522,7 @@ export function seatNote(view, seat) {
   return view.status === "active" && table.dealer === seat ? t("sixtysix.dealer") : "";
 }
 
-// One game-log line per event of rules/sixtysix/game.py (the shell shows and announces them).
+// One game-log line per event of rules/sixtysix/shapes.py (the shell shows and announces them).
 export function describeEvent(event, ctx) {
   const names = (seats) => seats.map((seat) => ctx.seatName(seat)).join(", ");
   const line = (key, vars) => seatLine(key, event.seat, ctx, vars);
