@@ -9,7 +9,7 @@ AXE := tests/e2e/node_modules/axe-core/axe.min.js
 TS_EXAMPLE := examples/typescript
 TS_STAMP := $(TS_EXAMPLE)/node_modules/.package-lock.json
 
-.PHONY: run test chromium bench clean
+.PHONY: run test docs chromium bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,9 +34,13 @@ $(AXE): tests/e2e/package.json tests/e2e/package-lock.json
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	touch $(AXE)
 
+# The documentation site (mkdocs.yml) into site/; --strict fails on a broken link.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
 # Two processes: the machine this project is built for has two cores.
-test: $(STAMP) chromium $(TS_STAMP) $(AXE)
+test: $(STAMP) docs chromium $(TS_STAMP) $(AXE)
 	$(BIN)/python -m pytest -q -n 2
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .hypothesis $(TS_EXAMPLE)/node_modules tests/e2e/node_modules
+	rm -rf $(VENV) data site .pytest_cache .hypothesis $(TS_EXAMPLE)/node_modules tests/e2e/node_modules
