@@ -39,6 +39,16 @@ def served_worker(client) -> tuple[str, list[str]]:
     return parse_worker(answer.get_data(as_text=True))
 
 
+def wait_for_control(page) -> None:
+    """Until the service worker controls the page. Polled from here: Playwright's in-page polling
+    evaluates a string, which the page's Content-Security-Policy refuses with a console error."""
+    for _ in range(300):
+        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never took control of the page")
+
+
 def wait_for_cache(page, version: str) -> None:
     """Until the phone's only cache is the one of this version (an old one goes on activation)."""
     for _ in range(300):
@@ -144,7 +154,7 @@ def test_a_changed_file_installs_a_new_shell_on_the_phone(new_page, redis, store
         base = f"http://127.0.0.1:{server.port}"
         page = new_page()
         start(page, base, "Anna")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        wait_for_control(page)
         version, shell = parse_worker(page.request.get(f"{base}/sw.js").text())
         wait_for_cache(page, version)
         cached = page.evaluate(CACHED, version)
