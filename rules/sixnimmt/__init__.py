@@ -29,6 +29,7 @@ GAME = SixNimmt(
     lower_score_wins=True,
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixnimmt.md",
+    typical_players=4, quick_options={"threshold": 1},
 )
 
 __all__ = ["GAME"]
