@@ -15,11 +15,16 @@ json_values = st.recursive(
     max_leaves=8)
 
 
+# Every game's action types and fields, so one game is also tried with another's actions.
+DECLARED_TYPES = sorted({action.type for game in GAMES.values() for action in game.actions})
+DECLARED_FIELDS = sorted({field.name for game in GAMES.values() for action in game.actions
+                          for field in action.fields})
+
+
 def action_like(game_name):
     """Mostly well-shaped actions with wrong values, sometimes anything at all."""
-    types = st.sampled_from(["play", "take_row", "draft", "close", "declare", "marry", "exchange",
-                             "choose_pain", "name_pain", "pass", "nope"])
-    fields = st.sampled_from(["card", "cards", "row", "color"])
+    types = st.sampled_from([*DECLARED_TYPES, "nope"])
+    fields = st.sampled_from(DECLARED_FIELDS)
     shaped = st.builds(lambda t, extra: {"type": t, **extra}, types,
                        st.dictionaries(fields, json_values, max_size=2))
     return shaped | json_values
@@ -153,3 +158,12 @@ def test_player_counts_and_option_types_are_checked(name):
         wrong = "yes" if option.type != "choice" else "no such choice"
         with pytest.raises(InvalidOptions):
             game.normalise_options(game.min_players, {option.name: wrong})
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_table_benches_and_tests_play_is_one_the_game_seats(name):
+    game = GAMES[name]
+    assert game.min_players <= game.typical_players <= game.max_players
+    for players in range(game.min_players, game.max_players + 1):
+        assert game.normalise_options(players, game.quick_options).items() >= \
+            game.quick_options.items()
