@@ -167,3 +167,29 @@ def test_the_table_benches_and_tests_play_is_one_the_game_seats(name):
     for players in range(game.min_players, game.max_players + 1):
         assert game.normalise_options(players, game.quick_options).items() >= \
             game.quick_options.items()
+
+
+def undescribed(shape, where):
+    """The fields of a shape, nested ones too, that have no description."""
+    for name, field in shape.get("properties", {}).items():
+        if "const" in field:
+            continue  # an event's type, told by the event's own description
+        if "description" not in field:
+            yield f"{where}.{name}"
+        yield from undescribed(field, f"{where}.{name}")
+    for inner in ("items", "additionalProperties"):
+        if isinstance(shape.get(inner), dict):
+            yield from undescribed(shape[inner], f"{where}[]")
+    for alternative in shape.get("anyOf", []):
+        yield from undescribed(alternative, where)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_table_and_every_event_describe_every_field(name):
+    game = GAMES[name]
+    assert game.table_shape["description"]
+    missing = list(undescribed(game.table_shape, "table"))
+    for shape in game.event_shapes:
+        assert shape["description"]
+        missing += undescribed(shape, shape["properties"]["type"]["const"])
+    assert missing == []
