@@ -1,5 +1,6 @@
 """What High card shows: the view's table and the events, as published in the API."""
-from rules.shapes import CARD, INT, SCORES, SEAT, array, described, event, nullable, per_seat, record
+from rules.shapes import (CARD, INT, SCORES, SEAT, array, described, event, nullable, per_seat,
+                          record)
 
 PLAYED = record(seat=described(SEAT, "the seat that played the card"),
                 card=described(CARD, "the card it played"))
