@@ -70,7 +70,7 @@ def test_a_state_in_play_keeps_no_deals_and_plays_as_a_recording_one(name):
     """The server plays without recording: the same events and views, and a state that does
     not grow with the deals played (the record is rebuilt by replaying)."""
     game = GAMES[name]
-    players = game.min_players + 1
+    players = min(game.min_players + 1, game.max_players)
     options = game.normalise_options(players, {})
     recording = game.new_game(players, options, 10**15 + 7, recording=True)
     playing = game.new_game(players, options, 10**15 + 7)
