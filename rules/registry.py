@@ -28,7 +28,11 @@ class RegistryError(RuntimeError):
 
 
 def installed_games() -> dict[str, Game]:
-    return build_registry(entry_points(group=GROUP))
+    games = build_registry(entry_points(group=GROUP))
+    if not games:  # the project's metadata predates its entry points
+        raise RegistryError(f"no game is installed (no entry point in {GROUP!r}): install "
+                            "the project again, e.g. pip install -e .")
+    return games
 
 
 def build_registry(found: Iterable[EntryPoint]) -> dict[str, Game]:

@@ -77,5 +77,12 @@ def test_an_entry_that_is_no_game_is_refused_with_its_reason(value, reason):
         build_registry([EntryPoint("broken", value, GROUP)])
 
 
-def test_no_entry_points_make_no_games():
+def test_metadata_older_than_the_entry_points_is_refused_with_the_cure(tmp_path, monkeypatch):
+    """The project's metadata as an install from before the entry points left it, found
+    first on the path: it hides the current metadata, and so every game."""
+    stale = install_distribution(tmp_path, "poyta", {})
+    (stale / "entry_points.txt").unlink()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(RegistryError, match=r"no game is installed .*install the project"):
+        installed_games()
     assert build_registry([]) == {}
