@@ -7,8 +7,8 @@ Starts what `make run` starts, on a free port against an embedded Redis (or REDI
 gunicorn (`-c gunicorn.conf.py`), the notice worker and the bot workers of
 `api.devtools.serve.BOT_WORKERS` (`--workers` names others: the queues of each worker, workers
 separated by `;`). Then keeps `--games` games going at once, each with one scripted human at
-seat 0 and bots of one level (`--mix`; each level's games cycle through 6 nimmt! and Sticheln
-and Hattrick with 4 players and Sixty-six with 2); a finished game is followed by a new one.
+seat 0 and bots of one level (`--mix`; each level's games cycle through every game that has
+the level, at its typical player count); a finished game is followed by a new one.
 Each human long-polls its view as the PWA does (`?wait=25` with `If-None-Match`); when it is
 to act it thinks for a random time in `--think` seconds, then posts a random legal action.
 
@@ -44,10 +44,10 @@ from api.devtools.embedded_cluster import free_port
 from api.tables import Tables
 from bench.redis_for_bench import bench_redis_url
 from bench.starting import wait_until_ready
+from rules import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-TABLES = [("sixnimmt", 4), ("sixtysix", 2), ("sticheln", 4), ("hattrick", 4)]
 LONG_POLL = 25  # seconds, as the PWA waits
 LEVELS = ("easy", "medium", "hard")
 
@@ -254,10 +254,12 @@ def run(args, url: str) -> None:
         results = Results(time.monotonic(), args.warmup)
         humans = []
         for level, count in counts.items():
+            tables = [(name, game.typical_players) for name, game in GAMES.items()
+                      if game.has_bot_level(level)]
             for index in range(count):
                 player = service.players.create(f"{level} {index}")
                 humans.append(Human(base, service, player, player["token"],
-                                    TABLES[index % len(TABLES)], level, think,
+                                    tables[index % len(tables)], level, think,
                                     seed=len(humans), results=results, stop=stop))
         threads = [threading.Thread(target=human.play, daemon=True) for human in humans]
         load_before = os.getloadavg()

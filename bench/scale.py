@@ -8,7 +8,7 @@ process each, on ports of their own) and RQ workers, then:
 
 1. API: scripted clients change a 6 nimmt! choice as fast as they can (every change is an
    accepted action) through one API process, then through both: actions/s and p95.
-2. Games: at least 200 games of all four types at once, each with one or two scripted
+2. Games: at least 200 games of every type at once, each with one or two scripted
    humans (long-polling, playing a random legal card, through either API process) and
    bots of every cheap level. Bot moves/s with 1 worker, then with 2.
 3. Faults: SIGKILL one API process and one worker midway; restart them; play on to the end.
@@ -56,12 +56,23 @@ RETURN_HOME_SECONDS = 10  # a client that moved to the other API process tries i
 # Cheap levels keep a 2-core machine busy without hours of search; medium thinks briefly.
 MEDIUM_SECONDS = "0.05"
 EASY_SECONDS_UNMEASURED = 0.008  # README's bot_latency p50, when /metrics has no bot timings
-TABLES = [  # (type, options, seats): one or two scripted humans, short games, cheap bots
-    ("sixnimmt", {"threshold": 1}, ["human", "human", {"bot": "easy"}]),
-    ("sixtysix", {"match_points": 1}, ["human", {"bot": "medium"}]),
-    ("sticheln", {"deals": 1}, ["human", {"bot": "easy"}, {"bot": "easy"}]),
-    ("hattrick", {"deals": 1}, ["human", "human", {"bot": "easy"}, {"bot": "easy"}]),
-]
+
+
+def tables() -> list[tuple[str, dict, list]]:
+    """(type, options, seats) per game: its quick game at its fewest players, one or two
+    scripted humans (two at every other table that seats three or more) and cheap bots (easy;
+    the first one medium at every fourth table, when its game has medium)."""
+    made = []
+    for index, game in enumerate(GAMES.values()):
+        humans = 2 if index % 2 == 0 and game.min_players > 2 else 1
+        bots = [{"bot": "easy"}] * (game.min_players - humans)
+        if index % 4 == 1 and game.has_bot_level("medium"):
+            bots[0] = {"bot": "medium"}
+        made.append((game.name, game.quick_options, ["human"] * humans + bots))
+    return made
+
+
+TABLES = tables()
 
 
 # --- processes ---------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
-"""How many simulations the hard bots fit in their budget, per game.
+"""How many simulations the hard bots fit in their budget, per game that has a hard level.
 
     nice -n 10 python -m bench.search_rate --seconds 0.05 --positions 20
 
-At a fixed set of positions per game (random play from fixed seeds, stopped at a random
-point), the hard bot decides with a budget of `--seconds` of CPU; this prints the mean
-simulations per decision and per CPU second. At equal CPU, more simulations are more
-samples of the unseen cards: the measure of a faster simulator or search loop.
+At a fixed set of positions per game (random play from fixed seeds at the game's typical
+player count, stopped at a random point), the hard bot decides with a budget of `--seconds`
+of CPU; this prints the mean simulations per decision and per CPU second. At equal CPU, more
+simulations are more samples of the unseen cards: the measure of a faster simulator or search
+loop.
 """
 from __future__ import annotations
 
@@ -14,15 +15,12 @@ import random
 import statistics
 import time
 
-from rules import GAMES
+from rules import GAMES, Game
 from rules.search import Budget, Clock
 
-PLAYERS = {"sixnimmt": 4, "sixtysix": 2, "sticheln": 4, "hattrick": 4}
 
-
-def positions(name: str, count: int):
-    game = GAMES[name]
-    players = PLAYERS[name]
+def positions(game: Game, count: int):
+    players = game.typical_players
     found = 0
     seed = 0
     while found < count:
@@ -57,10 +55,11 @@ def main(argv: list[str] | None = None) -> int:
 
     Clock.tick = counted
     budget = Budget(seconds=args.seconds)
-    for name in PLAYERS:
-        game = GAMES[name]
+    for game in GAMES.values():
+        if not game.has_bot_level("hard"):
+            continue
         counts, spent = [], 0.0
-        for index, (view, legal) in enumerate(positions(name, args.positions)):
+        for index, (view, legal) in enumerate(positions(game, args.positions)):
             ticks[0] = 0
             started = time.process_time()
             game.bot_action(view, legal, "hard", random.Random(index), budget)

@@ -42,6 +42,7 @@ BIN = Path(sys.executable).parent
 GUNICORN = ["--worker-class", "gevent", "--workers", "2", "--worker-connections", "2000"]
 API = "/api/v1"
 ROUNDS = 3
+SIZED_PLAYERS = 4  # the table whose bytes are measured, or the nearest a game seats
 
 
 def free_port() -> int:
@@ -280,14 +281,16 @@ def game_bytes(redis: Redis, game_id: str) -> tuple[int, int]:
 
 
 def sizes(url: str, base: str) -> dict[str, tuple[int, int, int]]:
-    """Per game type: largest state seen in play, state and Redis bytes once finished."""
+    """Per game type the server plays: largest state seen in play, state and Redis bytes once
+    finished."""
     redis = Redis.from_url(url)
     anna = Client(base, "Anna")
     rng = random.Random(7)
     found = {}
-    for game_type in ("sixnimmt", "sixtysix", "sticheln", "hattrick"):
-        game = anna.post("/games", {"type": game_type, "players": 4, "pace": "none",
-                                    "seats": ["human"] + [{"bot": "easy"}] * 3}).json()
+    for described in anna.get("/games/types").json():
+        players = min(max(SIZED_PLAYERS, described["min_players"]), described["max_players"])
+        game = anna.post("/games", {"type": described["type"], "players": players, "pace": "none",
+                                    "seats": ["human"] + [{"bot": "easy"}] * (players - 1)}).json()
         largest = 0
         while True:
             view = anna.wait_until(game["id"], lambda v: v["legal_actions"] or v["status"] == "finished")
@@ -297,7 +300,7 @@ def sizes(url: str, base: str) -> dict[str, tuple[int, int, int]]:
             anna.post(f"/games/{game['id']}/actions",
                       {"action": rng.choice(view["legal_actions"]), "version": view["version"]})
         state, total = game_bytes(redis, game["id"])
-        found[game_type] = (largest, state, total)
+        found[described["type"]] = (largest, state, total)
     return found
 
 
@@ -388,8 +391,9 @@ def show_throughput(base: str, bare: str, seconds: int) -> None:
 
 
 def show_sizes(url: str, base: str) -> None:
-    print("\nBytes per 4-player game against 3 easy bots (largest state in play; when finished:"
-          " state, every key of the game; targets 8192 and 16384)")
+    print(f"\nBytes per {SIZED_PLAYERS}-player game (or the nearest a game seats) against easy "
+          "bots (largest state in play; when finished: state, every key of the game; targets "
+          "8192 and 16384)")
     for game_type, (largest, state, total) in sizes(url, base).items():
         print(f"  {game_type:<10} in play ≤ {largest:>6} B   finished: state {state:>6} B, "
               f"in Redis {total:>7} B")

@@ -30,6 +30,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from importlib import import_module
 
+from rules import GAMES
 from rules.search import DEFAULT_BUDGETS, Budget
 
 RANDOM = "random"
@@ -37,8 +38,10 @@ BOOTSTRAP_SAMPLES = 2000
 
 
 def benchmark_levels(game_name: str) -> dict:
+    """The benchmark-only levels in the search module of the game's package, if any."""
+    package = type(GAMES[game_name]).__module__.rpartition(".")[0]
     try:
-        return import_module(f"rules.{game_name}.search").BENCHMARK_LEVELS
+        return import_module(f"{package}.search").BENCHMARK_LEVELS
     except (ImportError, AttributeError):
         return {}
 
@@ -47,7 +50,7 @@ def play_one(game_name: str, players: int, options: dict, levels: list[str], see
              budget: Budget | dict | None) -> tuple[dict, int, list[float], list[int]]:
     """The outcome of one game, how many deals it took, and each seat's CPU seconds and
     decisions; `budget` is one for every level or a Budget per level."""
-    game = import_module(f"rules.{game_name}").GAME
+    game = GAMES[game_name]
     extra = benchmark_levels(game_name)
     state = game.new_game(players, options, seed, recording=True)
     bot_rngs = [random.Random(f"bot:{seed}:{seat}") for seat in range(players)]
@@ -117,7 +120,7 @@ def ratio_interval(numerators: list[float], denominators: list[float]) -> tuple[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game")
+    parser.add_argument("game", choices=list(GAMES))
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--seats", required=True,
                         help="comma-separated level per seat: a bot level, a benchmark level, "
@@ -134,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", help="JSON-lines file of finished games, resumed from")
     args = parser.parse_args(argv)
 
-    game = import_module(f"rules.{args.game}").GAME
+    game = GAMES[args.game]
     seats = args.seats.split(",")
     if len(seats) != args.players:
         parser.error("--seats must name one level per player")

@@ -1,12 +1,8 @@
-"""Pure game rules: no I/O, no web, no storage. See rules/base.py for the shape."""
-from importlib import import_module
-
+"""Pure game rules: no I/O, no web, no storage. See rules/base.py for the shape, and
+rules/registry.py for how a game joins `GAMES`."""
 from rules.base import Action, Game, IllegalAction, InvalidOptions, State
+from rules.registry import installed_games
 
-GAME_MODULES = ("sixnimmt", "sixtysix", "sticheln", "hattrick")
-
-GAMES: dict[str, Game] = {
-    module: import_module(f"rules.{module}").GAME for module in GAME_MODULES
-}
+GAMES: dict[str, Game] = installed_games()
 
 __all__ = ["Action", "Game", "GAMES", "IllegalAction", "InvalidOptions", "State"]

@@ -273,9 +273,14 @@ class Game:
     card: CardFormat | None = None  # how the game's views and events spell a card
     table_shape: dict = field(default_factory=dict)  # the view's table (rules/shapes.py)
     event_shapes: tuple[dict, ...] = ()  # every event apply_action may return
+    # What benches and tests play when they need one table of the game: its usual player
+    # count (0: min_players), and the options of its shortest whole game.
+    typical_players: int = 0
+    quick_options: dict = field(default_factory=dict)
     actions: ClassVar[tuple[ActionType, ...]] = ()  # declared by each game's class
 
     def __post_init__(self) -> None:
+        self.typical_players = self.typical_players or self.min_players
         self.action_types = {action.type: action for action in self.actions}
         self._handlers = {action.type: getattr(self, action.handler) for action in self.actions}
 
@@ -310,6 +315,9 @@ class Game:
             "bot_levels": [{"name": b.name, "description": b.description} for b in self.bot_levels],
             "rules_page": self.rules_page,
         }
+
+    def has_bot_level(self, level: str) -> bool:
+        return any(bot.name == level for bot in self.bot_levels)
 
     # --- the rules -------------------------------------------------------------
     def new_game(self, players: int, options: dict, seed: int, recording: bool = False

@@ -1,6 +1,7 @@
 """The vocabulary in which games describe what they show: their view's table and their
 events, as JSON Schema. Pure data; the HTTP API publishes it per game, and the tests
-check every view and event against it.
+check every view and event against it. A game's shapes are its one description of its
+table and events: every field carries a description.
 
 A card is written `card` (or `cards`) here and becomes a reference to the game's own
 card format when published."""
@@ -65,6 +66,6 @@ def event(type_: str, description: str, private: bool = False, optional: tuple[s
     return record(description, optional, type={"const": type_}, **properties)
 
 
-SEAT_CARD: Shape = record(seat=SEAT, card=CARD)
+SEAT_CARD: Shape = record(seat=described(SEAT, "the seat"), card=described(CARD, "its card"))
 SEATS: Shape = array(SEAT)
 SCORES: Shape = array(INT)

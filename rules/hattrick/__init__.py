@@ -17,6 +17,7 @@ GAME = Hattrick(
                                  "sensible opponents before every card", hard_action)),
     lower_score_wins=False, card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="hattrick.md",
+    typical_players=4, quick_options={"deals": 1},
 )
 
 __all__ = ["GAME"]

@@ -1,44 +1,12 @@
 """Hattrick: the double trick game for 4-7 players (rules page: seeds/hattrick.md).
 
-Cards are named "<colour>-<value>": colours "red", "blue", "green"; values 1-20,
-plus 0 with 7 players ("blue-0").
+A trick may hold two of the three colours, each going to the highest card of its colour; once
+a trick shows two colours, a player may pass instead, showing a card of the third colour and
+laying it face down (-2). A deal scores +1 for each collected card of a player's best colour
+and -1 for every other; the highest total after the match's deals wins.
 
-Actions (always by the seat in `table["turn"]`): declared in ACTIONS below.
-
-view(state, seat) -> {"phase": "play" | "over", "deal": int, "scores": [match score per
-seat, finished deals only], "hand": [own cards, by colour red/blue/green then value] or None
-for a spectator, "table": {...}} with table keys:
-    "deals":         number of deals in the match
-    "dealer":        seat that dealt this deal
-    "leader":        seat that leads (led) the current trick
-    "turn":          seat to act, None when the game is over
-    "hand_sizes":    [cards in hand per seat]
-    "trick":         [{"seat", "card", "passed": bool}] the current trick in acting order;
-                     passed cards appear here too (they were shown) but do not count
-    "trick_colours": [colours of the played (not passed) cards, in order of appearance]
-    "piles":         [{"red": [...], "blue": [...], "green": [...]} per seat] collected
-                     cards, face up, ascending
-    "passed":        [[cards laid face down, in order] per seat] (they were shown: public)
-    "passed_counts": [number of passed cards per seat]
-    "deal_scores":   [this deal's score so far per seat, from piles and passed cards]
-    "sheet":         [[score per seat] per finished deal]
-    "last_trick":    None at the start of a deal, else {"cards": [{"seat", "card",
-                     "passed"}], "taken": {colour: seat}, "next_leader": seat}
-    "previous_deal": None until a deal has ended, else the end of the last finished deal:
-                     {"deal", "piles", "passed", "set_aside": [last card per seat],
-                     "last_trick", "scores"}
-
-apply_action returns the events, in this order; every one is public (no "to"), because
-every card they name has been shown to everyone by then:
-    {"type": "played", "seat", "card"}   a card put into the trick
-    {"type": "passed", "seat", "card"}   a card shown and laid face down (-2 at scoring)
-    {"type": "trick_taken", "taken": [{"seat", "colour", "cards": [ascending]}] in colour
-     order red/blue/green, "next_leader": seat}        after the trick's last card
-    {"type": "deal_ended", "deal", "set_aside": [last card per seat], "scores": [this
-     deal's score per seat], "totals": [match score per seat]}   after the deal's last trick
-    {"type": "dealt", "deal", "dealer", "leader", "hand_size"}    the next deal has started;
-     it names no card: each seat finds its new hand in its view
-    {"type": "game_over", "scores": [match score per seat], "winners": [seats]}
+Actions (always by the seat in `table["turn"]`): declared in ACTIONS below. The phases, the
+view's table and every event, field by field: shapes.py.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""6 nimmt!: see game.py for the rules, the actions and the view."""
+"""6 nimmt!: game.py has the rules and the actions, shapes.py what the view and the events show."""
 from rules.base import BotLevel, Option
 from rules.sixnimmt.bots import easy
 from rules.sixnimmt.game import CARD, SixNimmt
@@ -29,6 +29,7 @@ GAME = SixNimmt(
     lower_score_wins=True,
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixnimmt.md",
+    typical_players=4, quick_options={"threshold": 1},
 )
 
 __all__ = ["GAME"]

@@ -1,43 +1,13 @@
 """6 nimmt! (Wolfgang Kramer): play cards onto four rows; the sixth card of a row takes the row.
 
-Actions: declared in ACTIONS below (type, fields, phase, handler).
+Each turn every seat secretly chooses a card; once all have, the cards are placed in ascending
+order, each behind the row end closest below it. A sixth card takes the row's five, a card
+lower than every row end takes a row of its player's choice, and each card taken costs its
+bullheads. The game ends after the round in which someone reaches the threshold; the fewest
+bullheads win. The rules page is seeds/sixnimmt.md.
 
-Phases: "draft" -> "choose" (10 turns, with a "take_row" pause when needed) -> next round,
-or "over" after the round in which someone reached the threshold.
-
-Events (apply_action's result; all public, none names a card still secret):
-    {"type": "drafted", "seat", "card"}        a card taken from the face-up display
-    {"type": "chose", "seat", "changed"}       a seat chose (or changed) its card: never which
-    {"type": "revealed", "cards": [{"seat", "card"}]}   every choice, ascending, once all chose
-    {"type": "row_choice", "seat"}             the lowest card fits no row: that seat picks one
-    {"type": "placed", "seat", "card", "row", "took": [cards]}   one card placed (rules 1-4)
-    {"type": "round_over", "round", "penalties": [per seat], "scores": [per seat]}
-    {"type": "dealt", "round"}                 a new round began (hands are in each view)
-    {"type": "game_over", "scores": [per seat], "winners": [seats]}
-
-view(state, seat) = {"phase", "deal" (= round, 1-based), "scores" (bullheads per seat so far,
-including the current round), "hand" (own cards ascending; None for a spectator), "table"}.
-view()["table"] keys:
-    "rows":            4 lists of cards, oldest first; the last card is the row's end
-                       (4 empty lists during the draft)
-    "row_bullheads":   bullheads in each row
-    "chosen":          per seat, True once it has chosen its card this turn (never which card)
-    "my_choice":       the card this seat has chosen this turn, else None (None for spectators)
-    "revealed":        during "take_row": the turn's cards, [{"seat", "card"}] in placing order
-                       (ascending); otherwise None
-    "row_chooser":     during "take_row": the seat that must take a row; otherwise None
-    "last_turn":       the most recently completed turn (possibly of the previous round):
-                       [{"seat", "card", "row", "took": [cards taken]}] in placing order, or None
-    "round_penalties": bullheads taken this round per seat
-    "round_scores":    the bullheads of every finished round, [[per seat], ...]
-    "taken_counts":    cards taken this round per seat
-    "hand_sizes":      cards in hand per seat (a chosen card has left the hand)
-    "draft_display":   during "draft": the face-up cards still to take, ascending; otherwise None
-    "draft_turn":      during "draft": the seat to take a card; otherwise None
-    "dealer":          this round's dealer (the seat before the round's first player)
-    "round", "turn":   round number (1-based) and turn within the round (1-10)
-    "threshold":       the game ends after the round in which someone reaches this many bullheads
-    "cards_in_use":    the highest card number in the deck (104, or 10 * players + 4 when tactical)
+Actions: declared in ACTIONS below (type, fields, phase, handler). The phases, the view's table
+and every event, field by field: shapes.py.
 """
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ GAME = SixtySix(
     lower_score_wins=False,
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixtysix.md",
+    typical_players=2, quick_options={"match_points": 1},
 )
 
 __all__ = ["GAME"]

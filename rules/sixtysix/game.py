@@ -1,83 +1,12 @@
 """Sixty-six (Sechsundsechzig) for 2-4 players; the rules page is seeds/sixtysix.md.
 
-Cards are strings: rank "A", "10", "K", "Q", "J", "9", "8", "7" followed by suit
-"S", "H", "D", "C" ("AS", "10H", "7C"). With 4 players the double 24-card deck
-holds every card twice, so two identical names may be in play at once.
+A Schnapsen-like trick game: after each trick everyone draws from the stock until it is closed
+or exhausted, and a side that has taken 66 card points (101 with 4 players, two partnerships)
+says "I have enough". Each hand earns 1 to 3 game points; the first side to the match's game
+points wins.
 
-Actions (always by the single seat in to_act): declared in ACTIONS below.
-
-view(state, seat)["table"] keys:
-    seat         the viewing seat, None for a spectator
-    players      number of seats
-    preset       "seed" or "classic"
-    deck_size    24, 32 or 48 (the 4-player double deck)
-    target       card points needed to declare: 66, or 101 with 4 players
-    match_points game points that end the match
-    side_of      side index per seat ([0, 1, 0, 1] with 4 players, else [0, 1, (2)])
-    dealer       dealer seat of this hand
-    leader       seat that leads (or led) the trick in progress
-    turn         seat to act now, None when the game is over
-    trump        trump suit letter
-    trump_card   the face-up trump card under the stock while the stock is open, else None
-    stock_size   cards that can still be drawn (0 once closed or exhausted)
-    set_aside    cards set aside unplayed (3 players, once the stock is exhausted)
-    closed_by    seat that closed the stock, or None
-    hand_sizes   number of cards in each seat's hand
-    trick        trick in progress: [{"seat": s, "card": c}, ...] in playing order
-    last_trick   None or {"winner": seat, "cards": [{"seat": s, "card": c}, ...]}
-    played       every completed trick of the current hand, in order (all were shown face
-                 up): [{"leader": seat, "cards": [{"seat": s, "card": c}, ...], "winner": seat,
-                 "strict": bool (played under the strict rules: stock closed or exhausted)}]
-    closed_tricks  tricks of each seat's side when the stock was closed, None if not closed
-    exchanged    classic: None, or {"seat", "gave", "took"}: the trump exchange of this hand
-                 ("took" was the face-up card and went to that seat's hand)
-    face_up      None, or {"card": c, "drawn_by": seat or None}: the face-up trump card as last
-                 shown (after any exchange), also once the stock is closed or exhausted;
-                 "drawn_by" is the seat that drew it, None while it lies under the stock or
-                 was set aside
-    tricks       tricks taken by each seat's side, one entry per seat
-    my_points    card points of the viewer's own side (marriages included once
-                 they count); None for a spectator, who never sees card points
-    marriages    [{"seat": s, "suit": "H", "points": 20 or 40, "counted": bool}]
-    carry        extra game points waiting for the side(s) that score next hand
-    last_hand    None, or the result of the previous hand (kept until the next one ends):
-                 {"deal", "ended_by": "declare" | "cards_out", "declarer": seat or None,
-                  "correct": bool or None, "closed_by": seat or None,
-                  "points": card points per seat's side, "tricks": per seat's side,
-                  "game_points": awarded per seat (carry included), "reason": str}
-view()["scores"] is the match's game points of each seat's side; view()["phase"] is
-"play" while the match runs and "over" afterwards.
-
-apply_action returns these events, in the order things happened. Seats are numbers,
-cards are card strings; "to" marks an event only those seats receive. Running card
-points stay hidden until a hand ends, so no event carries them before "hand_over".
-    {"type": "closed", "seat"}                        the leader closed the stock
-    {"type": "exchanged", "seat", "gave", "took"}     classic: the lowest trump ("gave") now
-                                                      lies face up; "took" was face up
-    {"type": "married", "seat", "suit", "cards": [K, Q], "points", "counted"}
-                                                      classic: a marriage shown ("counted"
-                                                      False: waits for the side's first trick)
-    {"type": "played", "seat", "card"}                a card put into the trick
-    {"type": "trick", "winner", "cards": [{"seat", "card"}], "points"}
-                                                      the trick is taken; "points" is the card
-                                                      value of its cards (public: all were seen)
-    {"type": "drew", "seat", "card", "to": [seat]}    the card that seat drew from the stock
-    {"type": "drawn", "order": [seats], "trump_card_to", "stock_size", "set_aside"}
-                                                      everyone drew, winner first; the seat that
-                                                      drew the face-up trump card or None; what
-                                                      remains to draw, and cards set aside once
-                                                      the stock is exhausted (3 players)
-    {"type": "declared", "seat", "suit"}              "I have enough"; "suit" names the marriage
-                                                      shown with it (classic), else None
-    {"type": "hand_over", "deal", "ended_by", "declarer", "correct", "closed_by", "points",
-     "tricks", "game_points", "reason", "scores", "carry"}
-                                                      the hand's result: view's last_hand, plus
-                                                      the match score per seat and the carry
-    {"type": "match_over", "scores", "winners"}       the match has ended (as outcome())
-    {"type": "dealt", "deal", "dealer", "leader", "trump", "trump_card", "stock_size"}
-                                                      a new hand is dealt (not the first one:
-                                                      new_game returns no events)
-    {"type": "dealt_hand", "seat", "cards", "to": [seat]}  that seat's new hand, sorted
+Actions (always by the single seat in to_act): declared in ACTIONS below. The phases, the
+view's table and every event, field by field: shapes.py.
 """
 from __future__ import annotations
 

@@ -30,4 +30,5 @@ GAME = Sticheln(
     lower_score_wins=False,
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sticheln.md",
+    typical_players=4, quick_options={"deals": 1},
 )

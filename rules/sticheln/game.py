@@ -1,68 +1,15 @@
 """Sticheln (Klaus Palesch): tricks without any duty to follow, every colour but the led one
 is trump, and each player picks a pain colour whose cards cost him their face value.
 
-Cards are named "<colour>-<value>", e.g. "red-5", "brown-0". Colours in table order:
-blue, red, green (0-20), yellow, purple, brown (0-18); purple is only used from six players on.
+Each deal every seat secretly puts down a card whose colour becomes its pain colour (with
+options: a lucky colour, two colours, hidden until the deal ends, or named after the last
+trick); then the tricks are played: the highest trump takes a trick (a zero is never trump),
+else the highest card of the led colour. A pain card costs its value, every other collected
+card scores one; the best total after the match's deals wins. The rules page is
+seeds/sticheln.md.
 
-Actions: declared in ACTIONS below (type, fields, phase, handler).
-
-Phases: "choose" (simultaneous, secret), "play", "name" ("late" only; simultaneous, secret),
-"over". A secret choice may be changed until the last seat has chosen: to_act lists only the
-seats that have not chosen, legal_actions of a seat that has chosen offers the other choices
-(its put-down cards count as back in hand), and applying one replaces its choice. A deal is scored as soon as its last action is applied and the next deal starts at once,
-so the finished deal is shown under table["previous_deal"]. In phase "over" the last deal stays
-on the table with everything revealed.
-
-Events (apply_action returns them in this order; "to" marks the only seats that may see one)
-    {"type": "chose", "seat", "phase": "choose"|"name", "changed": bool}
-                    seat has made (or, with "changed", replaced) its secret choice; never what
-    {"type": "choice", "seat", "cards": [names]} or {"type": "choice", "seat", "colors": [..]},
-                    "to": [seat]
-                    what that seat chose, told to that seat only (follows its "chose")
-    {"type": "all_chosen", "phase": "choose"|"name"}
-                    the last seat has chosen: the choices are final
-    {"type": "revealed", "pain": [[names] per seat], "pain_colors": [[colours] or None per seat]}
-                    every seat's choice turned up: when all have chosen, but under "dark" only at
-                    the end of the deal (just before "deal_end"); under "late" after the naming
-    {"type": "played", "seat", "card", "led_color", "trick"}
-                    a card played to the trick numbered `trick` (1-based within the deal)
-    {"type": "trick_won", "winner", "cards": [{"seat", "card"}], "trick", "tricks_per_deal"}
-                    the trick's winner takes these cards and leads next
-    {"type": "deal_end", "deal", "scores": [per seat], "totals": [per seat]}
-                    the deal is scored; totals are the match scores after it
-    {"type": "dealt", "deal", "dealer", "leader", "leftover": [names], "hand_size"}
-                    a new deal (from deal 2 on; new_game returns no events): no hand is told,
-                    each seat reads its new hand from its view
-    {"type": "game_over", "scores", "winners"}
-                    the last deal is scored and the match is over
-
-view()["table"] keys
-    seat            the viewer's seat, None for a spectator
-    dealer          dealer of this deal
-    leader          the seat that led (or leads) the current trick
-    turn            seat to play now, None outside phase "play"
-    to_act          seats that still have to act now
-    tricks_played   tricks finished in this deal
-    tricks_per_deal tricks in a deal (hand size minus cards put down)
-    trick           [{"seat": s, "card": name}] in playing order
-    led_color       colour of the first card of the trick, None when the trick is empty
-    last_trick      {"cards": [{"seat", "card"}], "winner": seat} of this deal, or None
-    leftover        cards set aside face up for the whole deal (7 and 8 players), sorted
-    chosen          [bool per seat]: has made this phase's secret choice (never what)
-    pain            [[names] per seat]: put-down pain (or lucky) cards the viewer may see;
-                    [] while still secret (until all chose; under "dark" until the deal ends)
-    pain_colors     [[colour names] per seat] or None per seat while unknown to the viewer
-    collected       [{colour: [names]} per seat]: every collected card, public, one key per
-                    colour in play
-    collected_count [int per seat]
-    deal_score      [int or None per seat]: this deal's score so far, None while that seat's
-                    pain colours are unknown to the viewer
-    deal_scores     [[int per seat] per finished deal]: the score sheet
-    deals           number of deals in the match
-    variants        names of the variant options switched on
-    previous_deal   None, or {"deal", "pain", "pain_colors", "collected", "scores",
-                    "last_trick"} of the deal that finished last, everything revealed (same
-                    shapes as above; "scores" is that deal's score per seat)
+Actions: declared in ACTIONS below (type, fields, phase, handler). The phases, the secret
+choices, the view's table and every event, field by field: shapes.py.
 """
 from __future__ import annotations
 

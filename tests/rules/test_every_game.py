@@ -15,11 +15,16 @@ json_values = st.recursive(
     max_leaves=8)
 
 
+# Every game's action types and fields, so one game is also tried with another's actions.
+DECLARED_TYPES = sorted({action.type for game in GAMES.values() for action in game.actions})
+DECLARED_FIELDS = sorted({field.name for game in GAMES.values() for action in game.actions
+                          for field in action.fields})
+
+
 def action_like(game_name):
     """Mostly well-shaped actions with wrong values, sometimes anything at all."""
-    types = st.sampled_from(["play", "take_row", "draft", "close", "declare", "marry", "exchange",
-                             "choose_pain", "name_pain", "pass", "nope"])
-    fields = st.sampled_from(["card", "cards", "row", "color"])
+    types = st.sampled_from([*DECLARED_TYPES, "nope"])
+    fields = st.sampled_from(DECLARED_FIELDS)
     shaped = st.builds(lambda t, extra: {"type": t, **extra}, types,
                        st.dictionaries(fields, json_values, max_size=2))
     return shaped | json_values
@@ -65,7 +70,7 @@ def test_a_state_in_play_keeps_no_deals_and_plays_as_a_recording_one(name):
     """The server plays without recording: the same events and views, and a state that does
     not grow with the deals played (the record is rebuilt by replaying)."""
     game = GAMES[name]
-    players = game.min_players + 1
+    players = min(game.min_players + 1, game.max_players)
     options = game.normalise_options(players, {})
     recording = game.new_game(players, options, 10**15 + 7, recording=True)
     playing = game.new_game(players, options, 10**15 + 7)
@@ -153,3 +158,38 @@ def test_player_counts_and_option_types_are_checked(name):
         wrong = "yes" if option.type != "choice" else "no such choice"
         with pytest.raises(InvalidOptions):
             game.normalise_options(game.min_players, {option.name: wrong})
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_table_benches_and_tests_play_is_one_the_game_seats(name):
+    game = GAMES[name]
+    assert game.min_players <= game.typical_players <= game.max_players
+    for players in range(game.min_players, game.max_players + 1):
+        assert game.normalise_options(players, game.quick_options).items() >= \
+            game.quick_options.items()
+
+
+def undescribed(shape, where):
+    """The fields of a shape, nested ones too, that have no description."""
+    for name, field in shape.get("properties", {}).items():
+        if "const" in field:
+            continue  # an event's type, told by the event's own description
+        if "description" not in field:
+            yield f"{where}.{name}"
+        yield from undescribed(field, f"{where}.{name}")
+    for inner in ("items", "additionalProperties"):
+        if isinstance(shape.get(inner), dict):
+            yield from undescribed(shape[inner], f"{where}[]")
+    for alternative in shape.get("anyOf", []):
+        yield from undescribed(alternative, where)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_table_and_every_event_describe_every_field(name):
+    game = GAMES[name]
+    assert game.table_shape["description"]
+    missing = list(undescribed(game.table_shape, "table"))
+    for shape in game.event_shapes:
+        assert shape["description"]
+        missing += undescribed(shape, shape["properties"]["type"]["const"])
+    assert missing == []
