@@ -11,7 +11,9 @@ Everything else (the API's contract and domain, the workers, the benches, the te
 """
 from __future__ import annotations
 
+import sys
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import Iterable
 
 from rules.base import Game
@@ -21,6 +23,20 @@ GROUP = "poyta.games"
 # cannot carry the order the first four games have always had; every other game follows
 # them by name.
 LISTED_FIRST = ("sixnimmt", "sixtysix", "sticheln", "hattrick")
+
+
+RULES_DIR = Path(__file__).resolve().parent
+
+
+def package_dir(game: Game) -> Path:
+    """The folder of the module that defines the game's class: where a plug-in keeps its rules
+    page and its app folder (`pwa/`)."""
+    return Path(sys.modules[type(game).__module__].__file__).resolve().parent
+
+
+def built_in(game: Game) -> bool:
+    """One of this project's own games, whose pages live in seeds/ and pwa/games/."""
+    return package_dir(game).is_relative_to(RULES_DIR)
 
 
 class RegistryError(RuntimeError):

@@ -190,8 +190,9 @@ def option_schema(option: Option) -> dict:
 def with_cards(shape: Any, card: CardFormat) -> Any:
     """A game's shape with its `card` placeholders pointing at the game's card format."""
     if isinstance(shape, dict):
-        if shape.get("$ref") == "card":
-            return ref(card.name)
+        if shape.get("$ref") == "card":  # OpenAPI 3.1 keeps a description beside a $ref
+            return {**ref(card.name), **{key: value for key, value in shape.items()
+                                         if key != "$ref"}}
         return {key: with_cards(value, card) for key, value in shape.items()}
     if isinstance(shape, list):
         return [with_cards(item, card) for item in shape]

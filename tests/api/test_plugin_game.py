@@ -110,4 +110,6 @@ def test_a_plugin_game_is_listed_published_and_played_to_its_end(server, highcar
     last = requests.get(f"{api}/games/{game_id}/replay/20", headers=anna, timeout=10).json()
     assert last["view"]["scores"] == record["outcome"]["scores"]
     assert last["hands"] == [[], []]
-    # Not asked: the rules page, which the API reads from seeds/ only (RULES_PAGES).
+    # Its rules page comes from its own package.
+    page = requests.get(f"{api}/games/types/highcard/rules", timeout=10).json()
+    assert page["type"] == "highcard" and "High card" in page["markdown"]

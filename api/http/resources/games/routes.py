@@ -18,6 +18,7 @@ from api.tables import views
 from api.tables.errors import NotFound
 from api.tables.model import StoredGame
 from rules import GAMES
+from rules.registry import built_in, package_dir
 
 blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
 RULES_PAGES = Path(__file__).resolve().parents[4] / "seeds"
@@ -64,7 +65,8 @@ class RulesPage(MethodView):
         game = GAMES.get(type_name)
         if game is None:
             raise NotFound(f"unknown game type {type_name!r}; known: {', '.join(GAMES)}")
-        return {"type": game.name, "markdown": (RULES_PAGES / game.rules_page).read_text("utf-8")}
+        folder = RULES_PAGES if built_in(game) else package_dir(game)
+        return {"type": game.name, "markdown": (folder / game.rules_page).read_text("utf-8")}
 
 
 @blp.route("")

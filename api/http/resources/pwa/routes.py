@@ -3,17 +3,15 @@ game's folder at /games/<type>/, and the service worker, whose precache list and
 are made from those files."""
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request, send_from_directory
 from werkzeug.routing import PathConverter
 
-import rules
 from rules import GAMES
+from rules.registry import built_in, package_dir
 
 PWA_DIR = Path(__file__).resolve().parents[4] / "pwa"
-RULES_DIR = Path(rules.__file__).resolve().parent
 WORKER = "sw.js"
 blp = Blueprint("pwa", __name__)
 
@@ -61,8 +59,7 @@ def game_folders(shell_dir: Path) -> dict[str, Path]:
     this project's rules package, the pwa/ folder in its own package for a plug-in's game."""
     folders = {}
     for name, game in GAMES.items():
-        module = Path(sys.modules[type(game).__module__].__file__).resolve()
-        folder = shell_dir / "games" / name if module.is_relative_to(RULES_DIR) else module.parent / "pwa"
+        folder = shell_dir / "games" / name if built_in(game) else package_dir(game) / "pwa"
         if folder.is_dir():
             folders[name] = folder
     return folders
