@@ -18,6 +18,9 @@ workers' alike).
     LOG_LEVEL                  INFO unless given
     POYTA_TEST_DIE_AFTER_COMMIT=1   a test hook: the process dies right after a commit, before
                                it queues the jobs the commit asks for
+    POYTA_TEST_CLOCK           a test hook: a file holding the instant every timing rule reads
+                               as now (`api.tables.clock`)
+    POYTA_VACATION_DAYS        each player's vacation days a year (30)
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from api.storage import connections
 from rules.search import Budget
 
 DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
+TEST_CLOCK = "POYTA_TEST_CLOCK"
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,8 @@ class Settings:
     metrics_dir: str | None = None
     log_level: str = "INFO"
     die_after_commit: bool = False
+    test_clock: str | None = None
+    vacation_days: int = 30
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -70,4 +76,6 @@ class Settings:
             metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
             log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
             die_after_commit=bool(env.get(DIE_AFTER_COMMIT)),
+            test_clock=env.get(TEST_CLOCK) or None,
+            vacation_days=int(env.get("POYTA_VACATION_DAYS") or 30),
         )
