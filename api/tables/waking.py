@@ -105,8 +105,12 @@ class Waking:
         """Counted seconds per second of waking time: a whole window counts a day."""
         return 1.0 if self.window is None else DAY / window_length(self.window)
 
+    def awake(self, start: float, end: float) -> float:
+        """Seconds of waking time from `start` to `end`."""
+        return sum(b - a for a, b in self.stretches(start, end))
+
     def counted(self, start: float, end: float) -> float:
-        return self.rate * sum(b - a for a, b in self.stretches(start, end))
+        return self.rate * self.awake(start, end)
 
     def advance(self, start: float, seconds: float) -> float:
         """The first instant at which `seconds` have counted since `start`: always inside
@@ -136,7 +140,7 @@ class Waking:
         waking = max(window_length(self.window) - DST_SHIFT, 1)
         return (seconds / waking + 2) * DAY
 
-    def awake(self, instant: float) -> bool:
+    def is_awake(self, instant: float) -> bool:
         return any(True for _ in self.stretches(instant, instant + 1e-3))
 
 
