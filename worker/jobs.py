@@ -44,3 +44,13 @@ def deadline_passed(game_id: str, seat: int, turn_since: int) -> bool:
 def notify_turn(game_id: str, seat: int, turn_since: int) -> int:
     """Tell a human, once, that the turn begun at `turn_since` is theirs."""
     return _tables_of_job().notices.notify_turn(game_id, seat, turn_since)
+
+
+def remind(game_id: str, seat: int, turn_since: int, kind: str) -> int:
+    """Remind a human, once, that the turn begun at `turn_since` runs out (`kind`)."""
+    return _tables_of_job().reminders.remind(game_id, seat, turn_since, kind)
+
+
+def send_digest(player_id: str, day: str) -> int:
+    """A player's daily digest of the games waiting for them, once a day."""
+    return _tables_of_job().reminders.send_digest(player_id, day)

@@ -4,7 +4,9 @@ The hash: `meta` (what never changes in play), `seats`, `state` (JSON each, rewr
 changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field per seated
 player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events sit in
 the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its bots),
-`names` and `renamed` (players' names changed since they sat down, and how many times). Beside
+`names` and `renamed` (players' names changed since they sat down, and how many times),
+`preselected` (cards chosen ahead by seat: outside the version, so no other seat's view or ETag
+changes when one is chosen; a commit made on another choice of them is refused). Beside
 it the lists of actions and events while the game is played. Every change is one
 compare-and-set script on `version` that also refreshes the retention of the game's keys and
 publishes the change on the game's channel and on the inbox channel of each seated player:
@@ -32,15 +34,17 @@ from api.storage import keys
 # and its events, or, for a changed secret choice, puts them where the seat's last ones are,
 # or, when the fields hold the packed log, drops the lists.
 # KEYS: game hash, actions, events.
-# ARGV: expected version, retention seconds, n, n field/value pairs, k, k fields to delete,
-#       u, u players whose changed names go from `names`, action entry ('' none), seat,
-#       mode ('append', 'replace' or 'pack'), m, m events, then the channels to publish on.
+# ARGV: expected version, retention seconds, expected `preselected` ('' none), n, n field/value
+#       pairs, k, k fields to delete, u, u players whose changed names go from `names`, action
+#       entry ('' none), seat, mode ('append', 'replace' or 'pack'), m, m events, then the
+#       channels to publish on.
 _COMMIT = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+if (redis.call('HGET', KEYS[1], 'preselected') or '') ~= ARGV[3] then return 0 end
 local version = tonumber(ARGV[1]) + 1
-local n = tonumber(ARGV[3])
+local n = tonumber(ARGV[4])
 local fields = {'version', version}
-local i = 4
+local i = 5
 for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
 redis.call('HSET', KEYS[1], unpack(fields))
 local k = tonumber(ARGV[i])
@@ -111,6 +115,18 @@ return {head[2], head[3], head[4], redis.call('LRANGE', KEYS[2], ARGV[2], -1),
         redis.call('LLEN', KEYS[2]), kind}
 """
 
+# A seat's card chosen ahead, set ('' clears it) only while the game is at the version it was
+# checked at; the version stays, nothing is published. KEYS: game hash. ARGV: version, seat,
+# the action as JSON or ''.
+_PRESELECT = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+local chosen = cjson.decode(redis.call('HGET', KEYS[1], 'preselected') or '{}')
+if ARGV[3] == '' then chosen[ARGV[2]] = nil else chosen[ARGV[2]] = cjson.decode(ARGV[3]) end
+if next(chosen) then redis.call('HSET', KEYS[1], 'preselected', cjson.encode(chosen))
+else redis.call('HDEL', KEYS[1], 'preselected') end
+return 1
+"""
+
 # The game's log: {packed log} once finished, else {actions, events}.
 # KEYS: game hash, actions, events.
 _LOG = """
@@ -134,6 +150,7 @@ class GameRecord:
     names: dict[str, str] | None = None  # players who changed name since sitting down
     public: bool = False
     renamed: int = 0                     # names changed at the table, counted in the ETag
+    preselected: str | None = None       # the cards chosen ahead, as JSON
 
 
 @dataclass
@@ -151,6 +168,8 @@ class Commit:
     game_id: str
     version: int                 # the version the change was computed from
     fields: dict[str, str]       # hash fields to set
+    preselected: str | None = None   # `preselected` as the change was computed from
+    cleared: list[str] = field(default_factory=list)  # hash fields to delete
     events: list[str] = field(default_factory=list)   # JSON each, in the order told
     action: str | None = None    # the action entry, as JSON
     seat: int | None = None      # whose action it is
@@ -204,6 +223,7 @@ class GameStore:
         self._events = redis.register_script(_EVENTS)
         self._log = redis.register_script(_LOG)
         self._drop = redis.register_script(_DROP)
+        self._preselect = redis.register_script(_PRESELECT)
 
     def create(self, game_id: str, invites: Iterable[str], public_since: float | None) -> None:
         """The empty hash a first commit fills, the game's invite links, its lobby entry."""
@@ -220,7 +240,7 @@ class GameStore:
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
         values = self.redis.hmget(keys.game(game_id), "version", "meta", "seats", "state",
                                   "updated", "bots_job", "status", "names", "public", "renamed",
-                                  _seat_field(player_id))
+                                  _seat_field(player_id), "preselected")
         if values[0] is None or values[0] == b"0":
             return None
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
@@ -228,7 +248,8 @@ class GameStore:
                           updated=float(values[4] or 0), bots_job=_text(values[5]),
                           seat=None if values[10] is None else int(values[10]),
                           status=_text(values[6]), names=values[7] and json.loads(values[7]),
-                          public=values[8] == b"1", renamed=int(values[9] or 0))
+                          public=values[8] == b"1", renamed=int(values[9] or 0),
+                          preselected=_text(values[11]))
 
     def head(self, game_id: str, player_id: str | None) -> Head | None:
         version, seat, status, public, renamed = self.redis.hmget(
@@ -252,10 +273,11 @@ class GameStore:
                 actions.append(json.loads(change.action))
             fields["log"] = _pack_log(actions, [*events, *map(json.loads, change.events)])
             mode = "pack"
-        args: list = [change.version, self.retention, len(fields)]
+        args: list = [change.version, self.retention, change.preselected or "", len(fields)]
         for name, value in fields.items():
             args += [name, value]
-        args += [len(change.left), *(f"seat:{player_id}" for player_id in change.left)]
+        gone = [*change.cleared, *(f"seat:{player_id}" for player_id in change.left)]
+        args += [len(gone), *gone]
         args += [len(change.left), *change.left]
         args += [change.action or "", "" if change.seat is None else change.seat, mode,
                  len(change.events), *change.events, keys.game_channel(change.game_id),
@@ -275,6 +297,11 @@ class GameStore:
         game_keys = [*keys.game_keys(game_id), keys.chat(game_id), keys.chat_count(game_id)]
         channels = [keys.game_channel(game_id), *map(keys.inbox_channel, players)]
         return bool(self._drop(keys=game_keys, args=[version, *channels]))
+
+    def preselect(self, game_id: str, version: int, seat: int, action: str | None) -> bool:
+        """Set (None: clear) the seat's card chosen ahead if the game is still at `version`."""
+        return bool(self._preselect(keys=[keys.game(game_id)],
+                                    args=[version, seat, action or ""]))
 
     def set_bots_job(self, game_id: str, job_id: str) -> None:
         self.redis.hset(keys.game(game_id), "bots_job", job_id)

@@ -23,6 +23,8 @@ QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE)
 PLAY_BOTS = "worker.jobs.play_bots"
 DEADLINE_PASSED = "worker.jobs.deadline_passed"
 NOTIFY_TURN = "worker.jobs.notify_turn"
+REMIND = "worker.jobs.remind"
+SEND_DIGEST = "worker.jobs.send_digest"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
 
@@ -37,6 +39,10 @@ def deadline_job_id(game_id: str, seat: int, turn_since: int) -> str:
 
 def notice_job_id(game_id: str, seat: int, turn_since: int) -> str:
     return f"notify-{game_id}-{seat}-{turn_since}"
+
+
+def reminder_job_id(game_id: str, seat: int, turn_since: int, kind: str) -> str:
+    return f"remind-{game_id}-{seat}-{turn_since}-{kind}"
 
 
 class JobBoard:
@@ -56,6 +62,14 @@ class JobBoard:
     def notify_turn(self, game_id: str, seat: int, turn_since: int) -> None:
         self._enqueue(NOTICE_QUEUE, NOTIFY_TURN, game_id, seat, turn_since,
                       job_id=notice_job_id(game_id, seat, turn_since))
+
+    def remind(self, game_id: str, seat: int, turn_since: int, kind: str) -> None:
+        self._enqueue(NOTICE_QUEUE, REMIND, game_id, seat, turn_since, kind,
+                      job_id=reminder_job_id(game_id, seat, turn_since, kind))
+
+    def send_digest(self, player_id: str, day: str) -> None:
+        self._enqueue(NOTICE_QUEUE, SEND_DIGEST, player_id, day,
+                      job_id=f"digest-{player_id}-{day}")
 
     def _enqueue(self, queue: str, function: str, *args, job_id: str) -> None:
         self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY, result_ttl=0,

@@ -41,13 +41,14 @@ def rematch_claim(game_id: str) -> str:
 
 
 def notice(game_id: str, seat: int, turn_since: int) -> str:
-    """The lease, then the mark, of one turn's "your turn" notice."""
+    """The lease, then the mark, of one turn's "your turn" notice; beside each notice's mark,
+    + ":sent" holds the targets (push subscriptions, the webhook) it already reached."""
     return f"notified:{{{game_id}}}:{seat}:{turn_since}"
 
 
-def notice_targets(game_id: str, seat: int, turn_since: int) -> str:
-    """The targets (push subscriptions, the webhook) one turn's notice already reached."""
-    return notice(game_id, seat, turn_since) + ":sent"
+def reminder(game_id: str, seat: int, turn_since: int, kind: str) -> str:
+    """The lease, then the mark, of one reminder of a turn."""
+    return f"reminded:{{{game_id}}}:{seat}:{turn_since}:{kind}"
 
 
 # --- a player -------------------------------------------------------------------------------------
@@ -68,6 +69,11 @@ def push_subscriptions(player_id: str) -> str:
     return f"player:{{{player_id}}}:push"
 
 
+def digest(player_id: str, day: str) -> str:
+    """The lease, then the mark, of a player's daily digest of one day."""
+    return f"player:{{{player_id}}}:digest:{day}"
+
+
 def player_keys(player_id: str) -> list[str]:
     """Every key a player's retention covers."""
     return [player(player_id), devices(player_id), inbox(player_id),
@@ -77,6 +83,7 @@ def player_keys(player_id: str) -> list[str]:
 # --- keys of their own --------------------------------------------------------------------------
 LOBBY = "lobby"                 # public waiting games, scored by creation time
 DUE = "due"                     # games a worker must look at, scored by when
+DIGESTS = "digests"             # players with a daily digest, scored by when it is next due
 SWEEP_LOCK = "sweep:lock"
 VAPID_KEY = "vapid:private_key"
 

@@ -42,11 +42,22 @@ return 1
 """
 
 
+# A player's clock (time zone, waking window, vacation; JSON), replaced only if it is still the
+# one read and the player still exists. KEYS: player hash. ARGV: the clock read ('' none), new.
+_SET_CLOCK = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if (redis.call('HGET', KEYS[1], 'clock') or '') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'clock', ARGV[2])
+return 1
+"""
+
+
 class PlayerStore:
     def __init__(self, redis: Redis, retention_seconds: int):
         self.redis = redis
         self.retention = retention_seconds
         self._identity = redis.register_script(_IDENTITY)
+        self._set_clock = redis.register_script(_SET_CLOCK)
 
     def create(self, player_id: str, fields: dict, token_hash: str, device_id: str,
                device: dict) -> None:
@@ -86,6 +97,16 @@ class PlayerStore:
             pipe.execute_command("EVAL", _RENAME, 1, keys.game(game_id), player_id, name,
                                  keys.game_channel(game_id), keys.INBOX_CHANNEL)
         pipe.execute()
+
+    def clock(self, player_id: str) -> tuple[str | None, float | None]:
+        """The player's clock as JSON (None: never set), and when they joined (None: no such
+        player)."""
+        text, created = self.redis.hmget(keys.player(player_id), "clock", "created")
+        return (None if text is None else text.decode(),
+                None if created is None else float(created))
+
+    def set_clock(self, player_id: str, seen: str | None, text: str) -> bool:
+        return bool(self._set_clock(keys=[keys.player(player_id)], args=[seen or "", text]))
 
     def devices(self, player_id: str) -> dict[str, dict]:
         return {device_id.decode(): json.loads(raw)

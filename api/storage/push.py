@@ -58,25 +58,30 @@ class PushStore:
         return {sub_id.decode(): json.loads(raw) for sub_id, raw in
                 self.redis.hgetall(keys.push_subscriptions(player_id)).items()}
 
-    # --- "your turn" notices: one per turn -----------------------------------------------------
-    def take_notice_lease(self, game_id: str, seat: int, turn_since: int, lease: str,
-                          seconds: int) -> bool:
-        return bool(self.redis.set(keys.notice(game_id, seat, turn_since), lease, nx=True,
-                                   ex=seconds))
+    # --- notices, each sent once: a lease while sending, the targets reached, then a mark ------
+    # A notice is named by its kind and parts: ("turn", game id, seat, turn_since),
+    # ("reminder", game id, seat, turn_since, kind) or ("digest", player id, day).
+    @staticmethod
+    def _mark(notice: tuple) -> str:
+        kind, *parts = notice
+        return {"turn": keys.notice, "reminder": keys.reminder, "digest": keys.digest}[kind](
+            *parts)
 
-    def release_notice_lease(self, game_id: str, seat: int, turn_since: int, lease: str) -> None:
-        self._release(keys=[keys.notice(game_id, seat, turn_since)], args=[lease])
+    def take_notice_lease(self, notice: tuple, lease: str, seconds: int) -> bool:
+        return bool(self.redis.set(self._mark(notice), lease, nx=True, ex=seconds))
 
-    def notice_done(self, game_id: str, seat: int, turn_since: int, seconds: int) -> None:
-        self.redis.set(keys.notice(game_id, seat, turn_since), "sent", ex=seconds)
+    def release_notice_lease(self, notice: tuple, lease: str) -> None:
+        self._release(keys=[self._mark(notice)], args=[lease])
 
-    def notices_sent(self, game_id: str, seat: int, turn_since: int) -> set[str]:
+    def notice_done(self, notice: tuple, seconds: int) -> None:
+        self.redis.set(self._mark(notice), "sent", ex=seconds)
+
+    def notices_sent(self, notice: tuple) -> set[str]:
         return {target.decode() for target in
-                self.redis.smembers(keys.notice_targets(game_id, seat, turn_since))}
+                self.redis.smembers(self._mark(notice) + ":sent")}
 
-    def notice_sent(self, game_id: str, seat: int, turn_since: int, target: str,
-                    seconds: int) -> None:
-        key = keys.notice_targets(game_id, seat, turn_since)
+    def notice_sent(self, notice: tuple, target: str, seconds: int) -> None:
+        key = self._mark(notice) + ":sent"
         pipe = self.redis.pipeline()
         pipe.sadd(key, target)
         pipe.expire(key, seconds)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from redis import Redis
 
 from api.storage.chat import ChatStore
+from api.storage.digests import Digests
 from api.storage.games import GameStore
 from api.storage.lobby import LobbyStore
 from api.storage.players import PlayerStore
@@ -21,3 +22,4 @@ class Storage:
         self.schedule = Schedule(redis)
         self.push = PushStore(redis, retention_seconds)
         self.chat = ChatStore(redis, retention_seconds)
+        self.digests = Digests(redis)

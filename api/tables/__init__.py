@@ -1,4 +1,5 @@
-"""The domain: players, tables and seats, play, bots and deadlines, talk, history and notices.
+"""The domain: players and their clocks, tables and seats, play, bots and deadlines, talk, history,
+notices and reminders.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -12,12 +13,16 @@ from api.storage.jobs import JobBoard
 from api.storage.store import Storage
 from api.tables.bots import Bots
 from api.tables.chat import Chat
+from api.tables.clock import clock_for
 from api.tables.games import Games
 from api.tables.history import History
 from api.tables.notices import Notices
 from api.tables.play import Play
+from api.tables.player_clock import PlayerClocks
 from api.tables.players import Players
+from api.tables.preselection import Preselection
 from api.tables.push import Push
+from api.tables.reminders import Reminders
 from api.tables.seating import Seating
 from api.tables.views import Watching
 from rules.search import Budget
@@ -30,9 +35,11 @@ class Tables:
         self.settings = settings or Settings.from_env()
         self.storage = Storage(redis, self.settings.retention_seconds)
         self.jobs = JobBoard(queue_redis or redis)
-        self.games = Games(self.storage, self.jobs, self.settings)
-        self.players = Players(self.storage, self.settings)
-        self.seating = Seating(self.games, paces)
+        self.clock = clock_for(self.settings.test_clock)
+        self.games = Games(self.storage, self.jobs, self.settings, self.clock)
+        self.players = Players(self.storage, self.settings, self.clock)
+        self.clocks = PlayerClocks(self.games, self.settings.vacation_days)
+        self.seating = Seating(self.games, self.clocks, paces)
         self.play = Play(self.games)
         self.watching = Watching(self.games)
         self.history = History(self.games, self.watching)
@@ -41,3 +48,5 @@ class Tables:
                          budgets if budgets is not None else self.settings.budgets)
         self.push = Push(self.storage.push)
         self.notices = Notices(self.games, self.push, self.settings)
+        self.preselection = Preselection(self.games, self.clocks)
+        self.reminders = Reminders(self.games, self.notices, self.clocks, self.watching)

@@ -2,11 +2,13 @@
 out, and the sweeper that looks after every game whose due time passed.
 
 A job moves every bot seat that must act, one after another, each from its own view, until a
-human must act. The bots answering one move share one thinking time (`TurnClock`). A job on
+human must act; a human seat whose move plays itself (a card chosen ahead, a forced move) is
+moved the same way, as its player, and the log says it was automatic. The bots answering one move share one thinking time (`TurnClock`). A job on
 the quick queue hands the game on to the deep queue when a bot that thinks long becomes due.
 Every job is idempotent: with nothing due it does nothing. The sweeper queues again what went
 missing: a job lost with a process that died between commit and enqueue, a job of a worker
-killed mid-move, or a deadline that passed while no worker ran.
+killed mid-move, or a deadline that passed while no worker ran; and it queues each turn's
+reminders as their time comes.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 
 from api import telemetry
 from api.storage.jobs import BOT_QUEUE, bots_job_id
+from api.tables import turns
 from api.tables.errors import Conflict
 from api.tables.games import DUE_GRACE, Games, bots_queue
 from api.tables.model import StoredGame
@@ -74,24 +77,32 @@ class Bots:
         self.budgets = budgets
 
     def play_due(self, game_id: str, queue: str | None = None) -> int:
-        """Move every bot seat that must act; the number of moves made."""
+        """Make every move due (the bots', and those that play themselves); the number made."""
         stored = self.games.find(game_id)
         turn = TurnClock(stored, self.budgets) if stored is not None else None
         moves = 0
-        while stored is not None and stored.bots_to_act():
+        while stored is not None and stored.moves_due():
             if moves == BOT_MOVES_PER_JOB or (
                     moves and queue == BOT_QUEUE and bots_queue(stored) != BOT_QUEUE):
                 self._hand_on(stored)
                 break
-            seat = stored.bots_to_act()[0]
-            note = {"type": "stand_in", "seat": seat} if stored.seats[seat].standin else None
+            seat = stored.moves_due()[0]
             try:
-                stored = self.play.play_for(stored, seat, self._decision(stored, seat, turn),
-                                            note)
+                stored = self._move(stored, seat, turn)
                 moves += 1
             except Conflict:
                 stored = self.games.find(game_id)  # a human moved meanwhile: look again
         return moves
+
+    def _move(self, stored: StoredGame, seat: int, turn: TurnClock) -> StoredGame:
+        if not stored.played_by_bot(seat):
+            action = stored.automatic_action(seat)
+            how = "preselected" if stored.preselected.get(seat) == action else "forced"
+            return self.play.play_for(stored, seat, action,
+                                      {"type": "automatic", "seat": seat, "how": how},
+                                      timeouts=0)
+        note = {"type": "stand_in", "seat": seat} if stored.seats[seat].standin else None
+        return self.play.play_for(stored, seat, self._decision(stored, seat, turn), note)
 
     def _hand_on(self, stored: StoredGame) -> None:
         job_id = bots_job_id(stored.id, stored.version)
@@ -105,7 +116,7 @@ class Bots:
             return False
         entry = stored.seats[seat]
         if (entry.turn_since != turn_since or entry.deadline is None
-                or time.time() < entry.deadline or seat not in stored.to_act()):
+                or self.games.clock.now() < entry.deadline or seat not in stored.to_act()):
             return False
         timeouts = entry.timeouts + 1
         standin = timeouts >= STANDIN_AFTER_TIMEOUTS
@@ -128,20 +139,23 @@ class Bots:
 
     def sweep(self, limit: int = 200) -> int:
         """Look after every game whose due time passed: queue again a job that went missing,
-        play passed deadlines, and move the game's due time on. The games looked at."""
-        now = time.time()
+        play passed deadlines, send reminders, and move the game's due time on. The games
+        looked at."""
+        now = self.games.clock.now()
         schedule = self.games.storage.schedule
         due = schedule.due(now, limit)
         for game_id, seen in due:
             stored = self.games.find(game_id)
             schedule.reschedule(game_id, seen,
-                                None if stored is None else self._see_to(stored, now))
+                                None if stored is None else self._see_to(stored, now, seen))
         return len(due)
 
-    def _see_to(self, stored: StoredGame, now: float) -> float | None:
-        """Make sure a job is on its way for what is due; when to look at the game next."""
+    def _see_to(self, stored: StoredGame, now: float, seen: float) -> float | None:
+        """Make sure a job is on its way for what is due; when to look at the game next.
+        Reminders due since the game's due time `seen` are queued (once: each sends at most
+        once, and is not queued again at a later look)."""
         jobs = self.games.jobs
-        if stored.bots_to_act():
+        if stored.moves_due():
             if not jobs.in_hand(stored.record.bots_job):
                 job_id = bots_job_id(stored.id, stored.version)
                 if job_id != stored.record.bots_job:
@@ -153,6 +167,11 @@ class Bots:
             entry = stored.seats[seat]
             if entry.deadline is None:
                 continue
+            for kind, instant in turns.reminders(entry).items():
+                if instant > now:
+                    later.append(instant)
+                elif instant >= seen and now < entry.deadline:
+                    jobs.remind(stored.id, seat, entry.turn_since, kind)
             if entry.deadline > now:
                 later.append(entry.deadline)
                 continue

@@ -12,14 +12,15 @@ thinking never holds up a quick reply. The worker's sweeper (`api.tables.bots`) 
 game whose due time passed and queues again what went missing.
 
 The turn clock lives here too: each human seat that becomes to act starts a turn (its
-`turn_since` version and the deadline its pace gives), and a "your turn" notice is queued.
+`turn_since` version, and the deadline `api.tables.turns` gives it), and a "your turn" notice is
+queued; a seat whose move plays itself (a card chosen ahead, a forced move) is due like a bot.
+A game's time never runs backwards: a change is dated no earlier than the one before it.
 """
 from __future__ import annotations
 
 import json
 import os
 import signal
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -27,6 +28,8 @@ from api.settings import Settings
 from api.storage.games import Commit, GameRecord
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, JobBoard, bots_job_id
 from api.storage.store import Storage
+from api.tables import turns
+from api.tables.clock import Clock
 from api.tables.errors import Conflict, no_game
 from api.tables.model import FINISHED, WAITING, StoredGame
 
@@ -53,17 +56,19 @@ Change = Callable[[StoredGame], "Logged | Drop | None"]
 
 
 def due_time(stored: StoredGame) -> float | None:
-    """When a worker must act in the game: now for its bots, else its first deadline."""
-    if stored.bots_to_act():
+    """When a worker must act in the game: now for the moves due, else its first deadline or
+    reminder."""
+    if stored.moves_due():
         return _BOTS_NOW
-    deadlines = [stored.seats[seat].deadline for seat in stored.to_act()
-                 if stored.seats[seat].deadline is not None]
-    return min(deadlines, default=None)
+    instants = [instant for seat in stored.to_act() if stored.seats[seat].deadline is not None
+                for instant in (stored.seats[seat].deadline,
+                                *turns.reminders(stored.seats[seat]).values())]
+    return min(instants, default=None)
 
 
 def bots_queue(stored: StoredGame) -> str:
     """The queue of the slowest level due: deep when a bot due thinks long."""
-    deep = any(stored.bot_level(seat) in DEEP_LEVELS for seat in stored.bots_to_act())
+    deep = any(stored.bot_level(seat) in DEEP_LEVELS for seat in stored.moves_due())
     return DEEP_BOT_QUEUE if deep else BOT_QUEUE
 
 
@@ -73,16 +78,21 @@ class _Before:
     def __init__(self, stored: StoredGame | None):
         """`None`: a new game, before which nothing was due."""
         self.to_act = stored.to_act() if stored else []
-        self.bots = [seat for seat in self.to_act if stored.played_by_bot(seat)]
+        self.moves = stored.moves_due() if stored else []
         self.due = due_time(stored) if stored else None
         self.seated = stored.seated() if stored else {}
 
 
 class Games:
-    def __init__(self, storage: Storage, jobs: JobBoard, settings: Settings):
+    def __init__(self, storage: Storage, jobs: JobBoard, settings: Settings, clock: Clock):
         self.storage = storage
         self.jobs = jobs
         self.settings = settings
+        self.clock = clock
+
+    def now(self, stored: StoredGame) -> float:
+        """The game's time: the clock's, but never before the game's last change."""
+        return max(self.clock.now(), stored.updated)
 
     def find(self, game_id: str, player_id: str | None = None) -> StoredGame | None:
         """The game, with the asking player's seat in its record; None when there is none."""
@@ -128,28 +138,37 @@ class Games:
 
     def _commit(self, stored: StoredGame, before: _Before, logged: Logged) -> bool:
         self._track_turns(stored, before.to_act)
+        stored.drop_unplayable_choices()
         new_version = stored.version + 1
         texts = stored.texts()
         loaded = stored.record
         fields = {name: text for name, text in texts.items()
                   if loaded is None or getattr(loaded, name) != text}
+        preselected = stored.preselected_text()
+        cleared = []
+        if json.loads(preselected or "{}") != json.loads(loaded and loaded.preselected or "{}"):
+            if preselected is None:
+                cleared.append("preselected")
+            else:
+                fields["preselected"] = preselected
         status = stored.status()
         fields.update(updated=repr(stored.updated), status=status,
                       public="1" if stored.meta.public else "0")
         bots_job = loaded.bots_job if loaded else None
         stored.new_bots_job = None
-        if stored.bots_to_act() and not before.bots:
+        if stored.moves_due() and not before.moves:
             bots_job = stored.new_bots_job = bots_job_id(stored.id, new_version)
             fields["bots_job"] = bots_job
         due = due_time(stored)
         # Before the commit, so a process dying right after it leaves the game for the sweeper.
         if due is not None and due != before.due:
             self.storage.schedule.mark_due(
-                stored.id, time.time() + DUE_GRACE if due == _BOTS_NOW else due)
+                stored.id, stored.updated + DUE_GRACE if due == _BOTS_NOW else due)
         seated = stored.seated()
         action = logged.action
         version = self.storage.games.commit(Commit(
             game_id=stored.id, version=stored.version, fields=fields,
+            preselected=loaded.preselected if loaded else None, cleared=cleared,
             events=[json.dumps({**event, "version": new_version}) for event in logged.events],
             action=json.dumps(action) if action else None,
             seat=action["seat"] if action else None, replaces=logged.replaces,
@@ -162,22 +181,24 @@ class Games:
             return False
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
-                                   stored.updated, bots_job, None, status)
+                                   stored.updated, bots_job, None, status,
+                                   preselected=preselected)
         return True
 
-    @staticmethod
-    def _track_turns(stored: StoredGame, before: list[int]) -> None:
+    def _track_turns(self, stored: StoredGame, before: list[int]) -> None:
         """Start the clock of each human seat that has just become to act; stop the others."""
-        now = time.time()
-        stored.updated = now
-        pace = stored.meta.pace_seconds
+        now = stored.updated = self.now(stored)
         to_act = stored.to_act()
         for index, seat in enumerate(stored.seats):
-            if index not in to_act or stored.played_by_bot(index):
-                seat.turn_since = seat.deadline = None
-            elif index not in before or seat.turn_since is None:
+            acts = index in to_act and not stored.played_by_bot(index)
+            starts = acts and (index not in before or seat.turn_since is None)
+            if seat.deadline is not None and (starts or not acts):
+                turns.end(seat, stored.meta, now)
+            if not acts:
+                seat.turn_since = seat.deadline = seat.allowance = None
+            elif starts:
                 seat.turn_since = stored.version + 1
-                seat.deadline = now + pace if pace is not None else None
+                turns.start(seat, stored.meta, now)
 
     def _after_commit(self, stored: StoredGame) -> None:
         """Queue what the new position asks for: the bots' job, turn notices."""
@@ -185,8 +206,10 @@ class Games:
             os.kill(os.getpid(), signal.SIGKILL)
         if stored.new_bots_job:
             self.queue_bots(stored, stored.new_bots_job)
+        due = stored.moves_due()
         for seat in stored.to_act():
-            if not stored.played_by_bot(seat) and stored.seats[seat].turn_since == stored.version:
+            if (seat not in due and not stored.played_by_bot(seat)
+                    and stored.seats[seat].turn_since == stored.version):
                 self.jobs.notify_turn(stored.id, seat, stored.version)
 
     def queue_bots(self, stored: StoredGame, job_id: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 
 from api.storage.games import GameRecord
@@ -40,6 +40,15 @@ class Seat:
     reserved_for: str | None = None   # a rematch keeps the seat for this player
     invite: str | None = None         # the link to take the open seat
     automated: bool = False           # taken by a player registered as a bot
+    # The turn clock (`api.tables.turns`): what the seat's turn began with, the table's time
+    # bank, and the player's own clock as it applies at this table (their time zone, waking
+    # window as [start, end] minutes of the day, vacation, forced moves played for them).
+    allowance: float | None = None    # counted seconds the running turn began with
+    bank: float | None = None         # counted seconds of the table's time bank left
+    zone: str | None = None
+    window: list[int] | None = None
+    vacation_until: float | None = None
+    forced: bool = False
 
     @property
     def open(self) -> bool:
@@ -66,6 +75,8 @@ class Meta:
     created: float
     rematch_of: str | None = None
     rematch: str | None = None
+    vacation: bool = True          # players' vacations pause their clocks (false: tournament)
+    time_bank: dict | None = None  # {"initial", "per_move", "most"} seconds, instead of a pace
 
 
 @dataclass
@@ -79,6 +90,9 @@ class StoredGame:
     updated: float
     record: GameRecord | None = None  # as loaded: a commit sends only the JSON that changed
     new_bots_job: str | None = None   # the job a commit made due, queued right after it
+    # Cards chosen ahead by seats not yet to act, by seat: kept beside the game, never in its
+    # version or a view (`api.tables.preselection`).
+    preselected: dict[int, dict] = field(default_factory=dict)
 
     @classmethod
     def from_record(cls, game_id: str, record: GameRecord) -> "StoredGame":
@@ -87,8 +101,10 @@ class StoredGame:
         for seat in seats:
             if seat.player_id in (record.names or {}):
                 seat.name = record.names[seat.player_id]
+        preselected = {int(seat): action for seat, action in
+                       json.loads(record.preselected or "{}").items()}
         return cls(game_id, GAMES[meta.type], meta, seats, json.loads(record.state),
-                   record.version, record.updated, record)
+                   record.version, record.updated, record, preselected=preselected)
 
     def texts(self) -> dict[str, str]:
         """The JSON a commit stores: meta, seats and state."""
@@ -119,6 +135,42 @@ class StoredGame:
 
     def bots_to_act(self) -> list[int]:
         return [seat for seat in self.to_act() if self.played_by_bot(seat)]
+
+    def automatic_action(self, seat: int) -> dict | None:
+        """The move a human seat to act makes by itself: its card chosen ahead if still legal,
+        else its only legal action when its player has forced moves played for them."""
+        chosen = self.preselected.get(seat)
+        if (chosen is None and not self.seats[seat].forced) or self.played_by_bot(seat) or (
+                seat not in self.to_act()):
+            return None
+        legal = self.game.legal_actions(self.state, seat)
+        if chosen is not None and chosen in legal:
+            return chosen
+        return legal[0] if self.seats[seat].forced and len(legal) == 1 else None
+
+    def drop_unplayable_choices(self) -> None:
+        """Drop the cards chosen ahead that can no longer be played: every one once the game is
+        not in progress, a seat's once a bot plays it, one not legal when its seat must play a
+        card (a turn of another kind, such as taking a row, keeps it for the next)."""
+        active = self.status() == ACTIVE
+        to_act = self.to_act()
+        for seat, action in list(self.preselected.items()):
+            if not active or self.played_by_bot(seat):
+                del self.preselected[seat]
+            elif seat in to_act:
+                legal = self.game.legal_actions(self.state, seat)
+                if action not in legal and any(a["type"] == action["type"] for a in legal):
+                    del self.preselected[seat]
+
+    def preselected_text(self) -> str | None:
+        if not self.preselected:
+            return None
+        return json.dumps({str(seat): action for seat, action in sorted(self.preselected.items())})
+
+    def moves_due(self) -> list[int]:
+        """Seats a worker moves now: the bots', and the humans' that play themselves."""
+        return [seat for seat in self.to_act()
+                if self.played_by_bot(seat) or self.automatic_action(seat) is not None]
 
     def bot_level(self, seat: int) -> str:
         return self.seats[seat].bot or self.game.bot_levels[0].name

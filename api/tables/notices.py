@@ -1,10 +1,11 @@
 """The "your turn" notices: Web Push to a player's subscribed devices, and the game's webhook.
 
-The worker job `worker.jobs.notify_turn` calls `Notices.notify_turn`. Delivery rules, decided
-here once:
+The worker job `worker.jobs.notify_turn` calls `Notices.notify_turn`; the reminders and the
+daily digest (`api.tables.reminders`) are other kinds of notice sent by `Notices.deliver`.
+Delivery rules, decided here once:
 
-* One notice per turn. The job first takes a short lease on the turn's notice
-  (SET NX); when everything went out it is kept for `NOTIFIED_TTL` so a second
+* One notice per turn (per reminder, per digest). The job first takes a short lease on the
+  notice (SET NX); when everything went out it is kept for `NOTIFIED_TTL` so a second
   run of the job sends nothing.
 * Each target (every subscription, and the webhook) is tried on its own: one
   failing never keeps the others from being sent.
@@ -65,6 +66,10 @@ class Notice:
     title: str
     link: str
 
+    def topic(self) -> str:
+        """A push service keeps only the newest undelivered notice of one topic."""
+        return self.game_id[:32]
+
     def push_payload(self) -> str:
         """What the service worker shows: the game's title and id, nothing secret."""
         return json.dumps({"title": "Your turn", "body": f"{self.title}: it is your turn",
@@ -101,35 +106,42 @@ class Notices:
                 or stored.played_by_bot(seat) or entry.player_id is None):
             return 0
 
-        turn = (game_id, seat, turn_since)
-        lease = secrets.token_hex(8)
-        if not self.store.take_notice_lease(*turn, lease, LEASE_SECONDS):
-            return 0  # notified already, or another run is sending right now
-        done = self.store.notices_sent(*turn)
-
         notice = Notice(game_id=game_id, seat=seat, player_id=entry.player_id,
                         name=entry.name or "Player", title=stored.game.title,
                         link=f"{self.settings.public_url}/#/game/{game_id}")
-        targets = [(f"push:{sub_id}", sub)
-                   for sub_id, sub in self.store.subscriptions(notice.player_id).items()]
-        if stored.meta.webhook:
-            targets.append(("webhook", stored.meta.webhook))
+        return self.deliver(notice, ("turn", game_id, seat, turn_since),
+                            self.targets(notice.player_id, stored.meta.webhook))
 
+    def targets(self, player_id: str, webhook: str | None) -> list[tuple[str, object]]:
+        """The player's subscribed devices, and the webhook if there is one."""
+        targets = [(f"push:{sub_id}", sub)
+                   for sub_id, sub in self.store.subscriptions(player_id).items()]
+        if webhook:
+            targets.append(("webhook", webhook))
+        return targets
+
+    def deliver(self, notice: Notice, mark: tuple, targets: list[tuple[str, object]]) -> int:
+        """Send the notice named `mark` (see `PushStore`) to each target not served yet, once.
+        Returns the number sent by this run; 0 when it was sent already."""
+        lease = secrets.token_hex(8)
+        if not self.store.take_notice_lease(mark, lease, LEASE_SECONDS):
+            return 0  # notified already, or another run is sending right now
+        done = self.store.notices_sent(mark)
         try:
-            sent, transient = self._send_all(notice, targets, done, turn)
+            sent, transient = self._send_all(notice, targets, done, mark)
         except BaseException:
             # A bug or a bad setting: let the retry try again.
-            self.store.release_notice_lease(*turn, lease)
+            self.store.release_notice_lease(mark, lease)
             raise
         if transient:
-            self.store.release_notice_lease(*turn, lease)
-            raise NotifyRetry(f"{len(transient)} notice(s) for game {game_id} seat {seat} "
-                              f"not delivered yet: {', '.join(transient)}")
-        self.store.notice_done(*turn, NOTIFIED_TTL)
+            self.store.release_notice_lease(mark, lease)
+            raise NotifyRetry(f"{len(transient)} notice(s) for game {notice.game_id} seat "
+                              f"{notice.seat} not delivered yet: {', '.join(transient)}")
+        self.store.notice_done(mark, NOTIFIED_TTL)
         return sent
 
     def _send_all(self, notice: Notice, targets: list[tuple[str, object]], done: set[str],
-                  turn: tuple) -> tuple[int, list[str]]:
+                  mark: tuple) -> tuple[int, list[str]]:
         """Try every target not served yet; returns (notices sent, targets to retry)."""
         sent, transient = 0, []
         for target, detail in targets:
@@ -146,7 +158,7 @@ class Notices:
                 transient.append(target)
                 continue
             sent += delivered
-            self.store.notice_sent(*turn, target, NOTIFIED_TTL)
+            self.store.notice_sent(mark, target, NOTIFIED_TTL)
         return sent, transient
 
     def send_push(self, notice: Notice, sub_id: str, subscription: dict) -> int:
@@ -163,7 +175,7 @@ class Notices:
                     data=notice.push_payload(), vapid_private_key=Vapid(self.push.private_key()),
                     vapid_claims=claims, content_encoding="aes128gcm", ttl=PUSH_TTL,
                     requests_session=outbound.Session(policy),
-                    headers={"Urgency": "normal", "Topic": notice.game_id[:32]})
+                    headers={"Urgency": "normal", "Topic": notice.topic()})
         except outbound.Refused as error:
             log.error("push subscription %s of player %s refused: %s", sub_id,
                       notice.player_id, error)

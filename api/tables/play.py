@@ -23,8 +23,11 @@ def move(stored: StoredGame, seat: int, action: Any) -> Logged:
         events = stored.game.apply_action(stored.state, seat, action)
     except IllegalAction as error:
         raise Unprocessable(str(error)) from None
-    # Acting ends the seat's turn; if it must act again, a new turn (and clock) starts.
+    # Acting ends the seat's turn (and a card played uses up the one chosen ahead); if it must
+    # act again, a new turn (and clock) starts.
     stored.seats[seat].turn_since = None
+    if was_to_act and stored.preselected.get(seat, {}).get("type") == action["type"]:
+        del stored.preselected[seat]
     # A seat that was not to act changed its secret choice: the log keeps one entry.
     return Logged(events, {"seat": seat, "action": action, "version": stored.version},
                   replaces=not was_to_act)

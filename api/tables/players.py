@@ -13,6 +13,7 @@ import time
 
 from api.settings import Settings
 from api.storage.store import Storage
+from api.tables.clock import Clock
 from api.tables.errors import NotFound, Unprocessable
 from api.tables.model import NewPlayer, Player, iso
 
@@ -24,25 +25,27 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _new_token(player_id: str, label: str) -> tuple[str, str, str, dict]:
+def _new_token(player_id: str, label: str, now: float) -> tuple[str, str, str, dict]:
     """(token, its hash, the device's id, the device's entry)."""
     token = f"{player_id}.{secrets.token_urlsafe(32)}"
     token_hash = secret_hash(token)
     return token, token_hash, token_hash[:16], {"token_hash": token_hash, "label": label,
-                                                 "created": time.time()}
+                                                 "created": now}
 
 
 class Players:
-    def __init__(self, storage: Storage, settings: Settings):
+    def __init__(self, storage: Storage, settings: Settings, clock: Clock):
         self.store = storage.players
         self.settings = settings
+        self.clock = clock
         self._tokens: dict[str, tuple[float, Player]] = {}
         self._tokens_lock = threading.Lock()
 
     def create(self, name: str, bot: bool = False) -> NewPlayer:
         player_id = secrets.token_hex(8)
-        token, token_hash, device_id, device = _new_token(player_id, "first device")
-        self.store.create(player_id, {"name": name, "bot": int(bot), "created": time.time()},
+        now = self.clock.now()  # the anniversary of joining refills the vacation days
+        token, token_hash, device_id, device = _new_token(player_id, "first device", now)
+        self.store.create(player_id, {"name": name, "bot": int(bot), "created": now},
                           token_hash, device_id, device)
         return NewPlayer(player_id, name, bot, device_id, token)
 
@@ -87,7 +90,7 @@ class Players:
         found = self.store.get(player_id) if player_id else None
         if found is None:
             raise Unprocessable("this sign-in code is unknown, used or expired; make a new one")
-        token, token_hash, device_id, device = _new_token(player_id, label)
+        token, token_hash, device_id, device = _new_token(player_id, label, self.clock.now())
         self.store.add_device(player_id, token_hash, device_id, device)
         return NewPlayer(player_id, found[0], found[1], device_id, token)
 

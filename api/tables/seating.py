@@ -7,14 +7,14 @@ kept for (a rematch); a public game's open seats by anybody.
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any, Callable
 
-from api.tables import quotas
+from api.tables import quotas, turns
 from api.tables.errors import Conflict, Forbidden, NotFound, Unprocessable
 from api.tables.games import DROP, Drop, Games
 from api.tables.model import ACTIVE, FINISHED, HUMAN, WAITING, Meta, Player, Seat, StoredGame
 from api.tables.play import own_seat
+from api.tables.player_clock import SEAT_FIELDS, PlayerClocks
 from api.tables.views import summary
 from rules import GAMES, InvalidOptions
 from rules.base import Game
@@ -48,14 +48,19 @@ def parse_seats(game: Game, players: int, seats: list[Any]) -> list[Seat]:
 
 
 class Seating:
-    def __init__(self, games: Games, paces: dict[str, int | None] | None = None):
+    def __init__(self, games: Games, clocks: PlayerClocks,
+                 paces: dict[str, int | None] | None = None):
         self.games = games
+        self.clocks = clocks
         self.storage = games.storage
         self.paces = {**PACES, **(paces or {})}
 
     def create_game(self, player: Player, type: str, players: int, options: dict,
-                    seats: list[Any], pace: str = DEFAULT_PACE, public: bool = False,
-                    webhook: str | None = None) -> StoredGame:
+                    seats: list[Any], pace: str | None = None, public: bool = False,
+                    webhook: str | None = None, vacation: bool = True,
+                    time_bank: dict | None = None) -> StoredGame:
+        """A table for `players`; `time_bank` ({"initial", "per_move", "most"} seconds) gives
+        each seat a bank of time instead of a `pace` per move."""
         quotas.check_new_game(self.games, player, seats, public)
         if type not in GAMES:
             raise Unprocessable(f"unknown game type {type!r}; known: {', '.join(GAMES)}")
@@ -65,15 +70,30 @@ class Seating:
         except InvalidOptions as error:
             raise Unprocessable(str(error)) from None
         seat_list = parse_seats(game, players, seats)
-        self._check_pace(pace, seat_list)
+        if time_bank is not None:
+            if pace is not None:
+                raise Unprocessable("give either a pace or a time bank, not both")
+            pace, bank = turns.BANK_PACE, turns.checked_bank(time_bank)
+        else:
+            pace, bank = pace or DEFAULT_PACE, None
+            self._check_pace(pace, seat_list)
         seat_list[0] = Seat(player_id=player.id, name=player.name, automated=player.bot)
-        now = time.time()
         meta = Meta(type=game.name, players=players, options=options, pace=pace,
-                    pace_seconds=self.paces[pace], public=public, webhook=webhook, created=now)
+                    pace_seconds=self.paces.get(pace), public=public, webhook=webhook,
+                    created=self.games.clock.now(), vacation=vacation, time_bank=bank)
+        self._sit_clock(seat_list[0], player.id, meta)
         return self._new_game(game, meta, seat_list, player.id)
+
+    def _sit_clock(self, seat: Seat, player_id: str, meta: Meta) -> None:
+        """The seat keeps its player's own clock."""
+        for name, value in self.clocks.seat_fields(player_id, meta).items():
+            setattr(seat, name, value)
 
     def _new_game(self, game: Game, meta: Meta, seats: list[Seat], creator_id: str
                   ) -> StoredGame:
+        for seat in seats:
+            if seat.bot is None:
+                seat.bank = turns.first_bank(meta)
         state = game.new_game(meta.players, meta.options, secrets.randbits(63))
         stored = StoredGame(secrets.token_urlsafe(12), game, meta, seats, state, 0, meta.created)
         return self.games.create(stored, creator_id)
@@ -128,6 +148,7 @@ class Seating:
             taken["invite"] = seat.invite
             seat.player_id, seat.name, seat.invite = player.id, player.name, None
             seat.reserved_for, seat.automated = None, player.bot
+            self._sit_clock(seat, player.id, stored.meta)
             # Listed before the commit: a listed game where the player has no seat is dropped
             # from the inbox when it is read.
             self.storage.players.add_game(player.id, game_id)
@@ -156,6 +177,9 @@ class Seating:
             self.storage.lobby.add_invite(game_id, invite)
             seat = stored.seats[index]
             seat.player_id, seat.name, seat.invite, seat.automated = None, None, invite, False
+            blank = Seat()
+            for name in SEAT_FIELDS:
+                setattr(seat, name, getattr(blank, name))
             return None
         left = self.games.transact(game_id, stand_up)
         self.storage.players.forget_games(player.id, [game_id])
@@ -197,12 +221,12 @@ class Seating:
                 seats.append(Seat(name=old.name, bot=old.bot))
             elif index == seat:
                 seats.append(Seat(name=old.name, player_id=player.id, automated=old.automated))
+                self._sit_clock(seats[-1], player.id, stored.meta)
             else:
                 seats.append(Seat(name=old.name, reserved_for=old.player_id,
                                   invite=_invite_code(), automated=old.automated))
-        now = time.time()
-        meta = Meta(**{**vars(stored.meta), "created": now, "rematch_of": game_id,
-                       "rematch": None})
+        meta = Meta(**{**vars(stored.meta), "created": self.games.clock.now(),
+                       "rematch_of": game_id, "rematch": None})
         # Only one rematch per game: the first to claim the link creates it.
         if not self.storage.games.claim_rematch(game_id):
             raise Conflict("a rematch is being created; reload in a moment")

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from api.storage.store import Storage
+from api.tables import turns
 from api.tables.errors import Forbidden, no_game
 from api.tables.games import Games
 from api.tables.model import ACTIVE, FINISHED, Player, Seat, StoredGame, iso
@@ -35,7 +36,7 @@ def view(stored: StoredGame, seat: int | None) -> dict:
         "status": status,
         "phase": seen["phase"],
         "deal": seen["deal"],
-        "seats": [_seat_view(s, index, seen["scores"][index], index in to_act)
+        "seats": [_seat_view(s, index, seen["scores"][index], index in to_act, stored.updated)
                   for index, s in enumerate(stored.seats)],
         "your_seat": seat,
         "to_act": to_act,
@@ -47,17 +48,30 @@ def view(stored: StoredGame, seat: int | None) -> dict:
                     if s.invite and s.player_id is None] if seat is not None else [],
         "rematch_of": stored.meta.rematch_of,
         "rematch": stored.meta.rematch,
+        "your_waking": _your_waking(stored, seat) if may_act and seat in to_act else None,
     }
 
 
-def _seat_view(seat: Seat, index: int, score: Any, to_act: bool) -> dict:
+def _your_waking(stored: StoredGame, seat: int) -> list[dict] | None:
+    """When the seat's time runs from this version to its deadline: only its own player sees
+    it (it would tell the others their waking hours)."""
+    if stored.seats[seat].deadline is None:
+        return None
+    return [{"from": iso(start), "to": iso(end)}
+            for start, end in turns.stretches(stored.seats[seat], stored.updated)]
+
+
+def _seat_view(seat: Seat, index: int, score: Any, to_act: bool, updated: float) -> dict:
     return {"seat": index, "name": seat.name, "bot": seat.bot,
             "joined": seat.bot is not None or seat.player_id is not None,
             "automated": seat.automated,
             "score": score, "to_act": to_act, "standin": seat.standin,
             "resigned": seat.resigned,
             "timeouts": seat.timeouts,
-            "deadline": iso(seat.deadline) if seat.deadline else None}
+            "deadline": iso(seat.deadline) if seat.deadline else None,
+            "vacation_until": iso(seat.vacation_until)
+            if seat.vacation_until and seat.vacation_until > updated else None,
+            "time_left": None if seat.bank is None else round(seat.bank)}
 
 
 def summary(stored: StoredGame, player_id: str | None) -> dict:
