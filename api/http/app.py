@@ -73,6 +73,7 @@ def create_app(config: dict | None = None) -> Flask:
         connections.store_client(app.config, **connections.SUBSCRIBER_OPTIONS))
 
     api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
+    from api.http.resources.clock.routes import blp as clock_blp
     from api.http.resources.games.routes import blp as games_blp
     from api.http.resources.players.routes import blp as players_blp
     from api.http.resources.push.routes import blp as push_blp
@@ -83,6 +84,7 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     api.register_blueprint(table_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(clock_blp, url_prefix=API_PREFIX)
     logs.init_app(app, settings.log_level)
     metrics.init_app(app, settings.metrics_dir)
     health.init_app(app)

@@ -2,9 +2,10 @@
 
 Each budget counts per player (every device of a player shares it) and per
 address, separately for creating players, creating games, acting (moves, joins,
-take-backs, leaving, resigning), guessing codes (invites and sign-in codes) and
-long-polls; a budget is one count whichever of its endpoints is called. A player
-may also hold only a few long-polls open at once. Beyond a budget: 429 with
+take-backs, leaving, resigning, cards chosen ahead), guessing codes (invites and sign-in
+codes), the player's clock (settings and vacations) and long-polls; a budget is one count
+whichever of its endpoints is called. A player may also hold only a few long-polls open at
+once. Beyond a budget: 429 with
 Retry-After, in the one error shape.
 
 The budgets are counted by `limits` itself, the library under flask-limiter: one hook that
@@ -53,11 +54,14 @@ BUDGETS = (
     Budget("create_game", ("games.Games", "games.Rematch"), "20/minute;300/hour", by_player),
     Budget("create_game_per_address", ("games.Games", "games.Rematch"), "60/minute;1000/hour",
            by_address),
-    Budget("act", ("games.Actions", "games.Join", "games.TakeBack", "table.Leave", "table.Resign"),
+    Budget("act", ("games.Actions", "games.Join", "games.TakeBack", "table.Leave", "table.Resign",
+                   "clock.Preselection"),
            "600/minute",
            by_player),
     Budget("guess_code", ("games.Invite", "players.SignIn"), "10/minute;60/hour", by_address),
     Budget("guess_code_per_player", ("games.Invite",), "10/minute;60/hour", by_player),
+    # A change of a player's clock is a commit at each of their tables.
+    Budget("clock", ("clock.Clock", "clock.Vacation"), "60/minute;600/hour", by_player),
 )
 # Counted only when a request waits: a poll that does not wait, the request phones send most,
 # draws on no budget.

@@ -65,6 +65,13 @@ OPERATION_IDS = {
     ("/api/v1/push/key", "get"): "getPushKey",
     ("/api/v1/push/subscriptions", "post"): "subscribePush",
     ("/api/v1/push/subscriptions/{subscription_id}", "delete"): "unsubscribePush",
+    ("/api/v1/players/me/clock", "get"): "getClock",
+    ("/api/v1/players/me/clock", "patch"): "setClock",
+    ("/api/v1/players/me/vacation", "post"): "startVacation",
+    ("/api/v1/players/me/vacation", "delete"): "endVacation",
+    ("/api/v1/games/{game_id}/preselection", "get"): "getPreselection",
+    ("/api/v1/games/{game_id}/preselection", "put"): "preselect",
+    ("/api/v1/games/{game_id}/preselection", "delete"): "clearPreselection",
 }
 
 # Events the server adds to every game's log, whoever's rules they are.
@@ -81,6 +88,11 @@ SERVICE_EVENTS = (
     {"type": "object", "description": "The seat's player resigned: a bot plays it to the end",
      "properties": {"type": {"const": "resigned"}, "seat": {"type": "integer", "minimum": 0}},
      "required": ["type", "seat"]},
+    {"type": "object", "description": "The server made the seat's next move for its player: "
+                                      "their card chosen ahead, or their only legal action",
+     "properties": {"type": {"const": "automatic"}, "seat": {"type": "integer", "minimum": 0},
+                    "how": {"enum": ["preselected", "forced"]}},
+     "required": ["type", "seat", "how"]},
 )
 CONDITIONAL = {"getGame", "getInbox"}   # answer 304 to a matching If-None-Match
 NULLABLE_STRING = {"type": ["string", "null"]}
@@ -96,7 +108,12 @@ SEAT = {"type": "object", "additionalProperties": False, "properties": {
     "resigned": {"type": "boolean",
                  "description": "Its player resigned: a bot plays it to the end"},
     "timeouts": {"type": "integer", "description": "Time-outs in a row"},
-    "deadline": {**NULLABLE_STRING, "description": "When a bot stands in"}}}
+    "deadline": {**NULLABLE_STRING, "description": "When a bot stands in (an instant; counted "
+                                                   "in its player's waking hours)"},
+    "vacation_until": {**NULLABLE_STRING, "description": "Its player is on vacation until "
+                                                         "then: their clock stands still"},
+    "time_left": {"type": ["integer", "null"], "description": "Seconds in its table time "
+                                                              "bank (when its turn began)"}}}
 INVITE = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
     "code": {"type": "string", "description": "Open /#/invite/<code> to take the seat"}}}
@@ -118,10 +135,14 @@ VIEW_PROPERTIES = {
                 "items": {"$ref": SCHEMAS + "Invite"}},
     "rematch_of": NULLABLE_STRING,
     "rematch": NULLABLE_STRING,
+    "your_waking": {"type": ["array", "null"], "items": {
+        "type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}}},
+        "description": "Your turn: the stretches of your waking hours from this version to "
+                       "your deadline, when your time runs"},
 }
 VIEW_ORDER = ("id", "type", "title", "options", "version", "status", "phase", "deal", "seats",
               "your_seat", "to_act", "hand", "legal_actions", "table", "outcome", "pace",
-              "public", "invites", "rematch_of", "rematch")
+              "public", "invites", "rematch_of", "rematch", "your_waking")
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}
 
@@ -263,11 +284,12 @@ def example_view(game: Game) -> dict:
         "seats": [{"seat": seat, "name": "Anna" if seat == 0 else f"Bot {seat + 1} (easy)",
                    "bot": None if seat == 0 else "easy", "joined": True, "automated": False,
                    "score": seen["scores"][seat], "to_act": seat in game.to_act(state),
-                   "standin": False, "timeouts": 0, "deadline": None}
+                   "standin": False, "timeouts": 0, "deadline": None,
+                   "vacation_until": None, "time_left": None}
                   for seat in range(players)],
         "your_seat": 0, "to_act": game.to_act(state), "hand": seen["hand"],
         "legal_actions": game.legal_actions(state, 0), "table": seen["table"], "outcome": None,
-        "invites": [], "rematch_of": None, "rematch": None,
+        "invites": [], "rematch_of": None, "rematch": None, "your_waking": None,
     }
 
 

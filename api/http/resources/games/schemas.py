@@ -10,6 +10,16 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class TimeBankSchema(Schema):
+    initial = fields.Integer(required=True, strict=True, metadata={
+        "description": "Seconds each seat starts with (1 hour to 30 days)", "example": 259200})
+    per_move = fields.Integer(required=True, strict=True, metadata={
+        "description": "Seconds added after each move (0 to 7 days)", "example": 43200})
+    most = fields.Integer(required=True, strict=True, metadata={
+        "description": "The most a bank holds (at least `initial`, at most 60 days)",
+        "example": 432000})
+
+
 class GameCreateSchema(Schema):
     type = fields.String(required=True, metadata={"example": "sixnimmt"})
     players = fields.Integer(required=True, strict=True, metadata={"example": 4})
@@ -18,9 +28,13 @@ class GameCreateSchema(Schema):
     seats = fields.List(fields.Raw(), required=True, metadata={
         "description": "One entry per seat: \"human\" or {\"bot\": \"<level>\"}; seat 0 is the creator's",
         "example": ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]})
-    pace = fields.String(load_default="1d", metadata={
+    pace = fields.String(metadata={
         "description": "Time per move before a bot stands in: none (only against bots), "
-                       "5m, 1h, 1d or 3d"})
+                       "5m, 1h, 1d (the default) or 3d; counted in each player's waking hours"})
+    vacation = StrictBoolean(load_default=True, metadata={
+        "description": "Players' vacations pause their clocks; false: no pauses (tournaments)"})
+    time_bank = fields.Nested(TimeBankSchema, allow_none=True, load_default=None, metadata={
+        "description": "Instead of a pace: a bank of time per seat that each move draws on"})
     public = StrictBoolean(load_default=False, metadata={
         "description": "Listed in the lobby and open to spectators"})
     webhook = fields.Url(schemes={"http", "https"}, load_default=None, allow_none=True,
