@@ -1,9 +1,18 @@
 """Every API and worker test runs on a single Valkey server and on a Valkey Cluster, except
 the HTTP contract's, which does not depend on the store (single server only)."""
 import subprocess
+import time
 
 import pytest
+from rq import Queue, SimpleWorker
 
+from api.http import create_app
+from api.settings import TEST_CLOCK
+from api.storage import connections
+from api.storage.jobs import QUEUES
+from api.tables import Tables
+from api.tables.clock import FileClock
+from push_receivers import PushService, Webhook
 from redis_servers import STORES, store_settings
 
 SINGLE_SERVER_ONLY = "tests/api/test_contract_"
@@ -34,3 +43,48 @@ def processes():
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@pytest.fixture
+def clock(tmp_path, monkeypatch):
+    """The instant every timing rule reads as now (POYTA_TEST_CLOCK), moved only by the test:
+    it starts at the wall clock's now. The API, the test's jobs and its sweeps read it."""
+    test_clock = FileClock(str(tmp_path / "clock"))
+    test_clock.set(time.time())
+    monkeypatch.setenv(TEST_CLOCK, str(test_clock.path))
+    return test_clock
+
+
+@pytest.fixture
+def clocked_client(clock, redis, store_env):
+    """A client of the app reading the test's clock."""
+    return create_app({**store_env, "TESTING": True}).test_client()
+
+
+@pytest.fixture
+def run_worker(redis):
+    """What the workers do, once: the sweeper looks at what is due, then every queued job runs
+    in a real RQ worker (bots, deadlines, notices)."""
+    def run() -> None:
+        tables = Tables(connections.store_client(connections.settings()), queue_redis=redis)
+        tables.bots.sweep()
+        tables.reminders.sweep_digests()
+        SimpleWorker([Queue(name, connection=redis) for name in QUEUES],
+                     connection=redis).work(burst=True)
+    return run
+
+
+@pytest.fixture
+def push_service():
+    """A real push service on this machine (see push_receivers)."""
+    receiver = PushService()
+    yield receiver
+    receiver.close()
+
+
+@pytest.fixture
+def webhook():
+    """A real Discord/Slack-like webhook on this machine."""
+    receiver = Webhook()
+    yield receiver
+    receiver.close()

@@ -13,7 +13,7 @@ from api.storage.jobs import NOTICE_QUEUE
 from api.tables import Tables, views
 from api.tables.model import Player
 from api.tables.notices import NotifyRetry
-from push_receivers import PushService, Webhook
+from push_receivers import Webhook
 
 PUBLIC_URL = "https://poyta.example"
 
@@ -21,20 +21,6 @@ PUBLIC_URL = "https://poyta.example"
 @pytest.fixture
 def service(store, redis):
     return Tables(store, queue_redis=redis)
-
-
-@pytest.fixture
-def push_service():
-    receiver = PushService()
-    yield receiver
-    receiver.close()
-
-
-@pytest.fixture
-def webhook():
-    receiver = Webhook()
-    yield receiver
-    receiver.close()
 
 
 @pytest.fixture(autouse=True)
