@@ -104,4 +104,11 @@ export const api = {
   pushKey: () => data(call("GET", "/push/key", { auth: false })),
   subscribe: (subscription) => data(call("POST", "/push/subscriptions", { body: { subscription } })),
   unsubscribe: (subscriptionId) => call("DELETE", `/push/subscriptions/${id(subscriptionId)}`),
+  clock: () => data(call("GET", "/players/me/clock")),
+  setClock: (changes) => data(call("PATCH", "/players/me/clock", { body: changes })),
+  startVacation: (days) => data(call("POST", "/players/me/vacation", { body: { days } })),
+  endVacation: () => data(call("DELETE", "/players/me/vacation")),
+  preselection: (gameId) => data(call("GET", `/games/${id(gameId)}/preselection`)),
+  preselect: (gameId, action) => data(call("PUT", `/games/${id(gameId)}/preselection`, { body: { action } })),
+  clearPreselection: (gameId) => call("DELETE", `/games/${id(gameId)}/preselection`),
 };

@@ -12,6 +12,7 @@ import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.j
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
 import { tableTalk, resignButton, leaveButton } from "./table.js";
+import { seatClockBadges, dayLeftNote, chooseAheadBox } from "./clock.js";
 
 const seenKey = (id) => `poyta.seen.${id}`;
 
@@ -36,8 +37,10 @@ export async function gamePage(id, page) {
   const confirmBar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("confirm.title"), hidden: true });
   const missedBox = h("div", { class: "notice", role: "note", hidden: true });
   const nameTip = h("p", { class: "name-tip", role: "status", hidden: true });
-  setPage("", h("div", { class: "game-head" }, heading, tools), staleBox, statusLine, heldBox, notices, missedBox, invite, outcome,
-    area, seats, talkBox, log, resignBox, rulesLink, confirmBar, nameTip);
+  const dayLeftBox = h("div");
+  const aheadBox = h("div");
+  setPage("", h("div", { class: "game-head" }, heading, tools), staleBox, statusLine, dayLeftBox, heldBox, notices, missedBox, invite, outcome,
+    area, aheadBox, seats, talkBox, log, resignBox, rulesLink, confirmBar, nameTip);
   // A short name on the table shows the full one when tapped (screen readers hear it in full).
   let tipTimer = null;
   area.addEventListener("click", (event) => {
@@ -221,6 +224,11 @@ export async function gamePage(id, page) {
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
     statusLine.classList.toggle("yours", isYourTurn(view));
+    dayLeftBox.replaceChildren(...[isYourTurn(view) && dayLeftNote(view)].filter(Boolean));
+    const cardLabel = (card) => (mod && mod.cardLabel ? mod.cardLabel(card, ctx) : String(card));
+    chooseAheadBox(view, cardLabel).then((box) => {
+      if (state.view === view) aheadBox.replaceChildren(...(box ? [box] : []));
+    });
 
     renderNotices(notices, view, ctx, show);
     renderInvites(invite, view);
@@ -466,6 +474,7 @@ function renderSeats(section, view, mod, ctx) {
       h("span", { class: "seat-score", text: t("game.score", { score: seat.score ?? 0 }) }),
       acting ? h("span", { class: "badge", text: t("game.toAct") }) : null,
       acting && seat.deadline ? h("span", { class: "deadline" }, timeLeftNode(seat.deadline)) : null,
+      ...seatClockBadges(seat),
       seat.resigned ? h("span", { class: "badge warn", text: t("game.resigned") })
         : (seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null),
       note ? h("span", { class: "badge ok", text: note }) : null));

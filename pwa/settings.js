@@ -1,9 +1,11 @@
-// Settings (name, language, confirm-before-play, turn notifications, devices with sign-in
-// links) and the "sign in on this device" page that such a link opens.
+// Settings (name, language, confirm-before-play, turn notifications, the player's clock in
+// clock.js, devices with sign-in links) and the "sign in on this device" page that such a link
+// opens.
 import { t, language, setLanguage, LANGUAGES } from "./i18n.js";
 import { api, me, setPlayer } from "./api.js";
 import { h, handleError, setPage, showWho, shareBox } from "./ui.js";
 import qrcode from "./vendor/qrcode-generator.js";
+import { clockSections } from "./clock.js";
 
 const CONFIRM_KEY = "poyta.confirm";
 const PUSH_KEY = "poyta.push"; // this device's push subscription id at the server
@@ -21,7 +23,7 @@ export function confirmIrreversible() { return localStorage.getItem(CONFIRM_FINA
 
 export async function settingsPage() {
   setPage(t("settings.title"), h("h1", { text: t("settings.title") }),
-    nameSection(), languageSection(), playSection(), notificationSection(), devicesSection());
+    nameSection(), languageSection(), playSection(), notificationSection(), clockSections(), devicesSection());
 }
 
 function nameSection() {
