@@ -168,8 +168,6 @@ class Commit:
     game_id: str
     version: int                 # the version the change was computed from
     fields: dict[str, str]       # hash fields to set
-    preselected: str | None = None   # `preselected` as the change was computed from
-    cleared: list[str] = field(default_factory=list)  # hash fields to delete
     events: list[str] = field(default_factory=list)   # JSON each, in the order told
     action: str | None = None    # the action entry, as JSON
     seat: int | None = None      # whose action it is
@@ -181,6 +179,8 @@ class Commit:
     finishes: bool = False       # the game is over with this change: its log is packed (a
                                  # finishing action is a seat's move at its turn, never a
                                  # replaced choice)
+    preselected: str | None = None   # `preselected` as the change was computed from
+    cleared: list[str] = field(default_factory=list)  # hash fields to delete
 
 
 @dataclass
