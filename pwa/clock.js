@@ -12,7 +12,11 @@ addStyles("clock-styles", `
 .waking-hours { display: flex; flex-wrap: wrap; gap: 0 1rem; }
 `);
 
+// The table time bank the new-game form offers: 3 days, 12 hours back a move, at most 5 days.
+export const TABLE_BANK = { initial: 3 * 86400, per_move: 12 * 3600, most: 5 * 86400 };
+
 addStrings("en", {
+  "pace.bank": "Time bank: 3 days, 12 h more a move, at most 5 days",
   "clock.day": "Your day",
   "clock.dayText": "Your time per move counts only in your waking hours: a day's pace is one waking day of yours, and no deadline of yours falls due at night.",
   "clock.zone": "Time zone",
@@ -51,6 +55,7 @@ addStrings("en", {
   "event.automaticPreselectedYou": "Your card chosen ahead was played.",
 });
 addStrings("fi", {
+  "pace.bank": "Aikapankki: 3 päivää, 12 h lisää siirtoa kohden, enintään 5 päivää",
   "clock.day": "Päiväsi",
   "clock.dayText": "Siirtoaikasi kuluu vain valveillaoloaikanasi: päivän tahti on yksi valveillaolopäiväsi, eikä yksikään määräaikasi umpeudu yöllä.",
   "clock.zone": "Aikavyöhyke",

@@ -5,9 +5,10 @@ import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
 import { openHowTo } from "./howto.js";
 import { loadModule } from "./renderers.js";
+import { TABLE_BANK } from "./clock.js";
 import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 
-const PACES = ["none", "5m", "1h", "1d", "3d"];
+const PACES = ["none", "5m", "1h", "1d", "3d", "bank"];
 const DEFAULT_PACE = "1d";
 
 // ---------------------------------------------------------------- home
@@ -190,8 +191,9 @@ function buildCreateForm(form, types, renderers) {
     submit.disabled = true;
     submit.textContent = t("home.creating");
     try {
+      const pace = paceSelect.value === "bank" ? { time_bank: TABLE_BANK } : { pace: paceSelect.value };
       const view = await api.create({ type: ty.type, players: seats.length, options, seats,
-        pace: paceSelect.value, public: publicBox.checked });
+        ...pace, public: publicBox.checked });
       refreshInbox();
       location.hash = `#/game/${encodeURIComponent(view.id)}`;
     } catch (error) {
