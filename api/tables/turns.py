@@ -14,6 +14,8 @@ deadline (when that comes later): never at night.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from api.tables.errors import Unprocessable
 from api.tables.model import Meta, Seat
 from api.tables.waking import DAY, Waking
@@ -78,12 +80,18 @@ def reminders(seat: Seat) -> dict[str, float]:
     """The instants the running turn's player is reminded at, by kind."""
     if seat.deadline is None or not seat.allowance:
         return {}
-    clock = waking(seat)
-    left_at_reminder = (1 - REMINDED_AT_USED) * seat.allowance
-    due = {"used": clock.rewind(seat.deadline, left_at_reminder)}
+    return dict(_reminders(waking(seat), seat.deadline, seat.allowance))
+
+
+@lru_cache(maxsize=4096)
+def _reminders(clock: Waking, deadline: float, allowance: float) -> tuple:
+    """Remembered: every commit and sweep asks again while the turn runs (a 3-day turn in
+    waking hours takes about a millisecond to count back)."""
+    left_at_reminder = (1 - REMINDED_AT_USED) * allowance
+    due = [("used", clock.rewind(deadline, left_at_reminder))]
     if LAST_CALL * clock.rate < left_at_reminder:
-        due["last_call"] = clock.rewind(seat.deadline, LAST_CALL * clock.rate)
-    return due
+        due.append(("last_call", clock.rewind(deadline, LAST_CALL * clock.rate)))
+    return tuple(due)
 
 
 def stretches(seat: Seat, since: float) -> list[tuple[float, float]]:
