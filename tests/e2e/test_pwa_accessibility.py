@@ -68,6 +68,7 @@ def test_home_create_settings_and_two_games(axe_installed, new_page, live_server
     page.keyboard.press("Escape")
     page.get_by_role("link", name="Settings").click()
     expect(page.get_by_role("heading", level=1, name="Settings")).to_be_visible()
+    expect(page.get_by_role("region", name="Daily digest")).to_be_visible()  # the clock's, loaded
     assert serious_violations(page) == [], "settings"
     audit_games(page, live_server, ["sixnimmt", "hattrick"])
     page.get_by_role("link", name="Replay").click()

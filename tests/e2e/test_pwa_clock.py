@@ -30,10 +30,10 @@ def test_waking_hours_and_a_vacation_in_settings_show_at_the_table(new_page, liv
     day.get_by_label("Count my time all day").uncheck()
     day.get_by_label("Awake from").fill("08:00")
     day.get_by_label("Until").fill("12:00")
-    day.get_by_role("button", name="Save my day").click()
+    day.get_by_role("button", name="Set my waking hours").click()
     expect(bert.locator("#messages")).to_contain_text("they must last at least 6")
     day.get_by_label("Until").fill("22:30")
-    day.get_by_role("button", name="Save my day").click()
+    day.get_by_role("button", name="Set my waking hours").click()
     expect(day.get_by_role("status")).to_have_text(
         "Saved: your time counts from 08:00 to 22:30, Europe/Helsinki.")
 

@@ -110,6 +110,7 @@ def test_home_settings_and_rules_fit_the_smallest_phone(new_page, live_server):
     expect(opener).to_be_focused()
     page.get_by_role("link", name="Asetukset").click()
     expect(page.get_by_role("heading", level=1, name="Asetukset")).to_be_visible()
+    expect(page.get_by_role("region", name="Päivän kooste")).to_be_visible()  # the clock's, loaded
     assert layout_problems(page) == []
 
     # The measure finds what it looks for: a small button, a word broken, a box too wide.
