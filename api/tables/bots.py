@@ -3,8 +3,9 @@ out, and the sweeper that looks after every game whose due time passed.
 
 A job moves every bot seat that must act, one after another, each from its own view, until a
 human must act; a human seat whose move plays itself (a card chosen ahead, a forced move) is
-moved the same way, as its player, and the log says it was automatic. The bots answering one move share one thinking time (`TurnClock`). A job on
-the quick queue hands the game on to the deep queue when a bot that thinks long becomes due.
+moved the same way, as its player, and the log says it was automatic. The bots answering one
+move share one thinking time (`TurnClock`). A job on the quick queue hands the game on to the
+deep queue when a bot that thinks long becomes due.
 Every job is idempotent: with nothing due it does nothing. The sweeper queues again what went
 missing: a job lost with a process that died between commit and enqueue, a job of a worker
 killed mid-move, or a deadline that passed while no worker ran; and it queues each turn's

@@ -1,7 +1,7 @@
 """The turn clock with the players' own clocks, the clock under the test's control: vacations
 stop a player's deadlines and show at the table, waking hours keep deadlines out of the night,
 a deadline already passed is still played, and a game's time never runs backwards."""
-from datetime import datetime, timezone
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
