@@ -8,7 +8,7 @@ past it, when the deadline has passed, or when its player's waking window has cl
 every notice it is retried a few times when a target fails for now, never more.
 
 The digest goes at the player's chosen hour on their wall clock, listing the games where it is
-their move; a day with none sends nothing.
+their move; a day with none, or on vacation, sends nothing.
 """
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ class Reminders:
         for player_id in due:
             clock = self.clocks.get_clock(player_id)
             day = datetime.fromtimestamp(now, zone_info(clock.zone)).date().isoformat()
-            if clock.digest_hour is not None:
+            if clock.digest_hour is not None and not clock.on_vacation(now):
                 self.games.jobs.send_digest(player_id, day)
             digests.schedule(player_id, next_digest(clock, now))
         return len(due)

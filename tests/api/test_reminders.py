@@ -129,8 +129,8 @@ def test_a_reminder_that_cannot_be_sent_is_not_tried_forever(clocked_client, clo
         failing.close()
 
 
-def test_the_daily_digest_lists_the_games_waiting_once_a_day(clocked_client, clock, player,
-                                                             push_service, run_worker):
+def test_the_daily_digest_lists_the_games_waiting_once_a_day_but_not_on_vacation(
+        clocked_client, clock, player, push_service, run_worker):
     clock.set(datetime(2030, 6, 3, 7, 30, tzinfo=HELSINKI).timestamp())
     (anna, _), (bert, bert_phone) = player("Anna"), player("Bert")
     for _ in range(2):
@@ -150,3 +150,7 @@ def test_the_daily_digest_lists_the_games_waiting_once_a_day(clocked_client, clo
     clock.set(datetime(2030, 6, 4, 8, 1, tzinfo=HELSINKI).timestamp())
     run_worker()
     assert len(digests()) == 2
+    clocked_client.post("/api/v1/players/me/vacation", json={"days": 2}, headers=bert)
+    clock.set(datetime(2030, 6, 5, 8, 1, tzinfo=HELSINKI).timestamp())
+    run_worker()
+    assert len(digests()) == 2, "none while away"
