@@ -25,6 +25,7 @@ from typing import Iterator
 from zoneinfo import ZoneInfo, available_timezones
 
 DAY = 86400
+EPSILON = 1e-6        # seconds: float rounding, never a real difference
 PROBE = 3600          # seconds between looks at a zone's offset: no zone changes it twice within
 SHORTEST_WINDOW = 6 * 3600
 DST_SHIFT = 7200      # the most a change of clocks takes from one window (a margin for rewinding)
@@ -115,23 +116,31 @@ class Waking:
     def advance(self, start: float, seconds: float) -> float:
         """The first instant at which `seconds` have counted since `start`: always inside
         waking time, so never at night."""
-        left = max(seconds, 0.0) / self.rate
+        left = self._waking_time(seconds)
         for a, b in self.stretches(start):
-            if left <= b - a:
-                return float(a + left)
+            # Within a microsecond of a window's end is that end: float rounding must not
+            # carry a deadline to the next morning.
+            if left <= b - a + EPSILON:
+                return float(min(a + left, b))
             left -= b - a
         raise AssertionError("unreachable: every day has a window")
 
     def rewind(self, end: float, seconds: float) -> float:
         """The last instant from which `seconds` count until `end` (the earliest counted
         instant when fewer count)."""
-        left = max(seconds, 0.0) / self.rate
+        left = self._waking_time(seconds)
         found = list(self.stretches(end - self._wall_time_for(left), end))
         for a, b in reversed(found):
-            if left <= b - a:
-                return float(b - left)
+            if left <= b - a + EPSILON:
+                return float(max(b - left, a))
             left -= b - a
         return found[0][0] if found else end
+
+    def _waking_time(self, seconds: float) -> float:
+        """The waking time that counts `seconds`."""
+        if self.window is None:
+            return max(seconds, 0.0)
+        return max(seconds, 0.0) * window_length(self.window) / DAY
 
     def _wall_time_for(self, seconds: float) -> float:
         """At least the wall-clock time holding `seconds` of waking time."""
