@@ -56,7 +56,8 @@ def test_a_forced_move_plays_itself_for_whoever_asked_and_the_log_says_so(
     anna, bert = player("Anna", forced_moves=True), player("Bert")
     game_id = table(clocked_client, "sixnimmt", [anna, bert])
     automatic = []
-    for _ in range(12):   # ten turns, some with a row to take
+    # Ten turns; a row to take can hold a seat's card to the next round of this loop.
+    for _ in range(40):
         run_worker()
         for seat, headers in enumerate((anna, bert)):
             view = view_of(clocked_client, game_id, headers)
