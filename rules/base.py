@@ -368,6 +368,12 @@ class Game:
         for spectators."""
         raise NotImplementedError
 
+    def trick_number(self, state: State) -> int | None:
+        """The number, from 1 in each deal, of the trick (in 6 nimmt! the turn) now being
+        played, or None while none is (a deal's first choices, the game's end) or if the game
+        has no tricks: where a replay can jump to within a deal."""
+        return None
+
     def outcome(self, state: State) -> dict | None:
         """None while the game runs, else {"scores": [...], "winners": [seats]}."""
         raise NotImplementedError
@@ -376,6 +382,11 @@ class Game:
         """{"deals": [{"hands": [...], ..., "scores": [...]}]}: each deal as dealt, from a
         state made with `recording`."""
         raise NotImplementedError
+
+    def teams(self, players: int) -> list[list[int]]:
+        """The seats that win or lose together: each seat alone unless the game has
+        partnerships."""
+        return [[seat] for seat in range(players)]
 
     def bot_action(self, view: dict, legal: list[Action], level: str,
                    rng: random.Random, budget: Budget | None = None) -> Action:

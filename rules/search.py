@@ -38,8 +38,8 @@ class Budget:
 
 DEFAULT_BUDGETS = {
     "easy": Budget(iterations=0),
-    "medium": Budget(seconds=0.2),
-    "hard": Budget(seconds=1.0),
+    "medium": Budget(seconds=0.06),
+    "hard": Budget(seconds=0.3),
 }
 
 

@@ -122,7 +122,7 @@ class Hattrick(Game):
         state.update({
             "dealer": dealer, "leader": (dealer + 1) % players, "turn": (dealer + 1) % players,
             "hands": hands, "piles": [[[], [], []] for _ in range(players)],
-            "passed": [[] for _ in range(players)], "trick": [], "last_trick": None,
+            "passed": [[] for _ in range(players)], "trick": [], "last_trick": None, "tricks": [],
         })
         record_deal(state, {"dealer": dealer, "hands": [list(hand) for hand in hands],
                             "scores": None})
@@ -194,6 +194,9 @@ class Hattrick(Game):
             "taken": {COLOURS[colour]: seat for colour, seat in taken.items()},
             "next_leader": leader,
         }
+        # Every card of a trick was shown, a pass too: a player may remember who played what.
+        # (A deal stored before this record existed lists its tricks from the next one.)
+        state.setdefault("tricks", []).append(copy_trick(state["last_trick"]))
         state["trick"] = []
         state["leader"] = state["turn"] = leader
         if len(state["hands"][0]) == 1:
@@ -250,9 +253,13 @@ class Hattrick(Game):
                                 for piles, passed in zip(state["piles"], state["passed"])],
                 "sheet": [list(scores) for scores in state["sheet"]],
                 "last_trick": copy_trick(state["last_trick"]),
+                "tricks": [copy_trick(done) for done in state.get("tricks", [])],
                 "previous_deal": copy_deal_end(state["previous_deal"]),
             },
         }
+
+    def trick_number(self, state: State) -> int | None:
+        return len(state.get("tricks", [])) + 1 if state["phase"] == "play" else None
 
     def outcome(self, state: State) -> dict | None:
         if state["phase"] != "over":

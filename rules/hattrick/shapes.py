@@ -34,6 +34,8 @@ TABLE = record(
     deal_scores=per_seat(INT, "this deal's score so far, from piles and passed cards"),
     sheet=array(SCORES, "one row of scores per finished deal"),
     last_trick=nullable(LAST_TRICK, "null at the start of a deal"),
+    tricks=array(LAST_TRICK, "every finished trick of this deal, oldest first (each card was "
+                             "shown, a passed one too)"),
     previous_deal=nullable(record(
         "the end of the last finished deal; null until a deal has ended",
         deal=described(INT, "its number, from 1"), piles=PILES, passed=PASSED,

@@ -49,11 +49,10 @@ class Seen:
             cards_each = list(table["hand_sizes"])
         else:
             seen.update(card for _, card in revealed)
-            if table["turn"] > 1 and table["last_turn"]:
-                # Turn 1's last_turn belongs to the previous round, whose cards are back in the deck.
-                for placement in table["last_turn"]:
-                    seen.add(placement["card"])
-                    seen.update(placement["took"])
+            # Every card played this round was face up, and so was every card it took.
+            for placement in table["played"]:
+                seen.add(placement["card"])
+                seen.update(placement["took"])
             # A revealed card is on its way to a row: the seat holds one card per turn after this.
             remaining = HAND_SIZE - table["turn"] + (0 if phase == "take_row" else 1)
             cards_each = [remaining] * players

@@ -102,7 +102,7 @@ class SixNimmt(Game):
             "deal": deal, "dealer": dealer, "turn": 1,
             "chosen": [None] * players, "revealed": None, "row_chooser": None,
             "taken": [[] for _ in range(players)], "round_penalties": [0] * players,
-            "unused": deck[in_play:],
+            "unused": deck[in_play:], "played": [],
         })
         if state["draft"]:
             state.update({
@@ -235,6 +235,11 @@ class SixNimmt(Game):
             placements.append({"seat": seat, "card": card, "row": row, "took": took})
         state.update({"last_turn": placements, "revealed": None, "row_chooser": None,
                       "phase": CHOOSE})
+        # Every card of the round was turned face up: a player may remember them all.
+        # (A game stored before the round's record existed starts one at its next turn.)
+        state.setdefault("played", []).extend(
+            {"turn": state["turn"], **placement, "took": list(placement["took"])}
+            for placement in placements)
         events = [{"type": "placed", **placement, "took": list(placement["took"])}
                   for placement in placements]
         if state["turn"] < HAND_SIZE:
@@ -269,6 +274,7 @@ class SixNimmt(Game):
             "row_chooser": state["row_chooser"],
             "last_turn": None if last_turn is None else [
                 {**placement, "took": list(placement["took"])} for placement in last_turn],
+            "played": [{**entry, "took": list(entry["took"])} for entry in state.get("played", [])],
             "round_penalties": list(state["round_penalties"]),
             "round_scores": [list(scores) for scores in state["round_scores"]],
             "taken_counts": [len(cards) for cards in state["taken"]],
@@ -289,6 +295,10 @@ class SixNimmt(Game):
             "hand": None if seat is None else list(state["hands"][seat]),
             "table": table,
         }
+
+    def trick_number(self, state: State) -> int | None:
+        """The turn: every seat's card of it stays hidden until all have chosen."""
+        return state["turn"] if state["phase"] in (CHOOSE, TAKE_ROW) else None
 
     def outcome(self, state: State) -> dict | None:
         if state["phase"] != OVER:

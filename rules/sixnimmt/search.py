@@ -1,12 +1,12 @@
 """6 nimmt! for the shared search (rules/search.py): the medium and hard bots, and the
-published flat Monte Carlo as a benchmark-only `baseline`.
+published flat Monte Carlo (ThingsAI's `mcs`) as a benchmark-only `baseline`.
 
 A search never sees more than one seat's view. It deals the cards that seat cannot
 place (a determinization), tries a candidate action, plays the round out with
 random cards, and scores the round's bullheads relative to the opponents. Random
 rollouts are enough here (published results find flat Monte Carlo with them as
-strong as PUCT in 6 nimmt!); hard only lets the opponents' card of the current
-turn be a careful one, which measurably helps (see CAREFUL_OPPONENTS).
+strong as PUCT in 6 nimmt!); hard only draws each opponent's card of the current
+turn as a strong player picks it (see OPPONENT_RANKS).
 
 The rules are re-implemented compactly because the rollouts are the hot loop: a
 row is only its end card, its length and its bullheads, and a seat's remaining
@@ -22,10 +22,22 @@ from rules.search import Budget, Clock, Problem, margin, search
 from rules.sixnimmt.bots import Seen, caution, easy_choice
 from rules.sixnimmt.game import BULLHEADS, ROW_COUNT, ROW_LIMIT
 
-# How often hard's rollouts let an opponent play this turn's card as a careful player
-# would (the rest of its cards come at random): players avoid sure penalties, so a
-# purely random guess overrates the risk of snug cards.
-CAREFUL_OPPONENTS = 0.75
+# How often the published baseline (at 0.03 s of CPU) played the card of each rank in easy's
+# order of caution, by the number of cards in its hand: 100 four-player rounds, 400 decisions
+# a hand size (`python -m bench.sixnimmt_opponent_ranks`). Hard's rollouts draw each
+# opponent's card of this turn so (the rest come at random). Early in a round a strong
+# player's card is nearly unrelated to easy's order, late it is often the safest or the one
+# easy likes least (a low card taking a cheap row): easy's own card every time, or three
+# times in four as hard did before, overrated it (0.909x the bullheads of that hard, 300
+# one-round games).
+OPPONENT_RANKS = {
+    2: (0.67, 0.33), 3: (0.44, 0.27, 0.29), 4: (0.37, 0.14, 0.17, 0.32),
+    5: (0.32, 0.09, 0.10, 0.17, 0.32), 6: (0.29, 0.14, 0.12, 0.07, 0.16, 0.22),
+    7: (0.37, 0.14, 0.06, 0.06, 0.08, 0.11, 0.18),
+    8: (0.24, 0.16, 0.10, 0.07, 0.07, 0.10, 0.14, 0.12),
+    9: (0.17, 0.10, 0.07, 0.09, 0.11, 0.09, 0.12, 0.12, 0.13),
+    10: (0.12, 0.12, 0.11, 0.08, 0.09, 0.12, 0.09, 0.07, 0.10, 0.10),
+}
 ROWS = tuple(range(ROW_COUNT))
 
 
@@ -117,20 +129,23 @@ def relative(penalties: list[int], me: int) -> float:
     return margin([-penalty for penalty in penalties], me)
 
 
-def card_problem(seen: Seen, cards: list[int], careful: float) -> Problem:
+def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -> Problem:
+    """With `ranks` (OPPONENT_RANKS), each opponent's card of this turn is drawn by its rank
+    in easy's order of caution; without, it is a random one like the rest."""
     rows = Rows.of(seen.rows)
     me = seen.me
-    preference = _opponents_preference(seen) if careful else {}
+    preference = _opponents_preference(seen) if ranks else {}
 
     def deal(rng: random.Random) -> list[list[int]]:
         # The pool is shuffled, so each opponent's slice is already a random playing order;
-        # only this turn's card is often the one a careful player would pick.
+        # only this turn's card may be drawn by rank.
         hands = seen.deal(rng)
         for seat, hand in enumerate(hands):
             if seat == me:
                 rng.shuffle(hand)
-            elif hand and rng.random() < careful:
-                first = min(range(len(hand)), key=lambda index: preference[hand[index]])
+            elif ranks and len(hand) > 1:
+                order = sorted(range(len(hand)), key=lambda index: preference[hand[index]])
+                first = order[rng.choices(range(len(hand)), ranks[len(hand)])[0]]
                 hand[0], hand[first] = hand[first], hand[0]
         return hands
 
@@ -145,8 +160,8 @@ def card_problem(seen: Seen, cards: list[int], careful: float) -> Problem:
 
 
 def _opponents_preference(seen: Seen) -> dict[int, tuple[float, int]]:
-    """How much a careful opponent (easy's rule) likes playing each card it may hold now;
-    the cards it cannot see are roughly those we cannot, plus our own."""
+    """Easy's order of caution for each card an opponent may hold now; the cards it cannot
+    see are roughly those we cannot, plus our own."""
     hidden = seen.unseen + seen.own
     return {card: caution(card, seen.rows, seen.row_bullheads, hidden, seen.players - 1)
             for card in seen.unseen}
@@ -208,18 +223,18 @@ def _action(legal: list[Action], value: int) -> Action:
     return next(action for action in legal if action[key] == value)
 
 
-def searcher(careful: float):
+def searcher(ranks: dict[int, tuple] | None):
     """A bot's play function: the searched action, easy's when the budget allows no simulation.
 
-    `careful` is how often a rollout's opponent plays this turn's card with easy's care;
-    0 is the plain flat Monte Carlo with random rollouts."""
+    `ranks` draws a rollout's opponent's card of this turn as a strong player picks it;
+    None is the plain flat Monte Carlo with random rollouts."""
     def play(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
         clock = Clock(budget)
         seen = Seen.of(view)
         if seen.phase == "take_row":
             problem = row_problem(seen)
         elif seen.phase == "choose":
-            problem = card_problem(seen, _values(legal), careful)
+            problem = card_problem(seen, _values(legal), ranks)
         else:
             problem = draft_problem(seen, _values(legal))
         return _action(legal, search(problem, clock, rng,
@@ -227,38 +242,59 @@ def searcher(careful: float):
     return play
 
 
-medium = searcher(0.0)
-hard = searcher(CAREFUL_OPPONENTS)
+medium = searcher(None)
+hard = searcher(OPPONENT_RANKS)
 
 
 # --- the published baseline, for benchmarks only ---------------------------------------
+# ThingsAI's 6-nimmt-agent (MIT), its strongest published strategy `mcs:mcPerCard=100`, as
+# its src/engine/strategies/mcs.ts and mcs-base.ts describe it, re-implemented here: for
+# each candidate, deal the opponents' hands afresh from the cards not yet seen this round,
+# play the whole rest of the round with every seat's cards in uniformly random order, and
+# keep the candidate with the lowest mean own penalty. The row choice is searched the same
+# way (the published one leaves out the turn's other revealed cards; the rules place them).
 
-BASELINE_SAMPLES_PER_CARD = 100
+BASELINE_SIMULATIONS = 100
 
 
 def baseline(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
-    """Flat Monte Carlo as published for 6 nimmt!: for each card in hand, random completions
-    of this turn alone, the other seats playing uniformly random unseen cards, 100 samples
-    per card; the lowest mean penalty wins. It takes the cheapest row and drafts as easy
-    does. A budget in seconds replaces the 100 samples (to compare at equal CPU)."""
+    """The published flat Monte Carlo: 100 whole-round simulations per candidate, each on
+    its own deal (no shared luck between candidates); it drafts as easy does. A budget in
+    seconds replaces the 100 simulations (to compare at equal CPU)."""
     clock = Clock(budget if budget.seconds is not None else
-                  Budget(iterations=BASELINE_SAMPLES_PER_CARD * len(legal)))
+                  Budget(iterations=BASELINE_SIMULATIONS * len(legal)))
     seen = Seen.of(view)
-    if seen.phase != "choose":
+    if seen.phase == "draft" or len(legal) == 1:
         return easy_choice(seen, legal)
     rows = Rows.of(seen.rows)
-    opponents = seen.players - 1
+    me = seen.me
 
-    def deal(rng: random.Random) -> list[int]:
-        return rng.sample(seen.unseen, opponents)
-
-    def simulate(card: int, others: list[int], rng: random.Random) -> float:
+    def own_penalty(candidate: int) -> int:
+        hands = seen.deal(rng)
         penalties = [0] * seen.players
-        play_turn(rows.copy(), [card] + others, penalties)
-        return -penalties[0]
+        after = rows.copy()
+        if seen.phase == "take_row":
+            play_turn(after, [card for _, card in sorted(seen.revealed)], penalties, candidate)
+            rng.shuffle(hands[me])
+        else:
+            rest = [card for card in hands[me] if card != candidate]
+            rng.shuffle(rest)
+            hands[me] = [candidate] + rest
+        play_out(after, hands, penalties)
+        return penalties[me]
 
-    cards = _values(legal)
-    return _action(legal, search(Problem(cards, deal, simulate), clock, rng, lambda: cards[0]))
+    values = _values(legal)
+    totals = [0] * len(values)
+    counts = [0] * len(values)
+    while clock.more():
+        for index, candidate in enumerate(values):
+            if not clock.more():
+                break
+            totals[index] += own_penalty(candidate)
+            counts[index] += 1
+            clock.tick()
+    means = [total / count if count else float("inf") for total, count in zip(totals, counts)]
+    return _action(legal, values[means.index(min(means))])
 
 
 BENCHMARK_LEVELS = {"baseline": baseline}

@@ -7,6 +7,12 @@ PLACEMENT = record(seat=described(SEAT, "the seat whose card it was"),
                    row=described(INT, "row index, 0-3"),
                    took=array(CARD, "cards taken with the row; empty unless rule 3 or 4"))
 
+PLAYED = record(turn=described(INT, "the turn of the round it was played in, 1-10"),
+                seat=described(SEAT, "the seat whose card it was"),
+                card=described(CARD, "the card placed"),
+                row=described(INT, "row index, 0-3"),
+                took=array(CARD, "cards taken with the row; empty unless rule 3 or 4"))
+
 TABLE = record(
     "Everything public on a 6 nimmt! table, and the viewer's own choice. Phases: draft (option "
     "draft), then choose (10 turns, with a take_row pause when the lowest card fits no row), "
@@ -28,6 +34,8 @@ TABLE = record(
     last_turn=nullable(array(PLACEMENT), "the most recently completed turn (possibly of the "
                                          "previous round), in placing order; null before "
                                          "the first"),
+    played=array(PLAYED, "every card placed this round, turn by turn in placing order (all "
+                         "were face up); empty at the round's start"),
     round_penalties=per_seat(INT, "bullheads taken this round"),
     round_scores=array(SCORES, "the bullheads of every finished round, one row per round"),
     taken_counts=per_seat(INT, "cards taken this round"),

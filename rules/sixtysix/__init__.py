@@ -16,7 +16,7 @@ GAME = SixtySix(
                "4 players always use two 24-card decks",
                choices=(32, 24)),
         Option("match_points", "int", 7, "game points that win the match", minimum=1,
-               maximum=50),
+               maximum=21),
     ),
     bot_levels=(BotLevel("easy", "wins tricks with points cheaply, keeps its trumps "
                                  "and declares as soon as it has enough",

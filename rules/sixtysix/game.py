@@ -360,8 +360,9 @@ class SixtySix(Game):
 
     def _finish_hand(self, state: State, gains: list, ended_by: str, declarer, correct,
                      reason: str) -> list:
+        carried = state["carry"] if any(gains) else 0
         if any(gains):
-            gains = [g + state["carry"] if g else 0 for g in gains]
+            gains = [g + carried if g else 0 for g in gains]
             state["carry"] = 0
         else:
             state["carry"] += 1
@@ -375,7 +376,7 @@ class SixtySix(Game):
             "correct": correct, "closed_by": state["closed_by"],
             "points": [state["points"][self.side(state, s)] for s in range(n)],
             "tricks": [state["tricks"][self.side(state, s)] for s in range(n)],
-            "game_points": per_seat, "reason": reason,
+            "game_points": per_seat, "carried": carried, "reason": reason,
         }
         events = [{"type": "hand_over", **state["last_hand"],
                    "scores": [state["scores"][self.side(state, s)] for s in range(n)],
@@ -440,6 +441,9 @@ class SixtySix(Game):
             return {"card": state["stock"][-1], "drawn_by": None}
         return None
 
+    def trick_number(self, state: State) -> int | None:
+        return None if state["over"] else sum(state["tricks"]) + 1
+
     def outcome(self, state: State) -> dict | None:
         if not state["over"]:
             return None
@@ -448,3 +452,8 @@ class SixtySix(Game):
 
     def record(self, state: State) -> dict:
         return {"seed": state["seed"], "deals": [dict(r) for r in state[DEALT]]}
+
+    def teams(self, players: int) -> list[list[int]]:
+        """With four players, partners sit across the table and share one score."""
+        sides = side_count(players)
+        return [list(range(side, players, sides)) for side in range(sides)]

@@ -15,6 +15,8 @@ HAND_RESULT = {
     "points": per_seat(INT, "card points of the seat's side"),
     "tricks": per_seat(INT, "tricks of the seat's side"),
     "game_points": per_seat(INT, "game points awarded (carry included)"),
+    "carried": described(INT, "game points carried over from earlier hands, included in each "
+                              "scoring side's game_points"),
     "reason": described(STR, "why the hand scored as it did"),
 }
 

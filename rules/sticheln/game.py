@@ -73,6 +73,7 @@ class Sticheln(Game):
             "named": [None] * n, "chosen": [False] * n, "won": [[] for _ in range(n)],
             "trick": [], "leader": (dealer + 1) % n, "turn": (dealer + 1) % n,
             "tricks_played": 0, "tricks_per_deal": SETUP[n][1] - put_down, "last_trick": None,
+            "tricks": [],
         })
         record_deal(state, {"dealer": dealer, "hands": [names(h) for h in hands],
                             "leftover": names(leftover), "scores": None})
@@ -190,6 +191,9 @@ class Sticheln(Game):
         winner = trick[trick_winner([c for _, c in trick], state["options"]["reverse"])][0]
         state["won"][winner].extend(c for _, c in trick)
         state["last_trick"] = {"cards": trick, "winner": winner}
+        # Every trick was played face up: a player may remember who played what.
+        # (A deal stored before this record existed lists its tricks from the next one.)
+        state.setdefault("tricks", []).append(state["last_trick"])
         state["trick"] = []
         state["leader"] = state["turn"] = winner
         state["tricks_played"] += 1
@@ -283,6 +287,7 @@ class Sticheln(Game):
             "trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in trick],
             "led_color": COLORS[trick[0][1] // SPAN] if trick else None,
             "last_trick": self._trick_view(state["last_trick"]),
+            "tricks": [self._trick_view(done) for done in state.get("tricks", [])],
             "leftover": names(state["leftover"]),
             "chosen": list(state["chosen"]),
             "pain": [names(state["pain"][s]) if known[s] else [] for s in range(n)],
@@ -328,6 +333,9 @@ class Sticheln(Game):
                 "last_trick": self._trick_view(previous["last_trick"])}
 
     # --- the end ------------------------------------------------------------------------------
+    def trick_number(self, state: State) -> int | None:
+        return state["tricks_played"] + 1 if state["phase"] == "play" else None
+
     def outcome(self, state: State) -> dict | None:
         if state["phase"] != "over":
             return None

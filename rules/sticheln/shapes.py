@@ -39,6 +39,8 @@ TABLE = record(
     led_color=nullable(COLOUR, "colour of the trick's first card; null while the trick is "
                                "empty"),
     last_trick=nullable(TRICK, "the last trick of this deal; null before its first"),
+    tricks=array(TRICK, "every finished trick of this deal, oldest first (all were played "
+                        "face up)"),
     leftover=array(CARD, "cards set aside face up for the whole deal (7 and 8 players), "
                          "sorted"),
     chosen=per_seat(BOOL, "has made this phase's secret choice (never what)"),
