@@ -31,7 +31,8 @@ bind = f"{host}:{port}"
 # gevent: one process holds thousands of waiting long-polls.
 worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_connections = 2000
+# Each open stream (`GET /api/v1/stream`) is a connection for as long as its client lives.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "12000"))
 control_socket = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(),
                               f"poyta-gunicorn-{host}-{port}.ctl")
 

@@ -7,6 +7,10 @@ workers' alike).
     POYTA_TOKEN_CACHE_SECONDS  how long a process trusts a bearer token it looked up (2)
     POYTA_MEDIUM_SECONDS, POYTA_HARD_SECONDS   CPU seconds a search bot thinks per move
     POYTA_PUBLIC_URL           the address links in notices point to
+    POYTA_RP_ID                the passkeys' relying-party id: the host name passkeys are bound
+                               to (the host of POYTA_PUBLIC_URL unless given)
+    POYTA_ORIGIN               the origin the PWA runs at, which a passkey's answer must name
+                               (POYTA_PUBLIC_URL's scheme, host and port unless given)
     POYTA_VAPID_SUBJECT        the contact in Web Push's VAPID claims
     POYTA_RATE_LIMITS          budgets replaced, as JSON: {"act": "1200/minute", ...}
                                (the names are `api.http.budgets.BUDGETS`')
@@ -14,13 +18,27 @@ workers' alike).
                                host suffixes, `*` for any https host
     POYTA_OUTBOUND_HTTP_LOOPBACK=1   webhooks and pushes may go to plain http on this machine
                                (for tests' local receivers only)
+    POYTA_PROXY_HOPS           how many proxies in front of the API set X-Forwarded-For (0: none,
+                               the TCP peer is the client); budgets and the access log use the
+                               client address they report
     PROMETHEUS_MULTIPROC_DIR   the folder where every process of a host writes its metrics
+    POYTA_METRICS_TOKEN        when set, `/metrics` answers only a scrape that sends it as a
+                               bearer token (else 401): closed to the public
     LOG_LEVEL                  INFO unless given
     POYTA_TEST_DIE_AFTER_COMMIT=1   a test hook: the process dies right after a commit, before
                                it queues the jobs the commit asks for
+    POYTA_TEST_DIE_AFTER_RATING_UPDATES=N   a test hook: a worker dies after recording a
+                               finished game's result for N of its players
     POYTA_TEST_CLOCK           a test hook: a file holding the instant every timing rule reads
                                as now (`api.tables.clock`)
     POYTA_VACATION_DAYS        each player's vacation days a year (30)
+    POYTA_BOT_SECONDS_A_MINUTE CPU seconds a player's bots may think in a minute before the
+                               player's games wait behind everyone else's (10; see
+                               `api.tables.games.Games.thrifty`)
+    POYTA_CORS_ORIGINS         browser origins allowed to call the API from their pages:
+                               comma-separated, e.g. `https://bots.example` (none unless given)
+    POYTA_MAX_GAME_ACTIONS     the most actions a game's log holds; the action that fills it
+                               ends the game as it stands (`api.storage.games.MAX_LOG_ACTIONS`)
 """
 from __future__ import annotations
 
@@ -28,12 +46,15 @@ import json
 import os
 from dataclasses import dataclass, field
 from typing import Mapping
+from urllib.parse import urlsplit
 
 from api.outbound import DEFAULT_PUSH_HOSTS, Policy
 from api.storage import connections
+from api.storage.games import MAX_LOG_ACTIONS
 from rules.search import Budget
 
 DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
+DIE_AFTER_RATING_UPDATES = "POYTA_TEST_DIE_AFTER_RATING_UPDATES"
 TEST_CLOCK = "POYTA_TEST_CLOCK"
 
 
@@ -45,14 +66,22 @@ class Settings:
     token_cache_seconds: float = 2.0
     budgets: dict[str, Budget] = field(default_factory=dict)
     public_url: str = "http://127.0.0.1:8000"
+    rp_id: str = "127.0.0.1"
+    origin: str = "http://127.0.0.1:8000"
     vapid_subject: str = "mailto:admin@localhost"
     rate_limits: dict[str, str] = field(default_factory=dict)
     outbound: Policy = Policy()
+    proxy_hops: int = 0
     metrics_dir: str | None = None
+    metrics_token: str | None = None
     log_level: str = "INFO"
     die_after_commit: bool = False
+    die_after_rating_updates: int | None = None
     test_clock: str | None = None
     vacation_days: int = 30
+    bot_seconds_a_minute: float = 10.0
+    cors_origins: tuple[str, ...] = ()
+    max_game_actions: int = MAX_LOG_ACTIONS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -60,22 +89,33 @@ class Settings:
         budgets = {level: Budget(seconds=float(env[f"POYTA_{level.upper()}_SECONDS"]))
                    for level in ("medium", "hard") if env.get(f"POYTA_{level.upper()}_SECONDS")}
         push_hosts = env.get("POYTA_PUSH_HOSTS")
+        public_url = (env.get("POYTA_PUBLIC_URL") or cls.public_url).rstrip("/")
+        public = urlsplit(public_url)
         return cls(
             connections=connections.settings(env),
             store_given=bool(env.get("REDIS_URL")),
             retention_seconds=int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400),
             token_cache_seconds=float(env.get("POYTA_TOKEN_CACHE_SECONDS") or 2.0),
             budgets=budgets,
-            public_url=(env.get("POYTA_PUBLIC_URL") or cls.public_url).rstrip("/"),
+            public_url=public_url,
+            rp_id=env.get("POYTA_RP_ID") or public.hostname or cls.rp_id,
+            origin=(env.get("POYTA_ORIGIN") or f"{public.scheme}://{public.netloc}").rstrip("/"),
             vapid_subject=env.get("POYTA_VAPID_SUBJECT") or cls.vapid_subject,
             rate_limits=json.loads(env.get("POYTA_RATE_LIMITS") or "{}"),
             outbound=Policy(
                 loopback=env.get("POYTA_OUTBOUND_HTTP_LOOPBACK") == "1",
                 push_hosts=tuple(host.strip().lower() for host in push_hosts.split(","))
                 if push_hosts else DEFAULT_PUSH_HOSTS),
+            proxy_hops=int(env.get("POYTA_PROXY_HOPS") or 0),
             metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            metrics_token=env.get("POYTA_METRICS_TOKEN") or None,
             log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
             die_after_commit=bool(env.get(DIE_AFTER_COMMIT)),
+            die_after_rating_updates=int(env.get(DIE_AFTER_RATING_UPDATES) or 0) or None,
             test_clock=env.get(TEST_CLOCK) or None,
             vacation_days=int(env.get("POYTA_VACATION_DAYS") or 30),
+            bot_seconds_a_minute=float(env.get("POYTA_BOT_SECONDS_A_MINUTE") or 10.0),
+            cors_origins=tuple(origin.strip().rstrip("/") for origin in
+                               (env.get("POYTA_CORS_ORIGINS") or "").split(",") if origin.strip()),
+            max_game_actions=int(env.get("POYTA_MAX_GAME_ACTIONS") or MAX_LOG_ACTIONS),
         )

@@ -54,3 +54,18 @@ def remind(game_id: str, seat: int, turn_since: int, kind: str) -> int:
 def send_digest(player_id: str, day: str) -> int:
     """A player's daily digest of the games waiting for them, once a day."""
     return _tables_of_job().reminders.send_digest(player_id, day)
+
+
+def notify_challenge(game_id: str, seat: int) -> int:
+    """Tell a player, once, of the seat a challenge keeps for them, if it still does."""
+    return _tables_of_job().challenges.notify(game_id, seat)
+
+
+def record_results(game_id: str) -> bool:
+    """A finished game's places and rating changes, counted once for each of its players."""
+    return _tables_of_job().ratings.record(game_id)
+
+
+def deliver_webhook(player_id: str, token: str) -> int:
+    """Tell the player's webhook what their stream has not told it yet (`token`: this run's)."""
+    return _tables_of_job().webhooks.deliver(player_id, token)

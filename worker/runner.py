@@ -7,8 +7,9 @@ which keeps an easy bot's move in milliseconds) plus two threads:
   sweeper tells a job in hand from the job of a worker that was killed (RQ itself notices an
   abandoned job only after a minute or more);
 * the sweeper, run every `SWEEP_SECONDS` by one worker at a time: it looks after every game
-  whose due time passed (`api.tables.bots.Bots.sweep`) and queues the daily digests whose hour
-  has come (`api.tables.reminders.Reminders.sweep_digests`).
+  whose due time passed (`api.tables.bots.Bots.sweep`), queues the daily digests whose hour
+  has come (`api.tables.reminders.Reminders.sweep_digests`) and the webhook deliveries a dead
+  process left owed (`api.tables.webhooks.Webhooks.sweep`).
 
 So a game whose job was lost gets its move within a few seconds of any worker running.
 """
@@ -58,6 +59,7 @@ class PoytaWorker(SimpleWorker):
                 if tables.storage.schedule.take_sweep_lock(SWEEP_SECONDS * 0.9):
                     tables.bots.sweep()
                     tables.reminders.sweep_digests()
+                    tables.webhooks.sweep()
             except UNAVAILABLE:
                 log.warning("worker %s: sweep skipped, Redis does not answer", self.name)
             except Exception:  # a bad game must not stop the sweeper for every other game

@@ -10,8 +10,8 @@ then SIGKILL after a few seconds).
 
 Children: two bot workers (`BOT_WORKERS`: one for quick moves alone, one for bots that think
 long, which takes quick moves while no long one waits, so a hard bot's thinking never holds up
-an easy or medium reply), the notice worker (queue `notices`, so a slow webhook never delays a
-bot move) and gunicorn. HOST and PORT choose
+an easy or medium reply), the notice worker (queues `notices`, then `webhooks`, so a slow
+webhook never delays a bot move) and gunicorn. HOST and PORT choose
 the address: 127.0.0.1:8000 by default (this machine only); HOST=0.0.0.0
 serves every interface.
 """
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from api.devtools.embedded_redis import answers, resolve
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_DELAY = 0.5          # seconds before restarting a child that exited
@@ -37,7 +37,7 @@ STABLE_AFTER = 30.0        # a child that ran this long starts again at FIRST_DE
 STOP_GRACE = 10.0          # seconds a child may take to stop before SIGKILL
 LEFTOVER_GRACE = 3.0       # seconds what a dead child left behind may take to stop
 # The queues of each bot worker, first come first: `python -m worker.run QUEUE...`.
-BOT_WORKERS = ((BOT_QUEUE,), (DEEP_BOT_QUEUE, BOT_QUEUE))
+BOT_WORKERS = ((BOT_QUEUE, HEAVY_BOT_QUEUE), (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE))
 
 
 @dataclass
@@ -139,7 +139,7 @@ def main() -> int:
     children = [
         *(Child(f"bot worker ({' '.join(queues)})", [python, "-m", "worker.run", *queues], env=env)
           for queues in BOT_WORKERS),
-        Child("notice worker", [python, "-m", "worker.run", NOTICE_QUEUE], env=env),
+        Child("notice worker", [python, "-m", "worker.run", *NOTICE_WORKER_QUEUES], env=env),
         Child("web server", [gunicorn, "-c", "gunicorn.conf.py", "api.http:create_app()"],
               env=env),
     ]

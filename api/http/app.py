@@ -1,14 +1,20 @@
 """The HTTP API and the PWA host: `create_app()` is the application factory."""
 from __future__ import annotations
 
-from flask import Flask, jsonify
-from flask_smorest import Api
+import hashlib
+import json
 
-from api.http import (authenticate_first, budgets, contract, docs, game_polls, headers, health,
-                      logs, metrics, request_bounds)
-from api.http.errors import error_body
+from flask import Flask, Response, jsonify, request
+from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from api.http import (authenticate_first, budgets, contract, cors, docs, game_polls, headers,
+                      health, idempotency, logs, metrics, request_bounds, strict_input)
+from api.http.conditional import unchanged
+from api.http.errors import error_body, reason_for
 from api.settings import Settings
-from api.storage import connections
+from api.storage import connections, keys
+from api.storage.budgets import LongPollSlots
 from api.storage.changes import ChangeFeed
 from api.tables import Tables
 from api.tables.errors import ServiceError
@@ -23,9 +29,33 @@ class PoytaApi(Api):
         payload, code, headers = super().handle_http_exception(error)
         if "message" not in payload:
             payload["message"] = _summary(payload.get("errors")) or error.description
+        payload["reason"] = (getattr(error, "data", None) or {}).get("reason") or _reason(
+            code, payload.get("errors"))
         if getattr(error, "valid_methods", None):  # a 405 names what is allowed (RFC 9110)
             headers = {**(headers or {}), "Allow": ", ".join(error.valid_methods)}
         return payload, code, headers
+
+    def _openapi_json(self):
+        """The spec, made once a process (it is the same for every caller while the process
+        lives, and making it took 100 ms), with its ETag: a client that holds it gets a 304."""
+        made = self.__dict__.get("_spec_made")
+        if made is None:
+            body = json.dumps(self.spec.to_dict(), indent=2).encode()
+            made = self._spec_made = (body, hashlib.sha1(body).hexdigest())
+        body, etag = made
+        if unchanged(etag, request.headers.get("If-None-Match")):
+            response = Response(status=304)
+        else:
+            response = Response(body, mimetype="application/json")
+        response.set_etag(etag)
+        return response
+
+
+def _reason(code: int, errors: dict | None) -> str:
+    """A schema's refusal names where it was: the body's or the query's fields."""
+    if code == 422 and errors:
+        return "invalid_query" if "query" in errors else "invalid_body"
+    return reason_for(code)
 
 
 def _summary(errors: dict | None, path: str = "") -> str:
@@ -55,6 +85,7 @@ def create_app(config: dict | None = None) -> Flask:
         PROVIDE_AUTOMATIC_OPTIONS=False,  # every method a route answers is in the spec
         **settings.connections,
         RATE_LIMITS=settings.rate_limits,
+        PROXY_HOPS=settings.proxy_hops,
         API_SPEC_OPTIONS={
             "info": {"description": "Asynchronous card games over HTTP. Authenticate with "
                                     "`Authorization: Bearer <token>` from `POST /api/v1/players`."},
@@ -63,41 +94,61 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
+    if app.config["PROXY_HOPS"]:
+        # The client's address as the trusted proxies report it, for budgets and the log; with
+        # no proxy configured a forged X-Forwarded-For changes nothing.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     redis = connections.store_client(app.config, **connections.COMMAND_OPTIONS)
     # The queue has its own connections: RQ may live on another Redis than the game store.
     app.extensions["poyta"] = Tables(redis, app.config.get("PACES"),
                                      queue_redis=connections.queue_client(
                                          app.config, **connections.COMMAND_OPTIONS),
                                      settings=settings)
+    app.extensions["poyta_streams"] = LongPollSlots(
+        connections.queue_client(app.config, **connections.COMMAND_OPTIONS), keys.streams)
     app.extensions["poyta_changes"] = ChangeFeed(
         connections.store_client(app.config, **connections.SUBSCRIBER_OPTIONS))
 
     api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
     from api.http.resources.clock.routes import blp as clock_blp
+    from api.http.resources.friends.routes import blp as friends_blp
     from api.http.resources.games.routes import blp as games_blp
+    from api.http.resources.passkeys.routes import blp as passkeys_blp
     from api.http.resources.players.routes import blp as players_blp
+    from api.http.resources.profiles.routes import blp as profiles_blp
     from api.http.resources.push.routes import blp as push_blp
+    from api.http.resources.streams.routes import blp as streams_blp
+    from api.http.resources.streams.schemas import SCHEMAS as STREAM_SCHEMAS
     from api.http.resources.table.routes import blp as table_blp
     from api.http.resources.pwa.routes import blp as pwa_blp
+    from api.http.resources.webhooks.routes import blp as webhooks_blp
 
     api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
+    api.register_blueprint(passkeys_blp, url_prefix=f"{API_PREFIX}/players")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
     api.register_blueprint(table_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(clock_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(streams_blp, url_prefix=API_PREFIX)
+    for name, schema in STREAM_SCHEMAS.items():
+        api.spec.components.schema(name, schema)
+    api.register_blueprint(profiles_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(friends_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(webhooks_blp, url_prefix=API_PREFIX)
     logs.init_app(app, settings.log_level)
-    metrics.init_app(app, settings.metrics_dir)
+    metrics.init_app(app, settings.metrics_dir, settings.metrics_token)
     health.init_app(app)
+    cors.init_app(app, settings.cors_origins)  # a preflight is answered before what follows
     app.register_blueprint(pwa_blp)
-    for module in (docs, headers, request_bounds):
+    for module in (docs, headers, request_bounds, strict_input):
         module.init_app(app)
     game_polls.init_app(app, app.extensions["poyta"])
-    for module in (authenticate_first, budgets):
+    for module in (authenticate_first, budgets, idempotency):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError):
-        response = jsonify(error_body(error.status, error.message))
+        response = jsonify(error_body(error.status, error.message, error.reason, **error.details))
         response.status_code = error.status
         if error.status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"

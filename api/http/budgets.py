@@ -3,9 +3,10 @@
 Each budget counts per player (every device of a player shares it) and per
 address, separately for creating players, creating games, acting (moves, joins,
 take-backs, leaving, resigning, cards chosen ahead), guessing codes (invites and sign-in
-codes), the player's clock (settings and vacations) and long-polls; a budget is one count
-whichever of its endpoints is called. A player may also hold only a few long-polls open at
-once. Beyond a budget: 429 with
+codes), signing in with a passkey, the player's clock (settings and vacations), renames, setting a webhook,
+making sign-in codes, long-polls and the reads that cost more than a view (a record, a replay step, the events, the
+lobby, the inbox, the OpenAPI spec); a budget is one count whichever of its endpoints is
+called. A player may also hold only a few long-polls open at once. Beyond a budget: 429 with
 Retry-After, in the one error shape.
 
 The budgets are counted by `limits` itself, the library under flask-limiter: one hook that
@@ -15,6 +16,7 @@ sixth of an accepted action (`python -m bench.storage`).
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from dataclasses import dataclass
 
@@ -27,6 +29,8 @@ from api.storage.budgets import LongPollSlots, RateCounters
 
 
 def by_address() -> str:
+    """The client's address: the TCP peer's, or the one the trusted proxies report
+    (`POYTA_PROXY_HOPS`, werkzeug's ProxyFix)."""
     return request.remote_addr or "unknown"
 
 
@@ -36,9 +40,14 @@ def by_player() -> str:
     return f"player:{player.id}" if player else f"address:{by_address()}"
 
 
+# Long-polls whose query names what they have seen (`after`), not an ETag.
+CURSOR_POLLS = frozenset({"table.Chat"})
+
+
 def waits() -> bool:
     """A long-poll: it asks to wait and names what it has already seen."""
-    return bool(request.args.get("wait", "0").strip("0")) and bool(request.if_none_match)
+    return bool(request.args.get("wait", "0").strip("0")) and (
+        bool(request.if_none_match) or request.endpoint in CURSOR_POLLS)
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,7 @@ class Budget:
     endpoints: tuple[str, ...]
     limits: str
     key: object            # a key function
+    methods: tuple[str, ...] = ()  # only these methods of the endpoints (none: every method)
 
 
 BUDGETS = (
@@ -55,19 +65,46 @@ BUDGETS = (
     Budget("create_game_per_address", ("games.Games", "games.Rematch"), "60/minute;1000/hour",
            by_address),
     Budget("act", ("games.Actions", "games.Join", "games.TakeBack", "table.Leave", "table.Resign",
-                   "clock.Preselection"),
+                   "table.Decline", "clock.Preselection"),
            "600/minute",
            by_player),
-    Budget("guess_code", ("games.Invite", "players.SignIn"), "10/minute;60/hour", by_address),
-    Budget("guess_code_per_player", ("games.Invite",), "10/minute;60/hour", by_player),
+    Budget("guess_code", ("games.Invite", "players.SignIn", "friends.AddFriend"),
+           "10/minute;60/hour", by_address),
+    Budget("guess_code_per_player", ("games.Invite", "friends.AddFriend"), "10/minute;60/hour",
+           by_player),
+    # Each write is a script on the player's keys and one on the other player's.
+    Budget("friends", ("friends.FriendLink", "friends.Friend", "friends.Block"),
+           "60/minute;600/hour", by_player, methods=("POST", "PUT", "DELETE")),
+    # Each sign-in's options keep a challenge alive for two minutes: one ceremony is two calls.
+    Budget("passkey_signin", ("passkeys.SignInOptions", "passkeys.SignIn"), "20/minute;120/hour",
+           by_address),
     # A change of a player's clock is a commit at each of their tables.
     Budget("clock", ("clock.Clock", "clock.Vacation"), "60/minute;600/hour", by_player),
+    # A rename is a script at each of the player's tables and wakes everyone watching them.
+    Budget("rename", ("players.Me",), "10/minute;60/hour", by_player, methods=("PATCH",)),
+    # Each webhook set is checked, stored, and told every game going on.
+    Budget("webhook", ("webhooks.Webhook",), "10/minute;60/hour", by_player, methods=("PUT",)),
+    # Each code is a live credential until it is used or expires.
+    Budget("signin_code", ("players.SignInCodes",), "5/minute;20/hour", by_player),
+    # Reads that cost more than a view: per player, and per address for anonymous callers (a
+    # phone fetches a record once, steps a replay at a tap or two a second, reads the events
+    # at each change of a game it shows); the address's own budget caps many players at once.
+    Budget("read_record", ("games.Record",), "60/minute;600/hour", by_player),
+    Budget("read_replay", ("games.ReplayStep",), "180/minute;3000/hour", by_player),
+    Budget("read_events", ("games.Events",), "600/minute", by_player),
+    Budget("read_history_per_address", ("games.Record", "games.ReplayStep", "games.Events"),
+           "1200/minute", by_address),
+    Budget("read_lobby", ("games.Lobby",), "120/minute", by_player),
+    Budget("read_inbox", ("players.Inbox",), "300/minute", by_player),
+    Budget("read_spec", ("api-docs.openapi_json",), "30/minute;300/hour", by_address),
 )
 # Counted only when a request waits: a poll that does not wait, the request phones send most,
 # draws on no budget.
-LONG_POLL_BUDGET = Budget("long_poll", ("games.GameView", "players.Inbox"), "120/minute",
-                          by_player)
-MAX_OPEN_LONG_POLLS = 8    # per player (or address): a few devices, each with a game and its inbox
+LONG_POLL_BUDGET = Budget("long_poll", ("games.GameView", "players.Inbox", "table.Chat"),
+                          "120/minute", by_player)
+# Per player (or address): a few devices, each with a game, its table talk and the inbox.
+MAX_OPEN_LONG_POLLS = 12
+MAX_WAIT = 60              # seconds, the longest `wait` the schemas accept
 
 
 def init_app(app: Flask) -> None:
@@ -85,22 +122,43 @@ def init_app(app: Flask) -> None:
     app.extensions["poyta_long_polls"] = LongPollSlots(
         connections.queue_client(app.config, **connections.COMMAND_OPTIONS))
     app.before_request(spend_budgets)
+    app.after_request(tell_rate_limits)
     app.teardown_request(release_long_poll)
 
 
 def spend_budgets() -> Response | None:
     """Registered after authentication: a budget per player needs the player."""
     counters, by_endpoint = current_app.extensions["poyta_budgets"]
+    spent = g.rate_limits = []
     for budget, rates in by_endpoint.get(request.endpoint, ()):
         if budget is LONG_POLL_BUDGET and not waits():
             continue
+        if budget.methods and request.method not in budget.methods:
+            continue
         who = budget.key()
         for rate in rates:
-            if not counters.hit(rate, budget.name, who):
-                return too_many(rate, counters.resets_at(rate, budget.name, who))
+            allowed = counters.hit(rate, budget.name, who)
+            reset_at, remaining = counters.window(rate, budget.name, who)
+            spent.append((remaining, f"{budget.name}-{rate.get_expiry()}s", rate, reset_at))
+            if not allowed:
+                return too_many(rate, reset_at)
     if request.endpoint in LONG_POLL_BUDGET.endpoints and waits():
         return hold_long_poll()
     return None
+
+
+def tell_rate_limits(response: Response) -> Response:
+    """The budgets the request drew on, as the IETF's RateLimit-Policy (each window: its quota
+    `q` and seconds `w`) and RateLimit (the window nearest to running out: what remains `r`
+    and the seconds `t` until it resets)."""
+    spent = g.pop("rate_limits", None)
+    if spent:
+        response.headers["RateLimit-Policy"] = ", ".join(
+            f'"{name}";q={rate.amount};w={rate.get_expiry()}' for _, name, rate, _ in spent)
+        remaining, name, _, reset_at = min(spent, key=lambda entry: entry[0])
+        response.headers["RateLimit"] = (f'"{name}";r={max(remaining, 0)};'
+                                         f't={max(0, math.ceil(reset_at - time.time()))}')
+    return response
 
 
 def too_many(rate: RateLimitItem, reset_at: float) -> Response:
@@ -110,16 +168,17 @@ def too_many(rate: RateLimitItem, reset_at: float) -> Response:
 
 
 def hold_long_poll() -> Response | None:
-    who = by_player()
-    open_polls = current_app.extensions["poyta_long_polls"].hold(who)
-    g.long_poll_holder = who
-    if open_polls > MAX_OPEN_LONG_POLLS:
+    who, slot = by_player(), secrets.token_hex(8)
+    wait = request.args.get("wait", type=int) or 0
+    if not current_app.extensions["poyta_long_polls"].hold(who, slot, min(wait, MAX_WAIT),
+                                                          MAX_OPEN_LONG_POLLS):
         return error_response(429, f"at most {MAX_OPEN_LONG_POLLS} waiting requests at once; "
                                    "close one or poll without `wait`", {"Retry-After": "5"})
+    g.long_poll_slot = (who, slot)
     return None
 
 
 def release_long_poll(_error) -> None:
-    who = g.pop("long_poll_holder", None)
-    if who is not None:
-        current_app.extensions["poyta_long_polls"].release(who)
+    held = g.pop("long_poll_slot", None)
+    if held is not None:
+        current_app.extensions["poyta_long_polls"].release(*held)

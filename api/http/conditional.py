@@ -1,23 +1,35 @@
-"""Conditional reads: a view's ETag and the one function that makes a game's answer.
+"""Conditional reads: a view's ETag, the one function that makes a game's answer, and the
+answers about a finished game, which never change.
 
 `GET /games/{id}` is answered in two places, before Flask for plain polls (`game_polls`) and by
 the flask-smorest view for long-polls and everything the fast path leaves: both call
 `game_answer`, so body, ETag and 304 are the same whichever answers. An ETag is the SHA-1 of
 the parts it is made of as sorted JSON (the same digest flask-smorest makes, so ETags did not
 change when it stopped making them).
+
+A finished game's record, replay steps and events carry a strong ETag made of the game's
+version and what else the answer depends on, and a day's `Cache-Control`: a reader that holds
+one is answered 304 from the game's version alone, and a browser or a cache does not ask
+again. `public` only for what every caller gets alike; an answer showing a seat's own events
+is `private`. The records, which take a replay of the whole game to make, are kept once made,
+gzipped (`FINISHED_CACHE_BYTES` a process).
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
-from flask import Response
+from cachetools import LRUCache
+from flask import Response, request
 from werkzeug.http import parse_etags
 
 from api.tables import Tables, views
-from api.tables.model import Player
+from api.tables.model import Player, StoredGame
 
 
 def etag_of(parts: dict) -> str:
@@ -32,7 +44,8 @@ def game_etag(version: int, seat: int | None, renamed: int) -> str:
 
 
 def unchanged(etag: str, if_none_match: str | None) -> bool:
-    return bool(if_none_match) and parse_etags(if_none_match).contains(etag)
+    """If-None-Match compares weakly (RFC 9110, 13.1.2): `W/"x"` matches `"x"`, and `*` any."""
+    return bool(if_none_match) and parse_etags(if_none_match).contains_weak(etag)
 
 
 @dataclass(frozen=True)
@@ -40,11 +53,11 @@ class GameAnswer:
     etag: str
     body: bytes | None     # None: unchanged since the caller's ETag (304)
 
-    def response(self) -> Response:
+    def response(self, status: int = 200) -> Response:
         if self.body is None:
             response = Response(status=304)
         else:
-            response = Response(self.body, mimetype="application/json")
+            response = Response(self.body, status=status, mimetype="application/json")
         response.set_etag(self.etag)
         return response
 
@@ -61,5 +74,59 @@ def game_answer(tables: Tables, game_id: str, player: Player | None,
         if unchanged(etag, if_none_match):
             return GameAnswer(etag, None)
     parts, stored = tables.watching.watch(game_id, player)
-    view = views.view(stored, parts["seat"])
-    return GameAnswer(game_etag(**parts), f"{dumps(view, separators=(',', ':'))}\n".encode())
+    return seat_answer(stored, parts["seat"], parts["renamed"], dumps)
+
+
+def seat_answer(stored: StoredGame, seat: int | None, renamed: int, dumps) -> GameAnswer:
+    """The game as `seat` sees it, with the ETag `GET /games/{id}` gives the same view: an
+    action's answer is a poll's, so a client goes on to long-poll with it at once."""
+    body = f"{dumps(views.view(stored, seat), separators=(',', ':'))}\n".encode()
+    return GameAnswer(game_etag(stored.version, seat, renamed), body)
+
+
+FINISHED_MAX_AGE = 86400
+FINISHED_CACHE_BYTES = 32 * 1024 * 1024
+_finished_bodies: LRUCache[str, bytes] = LRUCache(FINISHED_CACHE_BYTES, getsizeof=len)
+_finished_lock = threading.Lock()
+_making_lock = threading.Lock()
+
+
+def finished_answer(parts: dict, shared: bool, body: Callable[[], bytes],
+                    kept: bool = False) -> Response:
+    """An answer about a finished game: 304 when the caller's ETag holds, else `body()`;
+    always with its strong ETag and a long Cache-Control. With `kept`, the body is made once
+    and kept gzipped (a long record's 280 KB of JSON are 30 KB so), and sent so to a client
+    that accepts it."""
+    etag = etag_of(parts)
+    gzipped = kept and "gzip" in request.accept_encodings
+    if gzipped:  # a strong tag names one encoding of the answer
+        etag += "-gzip"
+    if unchanged(etag, request.headers.get("If-None-Match")):
+        response = Response(status=304)
+    elif not kept:
+        response = Response(body(), mimetype="application/json")
+    else:
+        with _finished_lock:
+            packed = _finished_bodies.get(etag)
+        if packed is None:
+            # One reader makes it, the others that came meanwhile wait and take it: eight
+            # readers of a cold record were eight replays of the whole game at once.
+            with _making_lock:
+                with _finished_lock:
+                    packed = _finished_bodies.get(etag)
+                if packed is None:
+                    packed = gzip.compress(body(), 6, mtime=0)
+                    if len(packed) <= FINISHED_CACHE_BYTES:
+                        with _finished_lock:
+                            _finished_bodies[etag] = packed
+        if gzipped:
+            response = Response(packed, mimetype="application/json")
+            response.headers["Content-Encoding"] = "gzip"
+        else:
+            response = Response(gzip.decompress(packed), mimetype="application/json")
+    if kept:
+        response.vary.add("Accept-Encoding")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = (f"{'public' if shared else 'private'}, "
+                                         f"max-age={FINISHED_MAX_AGE}, immutable")
+    return response

@@ -28,51 +28,16 @@ from typing import Any
 
 from apispec import BasePlugin
 
+from api.http import http_contract
+from api.http.operation_ids import OPERATION_IDS
+from api.http.resources.profiles.contract import GAME_RESULTS, SEAT_RESULT
+from api.tables.seating import PACES
 from rules import GAMES
 from rules.base import ActionType, CardFormat, Field, Game, Option
 
 SCHEMAS = "#/components/schemas/"
 BEARER_OPTIONAL = [{"bearer": []}, {}]  # a spectator may call without a token
-OPTIONAL_AUTH = {"getGame", "getEvents"}
-
-# One name per operation, keyed by (path, method): what a generated client calls it.
-OPERATION_IDS = {
-    ("/api/v1/players", "post"): "createPlayer",
-    ("/api/v1/players/me", "get"): "getMe",
-    ("/api/v1/players/me", "patch"): "renameMe",
-    ("/api/v1/players/me/games", "get"): "getInbox",
-    ("/api/v1/players/me/signin-codes", "post"): "createSigninCode",
-    ("/api/v1/players/signin", "post"): "signIn",
-    ("/api/v1/players/me/devices", "get"): "listDevices",
-    ("/api/v1/players/me/devices/{device_id}", "delete"): "signOutDevice",
-    ("/api/v1/games/types", "get"): "listGameTypes",
-    ("/api/v1/games/types/{type_name}/rules", "get"): "getRules",
-    ("/api/v1/games", "post"): "createGame",
-    ("/api/v1/games/lobby", "get"): "getLobby",
-    ("/api/v1/games/{game_id}", "get"): "getGame",
-    ("/api/v1/games/{game_id}/events", "get"): "getEvents",
-    ("/api/v1/games/{game_id}/join", "post"): "joinGame",
-    ("/api/v1/games/invites/{code}", "post"): "acceptInvite",
-    ("/api/v1/games/{game_id}/actions", "post"): "act",
-    ("/api/v1/games/{game_id}/takeback", "post"): "takeBack",
-    ("/api/v1/games/{game_id}/rematch", "post"): "rematch",
-    ("/api/v1/games/{game_id}/leave", "post"): "leaveGame",
-    ("/api/v1/games/{game_id}/resign", "post"): "resign",
-    ("/api/v1/games/{game_id}/chat", "get"): "getChat",
-    ("/api/v1/games/{game_id}/chat", "post"): "say",
-    ("/api/v1/games/{game_id}/record", "get"): "getRecord",
-    ("/api/v1/games/{game_id}/replay/{step}", "get"): "getReplayStep",
-    ("/api/v1/push/key", "get"): "getPushKey",
-    ("/api/v1/push/subscriptions", "post"): "subscribePush",
-    ("/api/v1/push/subscriptions/{subscription_id}", "delete"): "unsubscribePush",
-    ("/api/v1/players/me/clock", "get"): "getClock",
-    ("/api/v1/players/me/clock", "patch"): "setClock",
-    ("/api/v1/players/me/vacation", "post"): "startVacation",
-    ("/api/v1/players/me/vacation", "delete"): "endVacation",
-    ("/api/v1/games/{game_id}/preselection", "get"): "getPreselection",
-    ("/api/v1/games/{game_id}/preselection", "put"): "preselect",
-    ("/api/v1/games/{game_id}/preselection", "delete"): "clearPreselection",
-}
+OPTIONAL_AUTH = {"getGame", "getEvents", "getPlayerProfile", "getLeaderboard"}
 
 # Events the server adds to every game's log, whoever's rules they are.
 SERVICE_EVENTS = (
@@ -85,28 +50,47 @@ SERVICE_EVENTS = (
      "properties": {"type": {"const": "timeout"}, "seat": {"type": "integer", "minimum": 0},
                     "standin": {"type": "boolean"}},
      "required": ["type", "seat", "standin"]},
-    {"type": "object", "description": "The seat's player resigned: a bot plays it to the end",
-     "properties": {"type": {"const": "resigned"}, "seat": {"type": "integer", "minimum": 0}},
+    {"type": "object", "description": "The seat's player resigned. ends_game: a two-player "
+                                      "game is over, the other player won; else a bot plays "
+                                      "the seat to the end",
+     "properties": {"type": {"const": "resigned"}, "seat": {"type": "integer", "minimum": 0},
+                    "ends_game": {"type": "boolean"}},
+     "required": ["type", "seat", "ends_game"]},
+    {"type": "object", "description": "The player a seat was kept for declined it: it is open "
+                                      "again, with a new invite link",
+     "properties": {"type": {"const": "declined"}, "seat": {"type": "integer", "minimum": 0}},
      "required": ["type", "seat"]},
     {"type": "object", "description": "The server made the seat's next move for its player: "
                                       "their card chosen ahead, or their only legal action",
      "properties": {"type": {"const": "automatic"}, "seat": {"type": "integer", "minimum": 0},
                     "how": {"enum": ["preselected", "forced"]}},
      "required": ["type", "seat", "how"]},
+    {"type": "object", "description": "The game's log reached the most actions a game may "
+                                      "have: the game ends here, scored as it stands",
+     "properties": {"type": {"const": "ended"}, "reason": {"const": "log_full"},
+                    "actions": {"type": "integer", "minimum": 1}},
+     "required": ["type", "reason", "actions"]},
 )
-CONDITIONAL = {"getGame", "getInbox"}   # answer 304 to a matching If-None-Match
+# Answer 304 to a matching If-None-Match (events: once the game is over).
+CONDITIONAL = {"getGame", "getInbox", "getEvents", "getRecord", "getReplayStep"}
 NULLABLE_STRING = {"type": ["string", "null"]}
 SEAT = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
     "name": NULLABLE_STRING,
     "bot": {**NULLABLE_STRING, "description": "Bot level, or null for a human"},
+    "player": {**NULLABLE_STRING, "description": "Whose profile the seat's name opens "
+                                                 "(getPlayerProfile): its player's or its bot "
+                                                 "level's; null while the seat is open"},
     "automated": {"type": "boolean", "description": "Taken by a player registered as a bot"},
     "joined": {"type": "boolean"},
     "score": {},
     "to_act": {"type": "boolean"},
     "standin": {"type": "boolean", "description": "A bot plays this seat after time-outs"},
+    "standin_level": {**NULLABLE_STRING, "description": "The level of the bot playing the seat "
+                                                        "while `standin`, else null"},
     "resigned": {"type": "boolean",
-                 "description": "Its player resigned: a bot plays it to the end"},
+                 "description": "Its player resigned: a two-player game ended there, in a "
+                                "larger one a bot plays the seat to the end"},
     "timeouts": {"type": "integer", "description": "Time-outs in a row"},
     "deadline": {**NULLABLE_STRING, "description": "When a bot stands in (an instant; counted "
                                                    "in its player's waking hours)"},
@@ -114,6 +98,18 @@ SEAT = {"type": "object", "additionalProperties": False, "properties": {
                                                          "then: their clock stands still"},
     "time_left": {"type": ["integer", "null"], "description": "Seconds in its table time "
                                                               "bank (when its turn began)"}}}
+BOT_LEVELS = sorted({level.name for game in GAMES.values() for level in game.bot_levels})
+SEAT_SPEC = {"anyOf": [
+    {"const": "human", "description": "A human's seat; seat 0 is the creator's"},
+    {"type": "object", "additionalProperties": False, "required": ["player"],
+     "properties": {"player": {"type": "string", "pattern": "^[0-9a-f]{16}$",
+                               "description": "A seat kept for this player (a challenge): it "
+                                              "waits in their inbox until they take it "
+                                              "(joinGame) or decline it (declineSeat)"}}},
+    {"type": "object", "additionalProperties": False, "required": ["bot"],
+     "properties": {"bot": {"enum": BOT_LEVELS, "description": "A server bot of this level "
+                                                              "(GET /games/types lists each "
+                                                              "game's)"}}}]}
 INVITE = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
     "code": {"type": "string", "description": "Open /#/invite/<code> to take the seat"}}}
@@ -139,10 +135,14 @@ VIEW_PROPERTIES = {
         "type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}}},
         "description": "Your turn: the stretches of your waking hours from this version to "
                        "your deadline, when your time runs"},
+    "rated": {"type": "boolean", "description": "The result changes its players' ratings"},
+    "results": {"anyOf": [{"$ref": SCHEMAS + "GameResults"}, {"type": "null"}],
+                "description": "Each seat's place and rating change: recorded moments after "
+                               "the game finishes (the view's version moves on then)"},
 }
 VIEW_ORDER = ("id", "type", "title", "options", "version", "status", "phase", "deal", "seats",
               "your_seat", "to_act", "hand", "legal_actions", "table", "outcome", "pace",
-              "public", "invites", "rematch_of", "rematch", "your_waking")
+              "public", "invites", "rematch_of", "rematch", "your_waking", "rated", "results")
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}
 
@@ -252,7 +252,11 @@ def game_components(game: Game) -> dict[str, dict]:
         "description": "The final result: " + ("the lowest score wins" if game.lower_score_wins
                                                else "the highest score wins"),
         "properties": {"scores": {"type": "array", "items": {"type": "integer"}},
-                       "winners": {"type": "array", "items": {"type": "integer"}}}}
+                       "winners": {"type": "array", "items": {"type": "integer"}},
+                       "resigned": {"type": "integer", "minimum": 0,
+                                    "description": "The seat whose player resigned a "
+                                                   "two-player game: it ended there, with "
+                                                   "the scores as they stood"}}}
     events = {}
     for shape in (*game.event_shapes, *SERVICE_EVENTS):
         kind = shape["properties"]["type"]["const"]
@@ -282,7 +286,9 @@ def example_view(game: Game) -> dict:
         "pace": "1d", "public": False, "version": 1, "status": "active",
         "phase": seen["phase"], "deal": seen["deal"],
         "seats": [{"seat": seat, "name": "Anna" if seat == 0 else f"Bot {seat + 1} (easy)",
-                   "bot": None if seat == 0 else "easy", "joined": True, "automated": False,
+                   "bot": None if seat == 0 else "easy",
+                   "player": "3f9a0c21d4e5b687" if seat == 0 else "bot-easy",
+                   "joined": True, "automated": False,
                    "score": seen["scores"][seat], "to_act": seat in game.to_act(state),
                    "standin": False, "timeouts": 0, "deadline": None,
                    "vacation_until": None, "time_left": None}
@@ -290,6 +296,7 @@ def example_view(game: Game) -> dict:
         "your_seat": 0, "to_act": game.to_act(state), "hand": seen["hand"],
         "legal_actions": game.legal_actions(state, 0), "table": seen["table"], "outcome": None,
         "invites": [], "rematch_of": None, "rematch": None, "your_waking": None,
+        "rated": True, "results": None,
     }
 
 
@@ -304,11 +311,15 @@ class ContractPlugin(BasePlugin):
                 spec.components.schema(name, schema)
         spec.components.schema("Seat", SEAT)
         spec.components.schema("Invite", INVITE)
+        spec.components.schema("SeatResult", SEAT_RESULT)
+        spec.components.schema("GameResults", GAME_RESULTS)
+        for name, response in http_contract.error_responses().items():
+            spec.components.response(name, response, lazy=True)
         self._game_views()
 
     def schema_helper(self, name: str, definition: dict, **kwargs) -> dict | None:
         rewrite = {"ActionRequest": self._action_request, "Events": self._events,
-                   "GameCreate": self._game_create}.get(name)
+                   "GameCreate": self._game_create, "Error": http_contract.error_schema}.get(name)
         if rewrite is not None:
             rewrite(definition)  # in place: this is the dict the spec keeps
         return None
@@ -333,6 +344,9 @@ class ContractPlugin(BasePlugin):
         self.spec.components.schema("GameView", discriminated(
             views, "A game as the caller may see it; `type` names the game and so the shape "
                    "of its table, hand and actions"))
+        self.spec.components.schema("GameOutcome", {
+            "anyOf": [ref(f"{prefix(game)}Outcome") for game in GAMES.values()],
+            "description": "A finished game's outcome: the `<Game>Outcome` of its type"})
 
     @staticmethod
     def _action_request(request: dict) -> None:
@@ -351,6 +365,8 @@ class ContractPlugin(BasePlugin):
     @staticmethod
     def _game_create(create: dict) -> None:
         create["properties"]["type"] = {"enum": list(GAMES), "description": "the game"}
+        create["properties"]["seats"]["items"] = SEAT_SPEC
+        create["properties"]["pace"]["enum"] = list(PACES)
         create["properties"]["options"] = {
             "anyOf": [ref(f"{prefix(game)}Options") for game in GAMES.values()],
             "description": "The game's options (see its `<Game>Options`); any left out take "
@@ -358,6 +374,7 @@ class ContractPlugin(BasePlugin):
 
     def operation_helper(self, path: str, operations: dict, **kwargs) -> None:
         for method, operation in operations.items():
+            http_contract.document(path, method, operation)
             name = OPERATION_IDS.get((path, method))
             if name is not None:
                 operation["operationId"] = name

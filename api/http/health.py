@@ -55,7 +55,8 @@ def init_app(app: Flask) -> None:
 
 
 def unavailable(message: str, retry_after: int, **extra):
-    response = jsonify(code=503, status="Service Unavailable", message=message, **extra)
+    response = jsonify(code=503, status="Service Unavailable", message=message,
+                       reason="unavailable", **extra)
     response.status_code = 503
     response.headers["Retry-After"] = str(retry_after)
     return response

@@ -2,8 +2,9 @@
 
 The request id is the caller's `X-Request-Id` when it is a plain token (a proxy's
 id carries through), else a fresh one; it is echoed in the response. Each request
-ends with one access line; paths are logged as their route, so invite codes and
-other secrets in a URL never reach the log.
+ends with one access line, with the client's address (as the trusted proxies report it, see
+`POYTA_PROXY_HOPS`); paths are logged as their route, so invite codes and other secrets in a
+URL never reach the log.
 """
 from __future__ import annotations
 
@@ -72,7 +73,8 @@ def init_app(app: Flask, level: str) -> None:
         if "request_id" in g:
             response.headers[REQUEST_ID_HEADER] = g.request_id
             ACCESS.info("request", extra={
-                "request_id": g.request_id, "method": request.method,
+                "request_id": g.request_id, "client": request.remote_addr,
+                "method": request.method,
                 "route": request.url_rule.rule if request.url_rule else None,
                 "game": (request.view_args or {}).get("game_id"),
                 "status": response.status_code,

@@ -1,41 +1,21 @@
-"""Names other players see: 1-40 printable characters, nothing that hides or reorders text.
-
-A name is NFC-normalised and trimmed. It may not hold control, format (so no
-bidi override, isolate or invisible mark; the zero-width joiners that some
-scripts and emoji need are kept), surrogate, private-use, unassigned or
-line-separator characters, nor more than three combining marks on one
-character (enough for any script, too few to smear text over its neighbours).
-"""
+"""Names other people see: 1-40 characters of one line that shows, checked by the same rule as
+table talk (`api.tables.text`), and not looking like a bot's seat."""
 from __future__ import annotations
-
-import unicodedata
 
 from marshmallow import ValidationError, fields, validate
 
+from api.tables import text
+
 MAX_LENGTH = 40
-MAX_MARKS_PER_CHARACTER = 3
-_JOINERS = {"\u200c", "\u200d"}
-_FORBIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-_MARKS = {"Mn", "Mc", "Me"}
 
 
 def clean_name(value: str) -> str:
     """The name as stored, or ValidationError saying what is wrong with it."""
-    name = unicodedata.normalize("NFC", value).strip()
-    if not name:
-        raise ValidationError("name must not be blank")
-    if len(name) > MAX_LENGTH:
-        raise ValidationError(f"name may be at most {MAX_LENGTH} characters long")
-    marks = 0
-    for character in name:
-        category = unicodedata.category(character)
-        if category in _FORBIDDEN and character not in _JOINERS:
-            raise ValidationError(f"name may not contain the character U+{ord(character):04X} "
-                                  f"({unicodedata.name(character, category)})")
-        marks = marks + 1 if category in _MARKS else 0
-        if marks > MAX_MARKS_PER_CHARACTER:
-            raise ValidationError(f"name may stack at most {MAX_MARKS_PER_CHARACTER} combining "
-                                  "marks on one character")
+    try:
+        name = text.shown_text(value, "name", MAX_LENGTH)
+        text.refuse_bot_lookalike(name)
+    except text.Refused as refused:
+        raise ValidationError(str(refused)) from None
     return name
 
 

@@ -1,7 +1,7 @@
 """Wake waiting requests when a game or an inbox changes.
 
 Every commit publishes on the game's channel and on the inbox channel of each of
-its players (names in `api.storage.store`). Each process holds one pattern subscription,
+its players, a message at a table on the game's chat channel (names in `api.storage.keys`). Each process holds one pattern subscription,
 shared by all of its waiting requests, so a thousand long-polls cost one Redis
 connection, not a thousand.
 """
@@ -10,16 +10,18 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from typing import Callable, TypeVar
+from contextlib import contextmanager
+from typing import Callable, Iterator, TypeVar
 
 from redis import Redis
 
 from api import telemetry
 from api.storage import connections
-from api.storage.keys import CHANNEL_PATTERN, game_channel, inbox_channel
+from api.storage.keys import CHANNEL_PATTERN, chat_channel, game_channel, inbox_channel
 
-__all__ = ["ChangeFeed", "game_channel", "inbox_channel"]
+__all__ = ["ChangeFeed", "chat_channel", "game_channel", "inbox_channel"]
 T = TypeVar("T")
+GONE_CHECK = 1.0   # seconds between looks at whether a waiting request's client went away
 
 
 class ChangeFeed:
@@ -30,24 +32,36 @@ class ChangeFeed:
         self._listener: threading.Thread | None = None
 
     def hold(self, channel: str, read: Callable[[], T], unchanged: Callable[[T], bool],
-             timeout: float) -> T:
+             timeout: float, gone: Callable[[], bool] = lambda: False) -> T:
         """`read()`, and while `unchanged(value)`, wait for a publish on `channel` and read again,
-        for at most `timeout` seconds. The waiter registers before the first read, so a change
-        right after it still wakes it, and each wake costs one read."""
+        for at most `timeout` seconds, or until `gone()` (asked every GONE_CHECK seconds) says
+        nobody waits for the answer any more. The waiter registers before the first read, so a
+        change right after it still wakes it, and each wake costs one read."""
+        with self.waiter(channel) as event:
+            value = read()
+            deadline = time.monotonic() + timeout
+            while unchanged(value):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                if not event.wait(min(remaining, GONE_CHECK)):
+                    if gone():
+                        break
+                    continue
+                event.clear()
+                value = read()
+            return value
+
+    @contextmanager
+    def waiter(self, channel: str) -> Iterator[threading.Event]:
+        """An event set at each publish on `channel` while the block runs (a stream's, which
+        clears it after each look); set too when the feed lost Redis, so the holder looks again."""
         self._ensure_listener()
         event = threading.Event()
         with self._lock:
             self._waiters[channel].add(event)
         try:
-            value = read()
-            deadline = time.monotonic() + timeout
-            while unchanged(value):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not event.wait(remaining):
-                    break
-                event.clear()
-                value = read()
-            return value
+            yield event
         finally:
             with self._lock:
                 self._waiters[channel].discard(event)

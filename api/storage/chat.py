@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import json
+from typing import Iterable
 
 from redis import Redis
 
 from api.storage import keys
 
 # A message said at a table, if its player is within the rate limit: numbered, appended to the
-# game's list and the list cut to the most kept. Returns {number, 0}, or {0, seconds to wait}.
+# game's list and the list cut to the most kept, and published on the table's chat channel (it
+# wakes the long-polls reading it). Returns {number, 0}, or {0, seconds to wait}.
 # KEYS: the player's rate counter at the table, the message counter, the messages.
-# ARGV: limit, window seconds, message JSON (without its number), most kept, retention seconds.
+# ARGV: limit, window seconds, message JSON (without its number), most kept, retention seconds,
+#       then the channels to publish on: the table's chat channel, and its players' inboxes
+#       (their streams tell chat).
 _SAY = """
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
@@ -20,6 +24,7 @@ message['number'] = redis.call('INCR', KEYS[2])
 redis.call('RPUSH', KEYS[3], cjson.encode(message))
 redis.call('LTRIM', KEYS[3], -tonumber(ARGV[4]), -1)
 for k = 2, 3 do redis.call('EXPIRE', KEYS[k], ARGV[5]) end
+for j = 6, #ARGV do redis.call('PUBLISH', ARGV[j], message['number']) end
 return {message['number'], 0}
 """
 
@@ -31,12 +36,13 @@ class ChatStore:
         self._say = redis.register_script(_SAY)
 
     def say(self, game_id: str, player_id: str, message: dict, limit: int, seconds: int,
-            most: int) -> tuple[int | None, int]:
+            most: int, players: Iterable[str] = ()) -> tuple[int | None, int]:
         """(the message's number, 0), or (None, seconds to wait) past the rate limit."""
         number, wait = self._say(
             keys=[keys.chat_rate(game_id, player_id), keys.chat_count(game_id),
                   keys.chat(game_id)],
-            args=[limit, seconds, json.dumps(message), most, self.retention])
+            args=[limit, seconds, json.dumps(message), most, self.retention,
+                  keys.chat_channel(game_id), *map(keys.inbox_channel, players)])
         return (int(number) or None, int(wait))
 
     def messages(self, game_id: str) -> tuple[list[dict], int]:
@@ -46,3 +52,10 @@ class ChatStore:
         pipe.get(keys.chat_count(game_id))
         kept, last = pipe.execute()
         return [json.loads(entry) for entry in kept], int(last or 0)
+
+    def counts(self, game_ids: list[str]) -> list[int]:
+        """The number of the last message said at each game, in one round trip per node."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(keys.chat_count(game_id))
+        return [int(last or 0) for last in pipe.execute()]

@@ -5,10 +5,14 @@ changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field
 player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events sit in
 the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its bots),
 `names` and `renamed` (players' names changed since they sat down, and how many times),
+`renames_told` (when a rename last woke the game's watchers),
 `preselected` (cards chosen ahead by seat: outside the version, so no other seat's view or ETag
-changes when one is chosen; a commit made on another choice of them is refused). Beside
+changes when one is chosen; a commit made on another choice of them is refused), `results`
+(each seat's place and rating change, once a finished game's results are recorded) and
+`ratings_before` (the ratings they were computed from: `api.storage.ratings`). Beside
 it the lists of actions and events while the game is played. Every change is one
-compare-and-set script on `version` that also refreshes the retention of the game's keys and
+compare-and-set script on `version` (a random id beside it, `commit`, lets a
+script that the client re-sent after a lost answer recognise its own write) that also refreshes the retention of the game's keys and
 publishes the change on the game's channel and on the inbox channel of each seated player:
 publishing needs no key, so the inboxes of the other players cost the commit nothing and a
 cluster allows it.
@@ -22,29 +26,48 @@ because notes (time-outs, stand-ins, resignations) and changed choices are not t
 from __future__ import annotations
 
 import json
-import zlib
+import secrets
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from redis import Redis
 
 from api.storage import keys
+from api.storage.packed_logs import FinishedLog, finished_log, pack_log, unpack_log
+
+# The most actions a game's log holds: the action that fills it ends the game (the rule is
+# `api.tables.games`'). Packed, a log of that length keeps about 40 KB (`python -m
+# bench.storage`); no game at its default options comes near (560 actions at the most).
+MAX_LOG_ACTIONS = 2000
 
 # Sets the game's new fields only if nobody changed it since it was read; appends the action
 # and its events, or, for a changed secret choice, puts them where the seat's last ones are,
 # or, when the fields hold the packed log, drops the lists.
 # KEYS: game hash, actions, events.
-# ARGV: expected version, retention seconds, expected `preselected` ('' none), n, n field/value
-#       pairs, k, k fields to delete, u, u players whose changed names go from `names`, action
-#       entry ('' none), seat, mode ('append', 'replace' or 'pack'), m, m events, then the
-#       channels to publish on.
+# An action appended to a log one short of the most actions a game may log is refused (-1),
+# before anything is written: that change must end the game and pack its log instead.
+# ARGV: expected version, retention seconds, expected `preselected` ('' none), the commit's id,
+#       n, n field/value pairs, k, k fields to delete, u, u players whose changed names go from
+#       `names`, action entry ('' none), seat, mode ('append', 'replace' or 'pack'), the most
+#       actions, m, m events, then the channels to publish on.
 _COMMIT = """
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+local head = redis.call('HMGET', KEYS[1], 'version', 'commit')
+if head[1] ~= ARGV[1] then
+  if head[2] == ARGV[4] and tonumber(head[1]) == tonumber(ARGV[1]) + 1 then
+    return tonumber(head[1])
+  end
+  return 0
+end
 if (redis.call('HGET', KEYS[1], 'preselected') or '') ~= ARGV[3] then return 0 end
+local a = 6 + 2 * tonumber(ARGV[5])
+a = a + 1 + tonumber(ARGV[a])
+a = a + 1 + tonumber(ARGV[a])
+if ARGV[a] ~= '' and ARGV[a + 2] == 'append'
+    and redis.call('LLEN', KEYS[2]) + 1 >= tonumber(ARGV[a + 3]) then return -1 end
 local version = tonumber(ARGV[1]) + 1
-local n = tonumber(ARGV[4])
-local fields = {'version', version}
-local i = 5
+local n = tonumber(ARGV[5])
+local fields = {'version', version, 'commit', ARGV[4]}
+local i = 6
 for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
 redis.call('HSET', KEYS[1], unpack(fields))
 local k = tonumber(ARGV[i])
@@ -64,8 +87,8 @@ if names then
   else redis.call('HDEL', KEYS[1], 'names') end
 end
 i = i + u
-local action, seat, mode, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
-i = i + 4
+local action, seat, mode, m = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 4])
+i = i + 5
 local replaced = false
 if mode == 'pack' then
   redis.call('DEL', KEYS[2], KEYS[3])
@@ -103,16 +126,20 @@ for j = 2, #ARGV do redis.call('PUBLISH', ARGV[j], 0) end
 return 1
 """
 
-# The caller's seat, the game's status, visibility and type, and the events after ARGV[2] with
-# the count, read at one instant; of a finished game, its packed log instead of the two.
-# KEYS: game hash, events. ARGV: the seat field, after.
+# The caller's seat, the game's status, visibility, type and version, and events ARGV[2] to
+# ARGV[3] (numbered from 0) with the count, read at one instant; of a finished game, its packed
+# log instead of the two, or nothing when the caller holds it already (its version is ARGV[4]).
+# KEYS: game hash, events. ARGV: the seat field, first, last, the version of the log held.
 _EVENTS = """
 local head = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'status', 'public', 'meta', 'log')
 if not head[1] or head[1] == '0' then return false end
 local kind = cjson.decode(head[5])['type']
-if head[6] then return {head[2], head[3], head[4], head[6], -1, kind} end
-return {head[2], head[3], head[4], redis.call('LRANGE', KEYS[2], ARGV[2], -1),
-        redis.call('LLEN', KEYS[2]), kind}
+if head[6] then
+  if head[1] == ARGV[4] then return {head[2], head[3], head[4], false, -2, kind, head[1]} end
+  return {head[2], head[3], head[4], head[6], -1, kind, head[1]}
+end
+return {head[2], head[3], head[4], redis.call('LRANGE', KEYS[2], ARGV[2], ARGV[3]),
+        redis.call('LLEN', KEYS[2]), kind, head[1]}
 """
 
 # A seat's card chosen ahead, set ('' clears it) only while the game is at the version it was
@@ -151,6 +178,7 @@ class GameRecord:
     public: bool = False
     renamed: int = 0                     # names changed at the table, counted in the ETag
     preselected: str | None = None       # the cards chosen ahead, as JSON
+    results: str | None = None           # places and rating changes once recorded, as JSON
 
 
 @dataclass
@@ -185,40 +213,41 @@ class Commit:
 
 @dataclass
 class Events:
-    """The events after a given number that were read at one instant, with what access needs."""
+    """Events read at one instant, with what access needs: a page of a game in play, or the
+    whole log of a finished one (None when the reader said it holds that version already)."""
     seat: int | None
     status: str
     public: bool
-    events: list[dict]
-    count: int
     type: str
+    version: int
+    events: list[dict] = field(default_factory=list)   # the page asked for, in play
+    count: int = 0                                      # events in the log, in play
+    log: FinishedLog | None = None                      # of a finished game
+    finished: bool = False
 
 
 def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode()
 
 
-def _pack_log(actions: list[dict], events: list[dict]) -> bytes:
-    """A finished game's log as one compressed document: each action as [seat, action]."""
-    document = {"actions": [[entry["seat"], entry["action"]] for entry in actions],
-                "events": events}
-    return zlib.compress(json.dumps(document, separators=(",", ":")).encode(), 9)
-
-
-def _unpack_log(packed: bytes) -> tuple[list[dict], list[dict]]:
-    document = json.loads(zlib.decompress(packed))
-    return ([{"seat": seat, "action": action} for seat, action in document["actions"]],
-            document["events"])
-
-
 def _seat_field(player_id: str | None) -> str:
     return f"seat:{player_id}" if player_id else "-"
 
 
+class LogFull(Exception):
+    """The action would be the last one a game's log may hold: the change must end the game."""
+
+    def __init__(self, max_actions: int):
+        super().__init__(f"a game logs at most {max_actions} actions")
+        self.max_actions = max_actions
+
+
 class GameStore:
-    def __init__(self, redis: Redis, retention_seconds: int):
+    def __init__(self, redis: Redis, retention_seconds: int,
+                 max_actions: int = MAX_LOG_ACTIONS):
         self.redis = redis
         self.retention = retention_seconds
+        self.max_actions = max_actions
         self._commit = redis.register_script(_COMMIT)
         self._events = redis.register_script(_EVENTS)
         self._log = redis.register_script(_LOG)
@@ -240,7 +269,7 @@ class GameStore:
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
         values = self.redis.hmget(keys.game(game_id), "version", "meta", "seats", "state",
                                   "updated", "bots_job", "status", "names", "public", "renamed",
-                                  _seat_field(player_id), "preselected")
+                                  _seat_field(player_id), "preselected", "results")
         if values[0] is None or values[0] == b"0":
             return None
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
@@ -249,7 +278,7 @@ class GameStore:
                           seat=None if values[10] is None else int(values[10]),
                           status=_text(values[6]), names=values[7] and json.loads(values[7]),
                           public=values[8] == b"1", renamed=int(values[9] or 0),
-                          preselected=_text(values[11]))
+                          preselected=_text(values[11]), results=_text(values[12]))
 
     def head(self, game_id: str, player_id: str | None) -> Head | None:
         version, seat, status, public, renamed = self.redis.hmget(
@@ -260,7 +289,8 @@ class GameStore:
                     public == b"1", int(renamed or 0))
 
     def commit(self, change: Commit) -> int | None:
-        """The new version, or None when somebody changed the game first.
+        """The new version, or None when somebody changed the game first; LogFull when the
+        change's action would be the game's last one the log may hold and it does not finish it.
 
         A finishing change reads the log first (one more command, once in a game's life); the
         compare-and-set on the version makes sure the log did not change in between."""
@@ -271,24 +301,28 @@ class GameStore:
             actions, events = self._read_log(change.game_id)
             if change.action:
                 actions.append(json.loads(change.action))
-            fields["log"] = _pack_log(actions, [*events, *map(json.loads, change.events)])
+            fields["log"] = pack_log(actions, [*events, *map(json.loads, change.events)])
             mode = "pack"
-        args: list = [change.version, self.retention, change.preselected or "", len(fields)]
+        args: list = [change.version, self.retention, change.preselected or "",
+                      secrets.token_hex(8), len(fields)]
         for name, value in fields.items():
             args += [name, value]
         gone = [*change.cleared, *(f"seat:{player_id}" for player_id in change.left)]
         args += [len(gone), *gone]
         args += [len(change.left), *change.left]
         args += [change.action or "", "" if change.seat is None else change.seat, mode,
-                 len(change.events), *change.events, keys.game_channel(change.game_id),
+                 self.max_actions, len(change.events), *change.events,
+                 keys.game_channel(change.game_id),
                  *map(keys.inbox_channel, [*change.players, *change.left])]
         version = self._commit(keys=keys.game_keys(change.game_id), args=args)
+        if version == -1:
+            raise LogFull(self.max_actions)
         return int(version) if version else None
 
     def _read_log(self, game_id: str) -> tuple[list[dict], list[dict]]:
         found = self._log(keys=keys.game_keys(game_id))
         if len(found) == 1:
-            return _unpack_log(found[0])
+            return unpack_log(found[0])
         actions, events = found
         return [json.loads(entry) for entry in actions], [json.loads(entry) for entry in events]
 
@@ -310,20 +344,30 @@ class GameStore:
         """Every action, {"seat", "action"} each, oldest first."""
         return self._read_log(game_id)[0]
 
-    def events(self, game_id: str, player_id: str | None, after: int) -> Events | None:
+    def log(self, game_id: str, version: int) -> FinishedLog | None:
+        """A finished game's whole log (None while it is played)."""
+        packed = self.redis.hget(keys.game(game_id), "log")
+        return None if packed is None else finished_log(version, packed)
+
+    def events(self, game_id: str, player_id: str | None, after: int, limit: int,
+               log_held: int | None = None) -> Events | None:
+        """Up to `limit` events after number `after` of a game in play; of a finished one its
+        whole log, unless the caller holds the log of version `log_held`."""
         after = max(after, 0)
         found = self._events(keys=[keys.game(game_id), keys.events(game_id)],
-                             args=[_seat_field(player_id), after])
+                             args=[_seat_field(player_id), after, after + limit - 1,
+                                   "" if log_held is None else log_held])
         if not found:
             return None
-        seat, status, public, raw, count, game_type = found
-        if count == -1:  # a finished game's packed log
-            every = _unpack_log(raw)[1]
-            events, count = every[after:], len(every)
+        seat, status, public, raw, count, game_type, version = found
+        read = Events(None if seat is None else int(seat), status.decode(), public == b"1",
+                      game_type.decode(), int(version))
+        if count < 0:  # finished: -1 its packed log, -2 the one the caller holds
+            read.finished = True
+            read.log = finished_log(read.version, raw) if count == -1 else None
         else:
-            events = [json.loads(entry) for entry in raw]
-        return Events(None if seat is None else int(seat), status.decode(), public == b"1",
-                      events, int(count), game_type.decode())
+            read.events, read.count = [json.loads(entry) for entry in raw], int(count)
+        return read
 
     def versions(self, game_ids: list[str]) -> list[tuple[int, int] | None]:
         """Each game's version and renames (None when it is gone), in one round trip per node."""

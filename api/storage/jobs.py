@@ -8,25 +8,40 @@ so a job queued twice is queued once) and the retry policy.
 """
 from __future__ import annotations
 
+import secrets
+
 from redis import Redis
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from api.storage import keys
+from api.storage.bot_time import BotTime
+from api.storage.webhooks import WebhookMarks
 
 BOT_QUEUE = "bots"            # quick bot moves (easy, medium, deadlines): milliseconds to 0.2 s
 DEEP_BOT_QUEUE = "bots-deep"  # moves of bots that think long, on workers of their own
+# Any bot move of a player whose bots thought more than their share in the last minute: every
+# bot worker takes these last, so one player's bots never hold up another's.
+HEAVY_BOT_QUEUE = "bots-heavy"
 NOTICE_QUEUE = "notices"      # its own worker: a slow webhook never delays a bot move
-QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE)
+WEBHOOK_QUEUE = "webhooks"    # players' webhooks: the notice worker takes them after the notices
+QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_QUEUE, WEBHOOK_QUEUE)
+# The order in which a bot worker takes its queues (`api.devtools.serve.BOT_WORKERS`).
+BOT_QUEUE_ORDER = (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)
+NOTICE_WORKER_QUEUES = (NOTICE_QUEUE, WEBHOOK_QUEUE)  # `python -m worker.run notices webhooks`
 
 PLAY_BOTS = "worker.jobs.play_bots"
 DEADLINE_PASSED = "worker.jobs.deadline_passed"
 NOTIFY_TURN = "worker.jobs.notify_turn"
 REMIND = "worker.jobs.remind"
 SEND_DIGEST = "worker.jobs.send_digest"
+NOTIFY_CHALLENGE = "worker.jobs.notify_challenge"
+RECORD_RESULTS = "worker.jobs.record_results"
+DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
+WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
 
 
 def bots_job_id(game_id: str, version: int) -> str:
@@ -35,6 +50,10 @@ def bots_job_id(game_id: str, version: int) -> str:
 
 def deadline_job_id(game_id: str, seat: int, turn_since: int) -> str:
     return f"deadline-{game_id}-{seat}-{turn_since}"
+
+
+def results_job_id(game_id: str) -> str:
+    return f"results-{game_id}"
 
 
 def notice_job_id(game_id: str, seat: int, turn_since: int) -> str:
@@ -49,9 +68,19 @@ class JobBoard:
     def __init__(self, redis: Redis):
         self.redis = redis
         self.queues = {name: Queue(name, connection=redis) for name in QUEUES}
+        self.bot_time = BotTime(redis)
+        self.webhook_marks = WebhookMarks(redis)
 
-    def play_bots(self, game_id: str, job_id: str, queue: str) -> None:
-        self._enqueue(queue, PLAY_BOTS, game_id, job_id=job_id)
+    def play_bots(self, game_id: str, job_id: str, queue: str, at_front: bool = False) -> None:
+        self._enqueue(queue, PLAY_BOTS, game_id, job_id=job_id, at_front=at_front)
+
+    def waiting_before(self, queue: str) -> bool:
+        """A job waits on `queue` or on a queue a worker takes before it."""
+        ahead = BOT_QUEUE_ORDER[:BOT_QUEUE_ORDER.index(queue) + 1]
+        with self.redis.pipeline(transaction=False) as pipe:
+            for name in ahead:
+                pipe.llen(self.queues[name].key)
+            return any(pipe.execute())
 
     def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> None:
         """Queued unless the same deadline's job is in hand already."""
@@ -71,9 +100,35 @@ class JobBoard:
         self._enqueue(NOTICE_QUEUE, SEND_DIGEST, player_id, day,
                       job_id=f"digest-{player_id}-{day}")
 
-    def _enqueue(self, queue: str, function: str, *args, job_id: str) -> None:
+    def notify_challenge(self, game_id: str, seat: int) -> None:
+        self._enqueue(NOTICE_QUEUE, NOTIFY_CHALLENGE, game_id, seat,
+                      job_id=f"challenge-{game_id}-{seat}")
+
+    def record_results(self, game_id: str) -> None:
+        """Queued unless the game's results job is in hand already (a quick job: on the bots'
+        quick queue)."""
+        job_id = results_job_id(game_id)
+        if not self.in_hand(job_id):
+            self._enqueue(BOT_QUEUE, RECORD_RESULTS, game_id, job_id=job_id)
+
+    def deliver_webhook(self, player_id: str, again: bool = False) -> None:
+        """A delivery run of the player's webhook, unless one waits in the queue already (it
+        will see this change too): a burst of changes queues one. `again`: queued anyway."""
+        queued = keys.webhook_queued(player_id)
+        if not self.redis.set(queued, 1, nx=not again, ex=WEBHOOK_QUEUED_SECONDS):
+            return
+        token = secrets.token_hex(6)
+        self._enqueue(WEBHOOK_QUEUE, DELIVER_WEBHOOK, player_id, token,
+                      job_id=f"webhook-{player_id}-{token}")
+
+    def webhook_run_started(self, player_id: str) -> None:
+        """A delivery run began: a change from now on queues another."""
+        self.redis.delete(keys.webhook_queued(player_id))
+
+    def _enqueue(self, queue: str, function: str, *args, job_id: str,
+                 at_front: bool = False) -> None:
         self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY, result_ttl=0,
-                                   failure_ttl=FAILED_JOB_SECONDS)
+                                   failure_ttl=FAILED_JOB_SECONDS, at_front=at_front)
 
     def in_hand(self, job_id: str | None) -> bool:
         """True when the job waits in the queue or runs in a worker that is still alive."""

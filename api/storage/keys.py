@@ -2,7 +2,7 @@
 
 Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
 id>}`, so every multi-key command and script touches one hash slot. Keys without a tag (the
-lobby, the due-set, invites, sign-in codes) are each one key of their own.
+lobby, the due-set, invites, sign-in codes, passkey sign-in challenges) are each one key of their own.
 """
 from __future__ import annotations
 
@@ -51,6 +51,12 @@ def reminder(game_id: str, seat: int, turn_since: int, kind: str) -> str:
     return f"reminded:{{{game_id}}}:{seat}:{turn_since}:{kind}"
 
 
+def challenge_notice(game_id: str, seat: int, player_id: str) -> str:
+    """The lease, then the mark, of the notice telling a player of the seat a challenge keeps
+    for them."""
+    return f"challenged:{{{game_id}}}:{seat}:{player_id}"
+
+
 # --- a player -------------------------------------------------------------------------------------
 def player(player_id: str) -> str:
     return f"player:{{{player_id}}}"
@@ -58,6 +64,16 @@ def player(player_id: str) -> str:
 
 def devices(player_id: str) -> str:
     return f"player:{{{player_id}}}:devices"
+
+
+def passkeys(player_id: str) -> str:
+    """The player's passkeys: one JSON field per credential id (base64url)."""
+    return f"player:{{{player_id}}}:passkeys"
+
+
+def passkey_registration(player_id: str) -> str:
+    """The challenge of the player's passkey registration under way (one at a time)."""
+    return f"player:{{{player_id}}}:passkey-challenge"
 
 
 def inbox(player_id: str) -> str:
@@ -74,10 +90,75 @@ def digest(player_id: str, day: str) -> str:
     return f"player:{{{player_id}}}:digest:{day}"
 
 
+def standings(player_id: str) -> str:
+    """The player's rating and results per game type: one JSON field per type."""
+    return f"player:{{{player_id}}}:standings"
+
+
+def results(player_id: str) -> str:
+    """The finished games whose result the player's standings hold, scored by when: a game
+    found here is never counted twice."""
+    return f"player:{{{player_id}}}:results"
+
+
+def rating_history(player_id: str, game_type: str) -> str:
+    """The player's last rating changes at one game type, newest first."""
+    return f"player:{{{player_id}}}:rating-history:{game_type}"
+
+
+def recent_games(player_id: str) -> str:
+    """The player's last finished games, newest first, with who may see each."""
+    return f"player:{{{player_id}}}:recent"
+
+
+def friends(player_id: str) -> str:
+    """The ids of the player's friends (a set; each friendship is in both players' sets)."""
+    return f"player:{{{player_id}}}:friends"
+
+
+def blocks(player_id: str) -> str:
+    """The ids of the players this player blocked (a set)."""
+    return f"player:{{{player_id}}}:blocks"
+
+
+def webhook(player_id: str) -> str:
+    """The player's webhook: its URL, secret and id, what it has told (the stream's cursor
+    state) and the events still to deliver, and its last delivery."""
+    return f"player:{{{player_id}}}:webhook"
+
+
+def webhook_lease(player_id: str) -> str:
+    """Held by the one delivery run of the player's webhook at a time."""
+    return f"player:{{{player_id}}}:webhook:lease"
+
+
+def webhook_again(player_id: str) -> str:
+    """Set by a delivery run that found the lease held: the holder looks once more."""
+    return f"player:{{{player_id}}}:webhook:again"
+
+
 def player_keys(player_id: str) -> list[str]:
     """Every key a player's retention covers."""
-    return [player(player_id), devices(player_id), inbox(player_id),
-            push_subscriptions(player_id)]
+    return [player(player_id), devices(player_id), passkeys(player_id), inbox(player_id),
+            push_subscriptions(player_id), standings(player_id), results(player_id),
+            recent_games(player_id), friends(player_id), blocks(player_id), webhook(player_id)]
+
+
+# --- a game type's leaderboard: the ordinals, and beside them who each player is -------------
+def leaderboard(game_type: str) -> str:
+    """Players with enough rated games, scored by ordinal."""
+    return f"leaderboard:{{{game_type}}}"
+
+
+def leaderboard_players(game_type: str) -> str:
+    """Each rated player's name, rating and rated games, as their last game left them."""
+    return f"leaderboard:{{{game_type}}}:players"
+
+
+def leaderboard_played(game_type: str) -> str:
+    """When each player last finished a rated game of the type: who has not within the
+    retention leaves the leaderboard."""
+    return f"leaderboard:{{{game_type}}}:played"
 
 
 # --- keys of their own --------------------------------------------------------------------------
@@ -92,8 +173,29 @@ def invite(code: str) -> str:
     return f"invite:{code}"
 
 
+def friend_code(code: str) -> str:
+    """The player whose friend link this code is."""
+    return f"friend:{code}"
+
+
+def lobby_entries_from(address_key: str) -> str:
+    """The public games made from one address (a digest of it), scored by when."""
+    return f"lobby:from:{address_key}"
+
+
+def hard_bot_games_from(address_key: str) -> str:
+    """The games with hard bots made from one address (a digest of it), scored by when."""
+    return f"hardgames:from:{address_key}"
+
+
 def signin_code(code_hash: str) -> str:
     return f"signin:{code_hash}"
+
+
+def passkey_signin(challenge: str) -> str:
+    """A passkey sign-in's challenge (base64url), live until it is answered or expires: a
+    sign-in names no player until its passkey answers."""
+    return f"passkey-signin:{challenge}"
 
 
 def push_owner(subscription_id: str) -> str:
@@ -106,17 +208,53 @@ def worker_alive(worker_name: str) -> str:
     return f"worker:alive:{worker_name}"
 
 
+# The players with a webhook, and the marks of their deliveries that may be owed:
+# `<player>:<token>`, scored by when the sweeper queues the delivery unless it was settled first.
+WEBHOOKS = "webhooks:players"
+WEBHOOKS_DUE = "webhooks:due"
+
+
+def webhook_queued(player_id: str) -> str:
+    """Set while a delivery job of the player's webhook waits in the queue: a burst of changes
+    queues one."""
+    return f"webhook:queued:{player_id}"
+
+
 def long_polls(who: str) -> str:
     """The requests a player (or an address) holds waiting."""
     return f"longpolls:{who}"
 
 
+def streams(who: str) -> str:
+    """The streams a player (or an address) holds open, each an entry that lapses unless its
+    stream renews it."""
+    return f"streams:{who}"
+
+
+def bot_time(payer: str, window: int) -> str:
+    """The bots' thinking time spent for a player in one minute (`window`: minutes since 1970)."""
+    return f"bottime:{payer}:{window}"
+
+
+def bot_thrift(payer: str) -> str:
+    """Set while a player's bots think at their least share: kept until their time falls well
+    below the share, so that they do not swing back to full budgets every minute."""
+    return f"bottime:{payer}:thrifty"
+
+
+def bot_lane(payer: str, queue: str) -> str:
+    """The player's game whose bots hold a place on the quick or the deep queue (one each)."""
+    return f"botlane:{payer}:{queue}"
+
+
 RATE_LIMIT_PREFIX = "ratelimit"   # the `limits` library's counters
 
 
-# --- channels: a commit publishes on the game's and on each seated player's inbox channel -------
+# --- channels: a commit publishes on the game's and on each seated player's inbox channel, a
+# message at the table on its chat channel ----------------------------------------------------
 GAME_CHANNEL = "changed:game:"
 INBOX_CHANNEL = "changed:inbox:"
+CHAT_CHANNEL = "changed:chat:"
 CHANNEL_PATTERN = "changed:*"
 
 
@@ -126,3 +264,18 @@ def game_channel(game_id: str) -> str:
 
 def inbox_channel(player_id: str) -> str:
     return INBOX_CHANNEL + player_id
+
+
+def chat_channel(game_id: str) -> str:
+    return CHAT_CHANNEL + game_id
+
+
+# --- retried requests: the answers kept under their Idempotency-Key -----------------------------
+def idempotency(scope: str) -> str:
+    """A caller's (a player's, or an address's) kept answers, by Idempotency-Key."""
+    return f"idempotency:{{{scope}}}"
+
+
+def idempotency_times(scope: str) -> str:
+    """When each of those keys was first used: the oldest go first."""
+    return f"idempotency:{{{scope}}}:times"

@@ -1,6 +1,8 @@
-"""Invite links (one key each, naming the game) and the lobby (public games waiting for players)."""
+"""Invite links (one key each, naming the game), the lobby (public games waiting for players) and
+the lobby entries each address made (by a digest of the address)."""
 from __future__ import annotations
 
+import time
 from typing import Iterable
 
 from redis import Redis
@@ -34,6 +36,9 @@ class LobbyStore:
             pipe.zrem(keys.LOBBY, game_id)
         pipe.execute()
 
+    def forget_invite(self, code: str) -> None:
+        self.redis.delete(keys.invite(code))
+
     def forget_game(self, game_id: str, invites: Iterable[str]) -> None:
         """After a game was dropped: its invite links and lobby entry go too."""
         pipe = self.redis.pipeline(transaction=False)
@@ -49,3 +54,22 @@ class LobbyStore:
         game_ids = list(game_ids)
         if game_ids:
             self.redis.zrem(keys.LOBBY, *game_ids)
+
+    def add_entry_from(self, address_key: str, game_id: str) -> None:
+        key = keys.lobby_entries_from(address_key)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(key, {game_id: time.time()})
+        pipe.expire(key, self.retention)
+        pipe.execute()
+
+    def entries_from(self, address_key: str) -> int:
+        """How many of the address's games are still in the lobby; the others are forgotten."""
+        key = keys.lobby_entries_from(address_key)
+        game_ids = self.redis.zrange(key, 0, -1)
+        if not game_ids:
+            return 0
+        scores = self.redis.zmscore(keys.LOBBY, game_ids)
+        gone = [game_id for game_id, score in zip(game_ids, scores) if score is None]
+        if gone:
+            self.redis.zrem(key, *gone)
+        return len(game_ids) - len(gone)

@@ -1,5 +1,6 @@
-"""A player in Redis: the hash (name, bot flag, one `token:<hash>` field per device), the devices,
-the inbox (the player's games), sign-in codes, and a rename told at every table."""
+"""A player in Redis: the hash (name, bot flag, one `token:<hash>` field per device, the live
+sign-in code's hash), the devices, the inbox (the player's games), sign-in codes, and a rename
+told at every table."""
 from __future__ import annotations
 
 import json
@@ -10,28 +11,34 @@ from redis import Redis
 from api.storage import keys
 
 INBOX_GAMES = 200          # the most games an inbox keeps
+RENAME_QUIET_SECONDS = 10  # a game tells its watchers of renames at most once in this time
 
-# Who holds a token: the player's name and bot flag if the token is theirs, and the player's
-# keys kept for another retention period. KEYS: the player's keys. ARGV: token field, seconds.
+# Who holds a token: the player's name and bot flag if the token is theirs, the player's keys
+# kept for another retention period, and when they were last active (`seen`: what their friends
+# see). KEYS: the player's keys. ARGV: token field, seconds, now.
 _IDENTITY = """
 local found = redis.call('HMGET', KEYS[1], 'name', 'bot', ARGV[1])
 if not found[1] or not found[3] then return false end
+redis.call('HSET', KEYS[1], 'seen', ARGV[3])
 for k = 1, #KEYS do redis.call('EXPIRE', KEYS[k], ARGV[2]) end
 return found
 """
 
 # A player's new name at one unfinished table where they sit: kept in the game's `names` (by
-# player id), counted in `renamed` (part of the ETag) and told on the game's channel and its
-# players' inbox channels.
-# KEYS: game hash. ARGV: player id, name, game channel, inbox channel prefix.
+# player id) and counted in `renamed` (part of the ETag). Told on the game's channel and its
+# players' inbox channels at most once in RENAME_QUIET_SECONDS per game: a burst of renames
+# wakes each watcher once, and the later names reach them with their next answer.
+# KEYS: game hash. ARGV: player id, name, game channel, inbox channel prefix, now, quiet seconds.
 _RENAME = """
-local seat, status, seats = unpack(redis.call('HMGET', KEYS[1], 'seat:' .. ARGV[1], 'status',
-                                              'seats'))
+local seat, status, seats, told = unpack(redis.call('HMGET', KEYS[1], 'seat:' .. ARGV[1],
+                                                    'status', 'seats', 'renames_told'))
 if not seat or status == 'finished' then return 0 end
 local names = cjson.decode(redis.call('HGET', KEYS[1], 'names') or '{}')
 names[ARGV[1]] = ARGV[2]
 redis.call('HSET', KEYS[1], 'names', cjson.encode(names))
 local renamed = redis.call('HINCRBY', KEYS[1], 'renamed', 1)
+if told and tonumber(ARGV[5]) - tonumber(told) < tonumber(ARGV[6]) then return 1 end
+redis.call('HSET', KEYS[1], 'renames_told', ARGV[5])
 redis.call('PUBLISH', ARGV[3], renamed)
 for _, entry in ipairs(cjson.decode(seats)) do
   if type(entry['player_id']) == 'string' then
@@ -77,7 +84,7 @@ class PlayerStore:
     def identity(self, player_id: str, token_hash: str) -> tuple[str, bool] | None:
         """(name, bot) of the player whose token this is; keeps the player for another retention."""
         found = self._identity(keys=keys.player_keys(player_id),
-                               args=[f"token:{token_hash}", self.retention])
+                               args=[f"token:{token_hash}", self.retention, time.time()])
         if not found:
             return None
         return found[0].decode(), found[1] == b"1"
@@ -89,13 +96,15 @@ class PlayerStore:
     def rename(self, player_id: str, name: str, game_ids: list[str]) -> None:
         """The player's new name, and at each of the games that is not finished: one round
         trip per node, whatever the number of games."""
+        now = time.time()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.player(player_id), "name", name)
         for game_id in game_ids:
             # EVAL with the script's text: a pipeline cannot load a script a node has not seen,
             # and a cluster's pipeline routes it by its key only as a plain command.
             pipe.execute_command("EVAL", _RENAME, 1, keys.game(game_id), player_id, name,
-                                 keys.game_channel(game_id), keys.INBOX_CHANNEL)
+                                 keys.game_channel(game_id), keys.INBOX_CHANNEL, now,
+                                 RENAME_QUIET_SECONDS)
         pipe.execute()
 
     def clock(self, player_id: str) -> tuple[str | None, float | None]:
@@ -125,7 +134,17 @@ class PlayerStore:
         return token_hash
 
     def save_signin_code(self, code_hash: str, player_id: str, seconds: int) -> None:
+        """The player's one live sign-in code: the code made before it stops working. The
+        player's hash names the live code (`signin`), swapped in one transaction, so of two
+        codes made at once only one stays live."""
         self.redis.set(keys.signin_code(code_hash), player_id, ex=seconds)
+        pipe = self.redis.pipeline()
+        pipe.hget(keys.player(player_id), "signin")
+        pipe.hset(keys.player(player_id), "signin", code_hash)
+        pipe.expire(keys.player(player_id), self.retention)  # as each request of the player does
+        previous = pipe.execute()[0]
+        if previous is not None:
+            self.redis.delete(keys.signin_code(previous.decode()))
 
     def take_signin_code(self, code_hash: str) -> str | None:
         found = self.redis.getdel(keys.signin_code(code_hash))

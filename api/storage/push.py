@@ -1,6 +1,6 @@
 """Web Push in Redis: the server's VAPID key, each player's browser subscriptions (an endpoint
-belongs to one player at a time), and one "your turn" notice per turn (a lease while sending,
-the targets reached, then a mark)."""
+belongs to one player at a time), and each notice sent once ("your turn", a reminder, a digest,
+a challenge: a lease while sending, the targets reached, then a mark)."""
 from __future__ import annotations
 
 import json
@@ -60,12 +60,13 @@ class PushStore:
 
     # --- notices, each sent once: a lease while sending, the targets reached, then a mark ------
     # A notice is named by its kind and parts: ("turn", game id, seat, turn_since),
-    # ("reminder", game id, seat, turn_since, kind) or ("digest", player id, day).
+    # ("reminder", game id, seat, turn_since, kind), ("digest", player id, day) or
+    # ("challenge", game id, seat, player id).
     @staticmethod
     def _mark(notice: tuple) -> str:
         kind, *parts = notice
-        return {"turn": keys.notice, "reminder": keys.reminder, "digest": keys.digest}[kind](
-            *parts)
+        return {"turn": keys.notice, "reminder": keys.reminder, "digest": keys.digest,
+                "challenge": keys.challenge_notice}[kind](*parts)
 
     def take_notice_lease(self, notice: tuple, lease: str, seconds: int) -> bool:
         return bool(self.redis.set(self._mark(notice), lease, nx=True, ex=seconds))

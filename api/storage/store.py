@@ -4,22 +4,33 @@ from __future__ import annotations
 
 from redis import Redis
 
+from api.storage.addresses import AddressGames
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
-from api.storage.games import GameStore
+from api.storage.friends import FriendStore
+from api.storage.games import MAX_LOG_ACTIONS, GameStore
 from api.storage.lobby import LobbyStore
+from api.storage.passkeys import PasskeyStore
 from api.storage.players import PlayerStore
 from api.storage.push import PushStore
+from api.storage.ratings import RatingStore
 from api.storage.schedule import Schedule
+from api.storage.webhooks import WebhookStore
 
 
 class Storage:
-    def __init__(self, redis: Redis, retention_seconds: int = 30 * 86400):
+    def __init__(self, redis: Redis, retention_seconds: int = 30 * 86400,
+                 max_log_actions: int = MAX_LOG_ACTIONS):
         self.redis = redis
-        self.games = GameStore(redis, retention_seconds)
+        self.games = GameStore(redis, retention_seconds, max_log_actions)
         self.players = PlayerStore(redis, retention_seconds)
+        self.passkeys = PasskeyStore(redis, retention_seconds)
         self.lobby = LobbyStore(redis, retention_seconds)
+        self.addresses = AddressGames(redis, retention_seconds)
         self.schedule = Schedule(redis)
         self.push = PushStore(redis, retention_seconds)
         self.chat = ChatStore(redis, retention_seconds)
         self.digests = Digests(redis)
+        self.ratings = RatingStore(redis, retention_seconds)
+        self.friends = FriendStore(redis, retention_seconds)
+        self.webhooks = WebhookStore(redis, retention_seconds)

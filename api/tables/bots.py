@@ -8,8 +8,8 @@ move share one thinking time (`TurnClock`). A job on the quick queue hands the g
 deep queue when a bot that thinks long becomes due.
 Every job is idempotent: with nothing due it does nothing. The sweeper queues again what went
 missing: a job lost with a process that died between commit and enqueue, a job of a worker
-killed mid-move, or a deadline that passed while no worker ran; and it queues each turn's
-reminders as their time comes.
+killed mid-move, a deadline that passed while no worker ran, or a finished game whose results
+are not recorded yet; and it queues each turn's reminders as their time comes.
 """
 from __future__ import annotations
 
@@ -19,18 +19,19 @@ from dataclasses import replace
 from typing import Any
 
 from api import telemetry
-from api.storage.jobs import BOT_QUEUE, bots_job_id
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, bots_job_id
 from api.tables import turns
 from api.tables.errors import Conflict
-from api.tables.games import DUE_GRACE, Games, bots_queue
-from api.tables.model import StoredGame
+from api.tables.games import DUE_GRACE, Games
+from api.tables.model import FINISHED, StoredGame
 from api.tables.play import Play
 from rules.search import DEFAULT_BUDGETS, Budget
 
 STANDIN_AFTER_TIMEOUTS = 3
 BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
 # A search bot thinks at least this share of its level's budget per move, however late its job
-# began (hard: 0.05 s, where the tournaments show it still well ahead of easy and the baseline).
+# began (hard: 0.05 s, where the tournaments show it still well ahead of easy and level with the
+# published baseline at equal CPU).
 LEAST_SHARE = 0.05
 # The bots answering a move stop thinking at this share of their turn's budget on the wall clock:
 # the rest is for storing their moves and waking the player's view.
@@ -45,10 +46,13 @@ class TurnClock:
     is shared evenly among the game's search bots that have not moved yet (bots that choose at
     once, and bots that play one after another in a trick alike). Each also keeps its level's
     CPU budget per move, and thinks at least LEAST_SHARE of it, however late its job began.
+    A thrifty clock (the game's payer used up their share of the bots' time) gives every
+    level only LEAST_SHARE of its budget.
     """
 
-    def __init__(self, stored: StoredGame, budgets: dict[str, Budget]):
+    def __init__(self, stored: StoredGame, budgets: dict[str, Budget], thrifty: bool = False):
         self.budgets = budgets
+        self.thrifty = thrifty
         searching = [budget.seconds for seat in range(len(stored.seats))
                      if stored.played_by_bot(seat)
                      and (budget := self.level_budget(stored.bot_level(seat))) and budget.seconds]
@@ -58,7 +62,10 @@ class TurnClock:
         self.deadline = time.monotonic() + since + thinking - time.time()
 
     def level_budget(self, level: str) -> Budget | None:
-        return self.budgets.get(level) or DEFAULT_BUDGETS.get(level)
+        budget = self.budgets.get(level) or DEFAULT_BUDGETS.get(level)
+        if self.thrifty and budget is not None and budget.seconds:
+            return replace(budget, seconds=LEAST_SHARE * budget.seconds)
+        return budget
 
     def budget(self, level: str) -> Budget | None:
         """The next decision's budget: its level's, stopped by its share of the time left."""
@@ -80,20 +87,36 @@ class Bots:
     def play_due(self, game_id: str, queue: str | None = None) -> int:
         """Make every move due (the bots', and those that play themselves); the number made."""
         stored = self.games.find(game_id)
-        turn = TurnClock(stored, self.budgets) if stored is not None else None
-        moves = 0
+        if stored is None:
+            return 0
+        turn = TurnClock(stored, self.budgets, self.games.thrifty(stored))
+        payer, moves = stored.payer(), 0
         while stored is not None and stored.moves_due():
-            if moves == BOT_MOVES_PER_JOB or (
-                    moves and queue == BOT_QUEUE and bots_queue(stored) != BOT_QUEUE):
+            if moves == BOT_MOVES_PER_JOB or (moves and queue and self._yields(stored, queue)):
+                self.games.release_lanes(stored)
                 self._hand_on(stored)
-                break
+                return moves
             seat = stored.moves_due()[0]
+            started = time.process_time()
             try:
                 stored = self._move(stored, seat, turn)
                 moves += 1
             except Conflict:
                 stored = self.games.find(game_id)  # a human moved meanwhile: look again
+            self.games.jobs.bot_time.spend(payer, time.process_time() - started)
+        if stored is not None:
+            self.games.release_lanes(stored)
         return moves
+
+    def _yields(self, stored: StoredGame, queue: str) -> bool:
+        """The job should give its worker up after a move: the game's next moves belong on
+        another queue (a long thinker is due on the quick queue, or the payer's share ran out
+        or came back), or another game's job waits on a queue the worker takes first or on
+        the job's own: then each game gets one move in turn, and a reply never waits for all
+        the moves of another game's turn."""
+        wanted = self.games.queue_for(stored)
+        elsewhere = wanted != queue and not (queue == DEEP_BOT_QUEUE and wanted == BOT_QUEUE)
+        return elsewhere or self.games.jobs.waiting_before(queue)
 
     def _move(self, stored: StoredGame, seat: int, turn: TurnClock) -> StoredGame:
         if not stored.played_by_bot(seat):
@@ -156,6 +179,11 @@ class Bots:
         Reminders due since the game's due time `seen` are queued (once: each sends at most
         once, and is not queued again at a later look)."""
         jobs = self.games.jobs
+        if stored.status() == FINISHED:
+            if stored.results is not None:
+                return None
+            jobs.record_results(stored.id)
+            return now + DUE_GRACE
         if stored.moves_due():
             if not jobs.in_hand(stored.record.bots_job):
                 job_id = bots_job_id(stored.id, stored.version)

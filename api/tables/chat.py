@@ -1,13 +1,14 @@
-"""Talk at the table: one line of plain text at a time from a player, a few a minute, the latest
-kept. The game's players talk; they and anyone watching a public game read."""
+"""Talk at the table: one line of text that shows (checked as names are, `api.tables.text`) at a
+time from a player, a few a minute, the latest kept. The game's players talk; they and anyone
+watching a public game read. A reader does not see what the players they block say."""
 from __future__ import annotations
 
 import time
-import unicodedata
 
 from api.tables.errors import Forbidden, TooManyRequests, Unprocessable
 from api.tables.games import Games
 from api.tables.model import Player, iso
+from api.tables.text import Refused, shown_text
 
 CHAT_LENGTH = 200  # characters in one message at a table
 CHAT_KEEP = 100    # messages a table keeps (the oldest go)
@@ -24,20 +25,21 @@ class Chat:
         seat = stored.seat_of(player.id)
         if seat is None:
             raise Forbidden("only the game's players talk at its table")
-        text = text.strip()
-        if not text:
-            raise Unprocessable("the message is empty")
-        if len(text) > CHAT_LENGTH:
-            raise Unprocessable(f"a message has at most {CHAT_LENGTH} characters")
-        if any(unicodedata.category(char) == "Cc" for char in text):
-            raise Unprocessable("a message is one line of plain text")
+        try:
+            text = shown_text(text, "message", CHAT_LENGTH)
+        except Refused as refused:
+            raise Unprocessable(str(refused)) from None
         limit, seconds = CHAT_RATE
         message = {"seat": seat, "name": stored.seats[seat].name, "text": text,
                    "at": iso(time.time())}
-        number, wait = self.store.say(game_id, player.id, message, limit, seconds, CHAT_KEEP)
+        marks = self.games.webhooks_owed(stored.humans())
+        number, wait = self.store.say(game_id, player.id, message, limit, seconds, CHAT_KEEP,
+                                      stored.seated())
         if number is None:
+            self.games.jobs.webhook_marks.settle(marks)
             raise TooManyRequests(f"at most {limit} messages in {seconds} seconds at a table",
                                   max(wait, 1))
+        self.games.deliver_webhooks(marks)
         return {"number": number, **message}
 
     def read(self, game_id: str, player: Player | None, after: int) -> dict:
@@ -46,5 +48,8 @@ class Chat:
         if seat is None and not stored.meta.public:
             raise Forbidden("only the game's players read its table talk")
         kept, last = self.store.messages(game_id)
-        return {"messages": [message for message in kept if message["number"] > after],
+        blocked = self.games.storage.friends.blocked_ids(player.id) if player else set()
+        muted = {index for index, s in enumerate(stored.seats) if s.player_id in blocked}
+        return {"messages": [message for message in kept
+                             if message["number"] > after and message["seat"] not in muted],
                 "last": last}

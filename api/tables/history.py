@@ -1,15 +1,32 @@
-"""What happened in a game: its events as the caller may know them, and once it is over its
-record (the seed, the deals as dealt, every action) and a replay of any step with every hand.
+"""What happened in a game: its events as the caller may know them, a page at a time, and once
+it is over its record (the seed, the deals as dealt, every action) and a replay of any step
+with every hand.
 
 Access: the events follow the game's watch rule; the record and the replay wait for the end,
 and of a private game are shown only to its players.
+
+A finished game's log never changes: each process keeps the logs it unpacked last (up to
+`LOG_CACHE_BYTES`), so reading a long game's events, record or replay again costs neither the
+transfer of its packed log nor its unpacking, and a reader that holds the answer already
+needs only the game's version (`finished_version`) to be told so.
 """
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass
+
+from cachetools import LRUCache
+
+from api.storage.packed_logs import FinishedLog
 from api.tables.errors import Forbidden, NotFound, no_game
 from api.tables.games import Games
 from api.tables.model import FINISHED, Player, StoredGame
 from api.tables.views import Watching
+
+LOG_CACHE_BYTES = 64 * 1024 * 1024
+EVENTS_PAGE = 1000          # events in an answer unless asked otherwise: a whole game at the
+                            # default options (700 at most in 10-player 6 nimmt! or 8 Sticheln)
+MAX_EVENTS_PAGE = 2000
 
 
 def _replayed(stored: StoredGame, actions: list[dict], recording: bool = False) -> dict:
@@ -21,25 +38,105 @@ def _replayed(stored: StoredGame, actions: list[dict], recording: bool = False) 
     return state
 
 
+@dataclass(frozen=True)
+class EventsPage:
+    body: dict              # {"type", "events", "last", "next"}
+    finished: bool          # the game is over: the answer never changes
+    version: int
+    seat: int | None        # the caller's: what the page shows depends on it
+
+
+def _chapters(stored: StoredGame, actions: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Where a replay can jump to, in one pass over the actions: the step at which each deal
+    (or round) begins, and the step at which each trick (in 6 nimmt! each turn) of a deal
+    begins, before its first card, as the game's `trick_number` counts them."""
+    game, meta = stored.game, stored.meta
+    state = game.new_game(meta.players, meta.options, stored.state["seed"])
+    deal, trick = game.view(state, None)["deal"], game.trick_number(state)
+    chapters = [{"deal": deal, "step": 0}]
+    tricks = [] if trick is None else [{"deal": deal, "trick": trick, "step": 0}]
+    for step, entry in enumerate(actions, start=1):
+        game.apply_action(state, entry["seat"], entry["action"])
+        now, number = game.view(state, None)["deal"], game.trick_number(state)
+        if now != deal:
+            chapters.append({"deal": now, "step": step})
+            trick = None
+        if number is not None and (number, now) != (trick, deal):
+            tricks.append({"deal": now, "trick": number, "step": step})
+        deal, trick = now, number if number is not None else trick
+    return chapters, tricks
+
+
 class History:
     def __init__(self, games: Games, watching: Watching):
         self.games = games
         self.watching = watching
         self.store = games.storage.games
+        self._logs: LRUCache[str, FinishedLog] = LRUCache(LOG_CACHE_BYTES,
+                                                          getsizeof=lambda log: log.size)
+        self._logs_lock = threading.Lock()
 
-    def events(self, game_id: str, player: Player | None, after: int) -> dict:
-        """The events after number `after` that the caller may see, and the number of the last,
-        read at one instant so a reader that goes on from `last` never skips one."""
-        found = self.store.events(game_id, player and player.id, after)
+    def _held(self, game_id: str) -> FinishedLog | None:
+        with self._logs_lock:
+            return self._logs.get(game_id)
+
+    def _hold(self, game_id: str, log: FinishedLog) -> FinishedLog:
+        with self._logs_lock:
+            if log.size <= LOG_CACHE_BYTES:
+                self._logs[game_id] = log
+        return log
+
+    def _finished_log(self, game_id: str, version: int) -> FinishedLog:
+        held = self._held(game_id)
+        if held is not None and held.version == version:
+            return held
+        log = self.store.log(game_id, version)
+        if log is None:
+            raise no_game(game_id)
+        return self._hold(game_id, log)
+
+    def events(self, game_id: str, player: Player | None, after: int,
+               limit: int = EVENTS_PAGE) -> EventsPage:
+        """Up to `limit` events after number `after` that the caller may see, read at one
+        instant: `last` is the number the answer reaches (a reader that goes on from it never
+        skips one), `next` the same while newer events are already there, else None."""
+        held = self._held(game_id)
+        found = self.store.events(game_id, player and player.id, after, limit,
+                                  held and held.version)
         if found is None:
             raise no_game(game_id)
         self.watching.may_watch(game_id, player, found.seat, found.public)
+        after = max(after, 0)
+        if found.finished:
+            log = self._hold(game_id, found.log) if found.log else held
+            page, count = log.events[after:after + limit], len(log.events)
+        else:
+            page, count = found.events, found.count
         visible = []
-        for number, event in enumerate(found.events, start=max(after, 0) + 1):
-            audience = event.pop("to", None)
+        for number, event in enumerate(page, start=after + 1):
+            audience = event.get("to")
             if audience is None or found.seat in audience:
-                visible.append({"number": number, **event})
-        return {"type": found.type, "events": visible, "last": found.count}
+                visible.append({"number": number,
+                                **{key: value for key, value in event.items() if key != "to"}})
+        reached = after + len(page)
+        more = reached < count
+        return EventsPage({"type": found.type, "events": visible,
+                           "last": reached if more else count, "next": reached if more else None},
+                          found.finished, found.version, found.seat)
+
+    def finished_version(self, game_id: str, player: Player | None, replay: bool = False
+                         ) -> tuple[int, bool]:
+        """The version and visibility of a finished game whose record (or replay) the caller
+        may see, read without its JSON."""
+        refusal = REPLAY_WAITS if replay else RECORD_WAITS
+        head = self.store.head(game_id, player and player.id)
+        if head is None:
+            raise no_game(game_id)
+        if head.status == FINISHED and not head.public and head.seat is None:
+            raise Forbidden("this game is private: only its players may see its record")
+        if head.status != FINISHED:
+            raise Forbidden(refusal)
+        return head.version, head.public
 
     def _finished(self, game_id: str, player: Player | None, refusal: str) -> StoredGame:
         stored = self.games.load(game_id)
@@ -51,8 +148,8 @@ class History:
         return stored
 
     def record(self, game_id: str, player: Player | None) -> dict:
-        stored = self._finished(game_id, player, "the record is published when the game is over")
-        actions = self.store.actions(game_id)
+        stored = self._finished(game_id, player, RECORD_WAITS)
+        actions = self._finished_log(game_id, stored.version).actions
         return {
             "id": game_id,
             "type": stored.game.name,
@@ -62,13 +159,14 @@ class History:
                       for i, s in enumerate(stored.seats)],
             **stored.game.record(_replayed(stored, actions, recording=True)),
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
-            "outcome": stored.game.outcome(stored.state),
+            **dict(zip(("chapters", "trick_chapters"), _chapters(stored, actions))),
+            "outcome": stored.outcome(),
         }
 
     def replay(self, game_id: str, player: Player | None, step: int) -> dict:
         """A finished game after its first `step` actions, every hand shown."""
-        stored = self._finished(game_id, player, "a game can be replayed when it is over")
-        actions = self.store.actions(game_id)
+        stored = self._finished(game_id, player, REPLAY_WAITS)
+        actions = self._finished_log(game_id, stored.version).actions
         if not 0 <= step <= len(actions):
             raise NotFound(f"this game has steps 0 to {len(actions)}")
         game = stored.game
@@ -84,3 +182,7 @@ class History:
                      "seats": [{"seat": i, "name": s.name, "bot": s.bot}
                                for i, s in enumerate(stored.seats)]},
         }
+
+
+RECORD_WAITS = "the record is published when the game is over"
+REPLAY_WAITS = "a game can be replayed when it is over"

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from api.storage.games import GameRecord
 from rules import GAMES
-from rules.base import Game
+from rules.base import Game, winners_of
 
 HUMAN = "human"
 WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
@@ -36,6 +36,7 @@ class Seat:
     resigned: bool = False
     timeouts: int = 0                 # in a row
     turn_since: int | None = None     # the version at which the seat's turn began
+    seen: int | None = None           # the version of the last change this seat could see
     deadline: float | None = None     # when a bot plays the turn
     reserved_for: str | None = None   # a rematch keeps the seat for this player
     invite: str | None = None         # the link to take the open seat
@@ -77,6 +78,8 @@ class Meta:
     rematch: str | None = None
     vacation: bool = True          # players' vacations pause their clocks (false: tournament)
     time_bank: dict | None = None  # {"initial", "per_move", "most"} seconds, instead of a pace
+    rated: bool = True             # its result changes its players' ratings
+    ended: str | None = None       # why the game ended before its rules ended it ("log_full")
 
 
 @dataclass
@@ -93,6 +96,11 @@ class StoredGame:
     # Cards chosen ahead by seats not yet to act, by seat: kept beside the game, never in its
     # version or a view (`api.tables.preselection`).
     preselected: dict[int, dict] = field(default_factory=dict)
+    # Each seat's place and rating change, once recorded after the game finished
+    # (`api.tables.ratings`).
+    results: dict | None = None
+    finished_now: bool = False        # the last commit finished the game: its results are due
+    webhook_marks: list[str] = field(default_factory=list)  # its players' deliveries owed
 
     @classmethod
     def from_record(cls, game_id: str, record: GameRecord) -> "StoredGame":
@@ -104,18 +112,45 @@ class StoredGame:
         preselected = {int(seat): action for seat, action in
                        json.loads(record.preselected or "{}").items()}
         return cls(game_id, GAMES[meta.type], meta, seats, json.loads(record.state),
-                   record.version, record.updated, record, preselected=preselected)
+                   record.version, record.updated, record, preselected=preselected,
+                   results=json.loads(record.results) if record.results else None)
 
     def texts(self) -> dict[str, str]:
         """The JSON a commit stores: meta, seats and state."""
-        return {"meta": json.dumps(asdict(self.meta)),
+        meta = asdict(self.meta)
+        if meta["ended"] is None:  # stored only once set: a game reads as before the field came
+            del meta["ended"]
+        return {"meta": json.dumps(meta),
                 "seats": json.dumps([asdict(seat) for seat in self.seats]),
                 "state": json.dumps(self.state)}
 
     def status(self) -> str:
         if any(seat.open for seat in self.seats):
             return WAITING
-        return FINISHED if self.game.outcome(self.state) is not None else ACTIVE
+        return FINISHED if self.outcome() is not None else ACTIVE
+
+    def resigned_seat(self) -> int | None:
+        """The seat whose resignation ended a two-player game: the other player won. (With
+        more players a bot plays a resigned seat on, and the game goes on.)"""
+        if self.meta.players != 2:
+            return None
+        return next((index for index, seat in enumerate(self.seats) if seat.resigned), None)
+
+    def outcome(self) -> dict | None:
+        """The result: the rules' when they played to the end; else the other player's win over
+        a resigned seat, with the scores as they stood; of a game ended before its rules end it
+        (its log full), the scores as they stand, won by the game's rule (lowest or highest)."""
+        ruled = self.game.outcome(self.state)
+        if ruled is not None:
+            return ruled
+        resigned = self.resigned_seat()
+        if resigned is not None:
+            return {"scores": self.game.view(self.state, None)["scores"],
+                    "winners": [1 - resigned], "resigned": resigned}
+        if self.meta.ended:
+            scores = self.game.view(self.state, None)["scores"]
+            return {"scores": scores, "winners": winners_of(scores, self.game.lower_score_wins)}
+        return None
 
     def seat_of(self, player_id: str | None) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -132,6 +167,10 @@ class StoredGame:
 
     def played_by_bot(self, seat: int) -> bool:
         return self.seats[seat].bot is not None or self.seats[seat].standin
+
+    def nobody_waits(self) -> bool:
+        """Bots play every seat: every human resigned or left the seat to a stand-in."""
+        return all(self.played_by_bot(seat) for seat in range(len(self.seats)))
 
     def bots_to_act(self) -> list[int]:
         return [seat for seat in self.to_act() if self.played_by_bot(seat)]
@@ -177,6 +216,10 @@ class StoredGame:
 
     def humans(self) -> list[str]:
         return [seat.player_id for seat in self.seats if seat.player_id]
+
+    def payer(self) -> str:
+        """Whose share of the bots' thinking time the game's bot moves use: its creator's."""
+        return self.seats[0].player_id or next(iter(self.humans()), "nobody")
 
     def seat_kept_for(self, player_id: str) -> bool:
         """A seat of this waiting game is reserved for the player (a rematch)."""

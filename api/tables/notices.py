@@ -53,7 +53,7 @@ class _Transient(Exception):
     pass
 
 
-def _transient_status(status: int | None) -> bool:
+def transient_status(status: int | None) -> bool:
     return status is None or status == 429 or status >= 500
 
 
@@ -187,7 +187,7 @@ class Notices:
                          sub_id, notice.player_id, status)
                 self.store.unsubscribe(notice.player_id, sub_id)
                 return 0
-            if status is not None and _transient_status(status):
+            if status is not None and transient_status(status):
                 raise _Transient(f"push service answered {status}") from error
             log.error("push service refused the notice for subscription %s: %s", sub_id, error)
             return 0
@@ -205,7 +205,7 @@ class Notices:
             raise _Transient(f"webhook unreachable: {error}") from error
         if response.ok:
             return 1
-        if _transient_status(response.status_code):
+        if transient_status(response.status_code):
             raise _Transient(f"webhook answered {response.status_code}")
         log.error("webhook refused the notice (%s): %s", response.status_code,
                   response.text[:200])

@@ -15,14 +15,22 @@ def move(stored: StoredGame, seat: int, action: Any) -> Logged:
     """Apply `action` for `seat` to the loaded game: the rules' events and the log entry."""
     status = stored.status()
     if status == WAITING:
-        raise Unprocessable("the game has not started: it is waiting for players to join")
+        raise Unprocessable("the game has not started: it is waiting for players to join",
+                            "game_not_started")
     if status == FINISHED:
-        raise Unprocessable("the game is over")
-    was_to_act = seat in stored.to_act()
+        raise Unprocessable("the game is over", "game_over")
+    to_act = set(stored.to_act())
+    was_to_act = seat in to_act
     try:
         events = stored.game.apply_action(stored.state, seat, action)
     except IllegalAction as error:
-        raise Unprocessable(str(error)) from None
+        idle = not stored.game.legal_actions(stored.state, seat)
+        raise Unprocessable(str(error), "not_your_turn" if idle else "illegal_action") from None
+    # A secret choice resolves nothing: the others still to act are the same, and no event is
+    # told to another seat alone. Their views show only that the seat has chosen, so their
+    # `version` does not go stale by it.
+    secret = (stored.status() == ACTIVE and set(stored.to_act()) == to_act - {seat}
+              and all(event.get("to") in (None, [seat]) for event in events))
     # Acting ends the seat's turn (and a card played uses up the one chosen ahead); if it must
     # act again, a new turn (and clock) starts.
     stored.seats[seat].turn_since = None
@@ -30,11 +38,18 @@ def move(stored: StoredGame, seat: int, action: Any) -> Logged:
         del stored.preselected[seat]
     # A seat that was not to act changed its secret choice: the log keeps one entry.
     return Logged(events, {"seat": seat, "action": action, "version": stored.version},
-                  replaces=not was_to_act)
+                  replaces=not was_to_act, secret_of=seat if secret else None)
 
 
 def stale(stored: StoredGame, version: int) -> Conflict:
-    return Conflict(f"the game is at version {stored.version}, not {version}; reload it")
+    return Conflict(f"the game is at version {stored.version}, not {version}; reload it",
+                    "stale_version", current_version=stored.version)
+
+
+def unseen_since(stored: StoredGame, seat: int, version: int) -> bool:
+    """Nothing `seat` could see changed after `version`: only other seats' secret choices."""
+    seen = stored.seats[seat].seen
+    return version == stored.version or (seen is not None and seen <= version < stored.version)
 
 
 def own_seat(stored: StoredGame, player: Player) -> int:
@@ -49,15 +64,16 @@ class Play:
         self.games = games
 
     def act(self, game_id: str, player: Player, action: Any, version: int | None) -> StoredGame:
-        """The player's move in their seat; with `version`, only to exactly that version."""
+        """The player's move in their seat; with `version`, only if nothing the seat could see
+        changed after it (another seat's secret choice is not seen)."""
         loaded = self.games.load(game_id)
         seat = own_seat(loaded, player)
         if loaded.seats[seat].standin:
             raise Unprocessable("a bot plays this seat after repeated time-outs; "
-                                "take it back first")
+                                "take it back first", "stood_in")
 
         def play(stored: StoredGame) -> Logged:
-            if version is not None and version != stored.version:
+            if version is not None and not unseen_since(stored, seat, version):
                 raise stale(stored, version)
             logged = move(stored, seat, action)
             stored.seats[seat].timeouts = 0
@@ -77,6 +93,8 @@ class Play:
                 setattr(stored.seats[seat], name, value)
             if note is not None:
                 logged.events.insert(0, note)
+            if note is not None or seat_changes:  # a time-out or a stand-in shows at the table
+                logged.secret_of = None
             return logged
         return self.games.transact(seen.id, play, seen)
 
@@ -91,7 +109,8 @@ class Play:
         return self.games.transact(game_id, give_back)
 
     def resign(self, game_id: str, player: Player) -> StoredGame:
-        """The player gives up their seat for good: a bot plays it to the end."""
+        """The player gives up their seat for good: in a two-player game the other player wins
+        there and then (as on Lichess or Board Game Arena), with more a bot plays it to the end."""
         def give_up(stored: StoredGame) -> Logged:
             index = own_seat(stored, player)
             if stored.status() != ACTIVE:
@@ -99,6 +118,8 @@ class Play:
             seat = stored.seats[index]
             if seat.resigned:
                 raise Conflict("you have resigned this game already")
-            seat.standin, seat.resigned, seat.turn_since, seat.deadline = True, True, None, None
-            return Logged([{"type": "resigned", "seat": index}])
+            seat.resigned, seat.turn_since, seat.deadline = True, None, None
+            ends = stored.resigned_seat() == index
+            seat.standin = not ends
+            return Logged([{"type": "resigned", "seat": index, "ends_game": ends}])
         return self.games.transact(game_id, give_up)

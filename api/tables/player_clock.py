@@ -188,7 +188,7 @@ class PlayerClocks:
             if self.store.set_clock(player.id, text, clock.text()):
                 break
         else:
-            raise Conflict("your settings are changing elsewhere; try again")
+            raise Conflict("your settings are changing elsewhere; try again", "busy")
         if (before.zone, before.digest_hour) != (clock.zone, clock.digest_hour):
             self.games.storage.digests.schedule(player.id, next_digest(clock, now))
         if any(getattr(before, name) != getattr(clock, name)

@@ -1,5 +1,5 @@
 """Players: registering, the bearer tokens of their devices, renaming, moving to another device
-with a one-use sign-in code, and signing a device out.
+with a one-use sign-in code (or a passkey, `api.tables.passkeys`), and signing a device out.
 
 A token names its player (`<player id>.<secret>`), so one call on the player's keys checks it;
 only its hash is stored. A process trusts a token it looked up for `token_cache_seconds`.
@@ -80,7 +80,8 @@ class Players:
         return Player(player.id, name, player.bot)
 
     def signin_code(self, player: Player) -> dict:
-        """A one-use code that signs another device in as this player."""
+        """A one-use code that signs another device in as this player; the player's earlier
+        code stops working."""
         code = secrets.token_urlsafe(24)
         self.store.save_signin_code(secret_hash(code), player.id, SIGNIN_CODE_SECONDS)
         return {"code": code, "expires_in": SIGNIN_CODE_SECONDS}
@@ -90,6 +91,10 @@ class Players:
         found = self.store.get(player_id) if player_id else None
         if found is None:
             raise Unprocessable("this sign-in code is unknown, used or expired; make a new one")
+        return self.new_device(player_id, found, label)
+
+    def new_device(self, player_id: str, found: tuple[str, bool], label: str) -> NewPlayer:
+        """A new token of the player (`found`: their name and bot flag), as a device of its own."""
         token, token_hash, device_id, device = _new_token(player_id, label, self.clock.now())
         self.store.add_device(player_id, token_hash, device_id, device)
         return NewPlayer(player_id, found[0], found[1], device_id, token)

@@ -49,7 +49,7 @@ class Preselection:
             if self.games.storage.games.preselect(
                     game_id, stored.version, seat, None if action is None else json.dumps(action)):
                 return {"action": action}
-        raise Conflict("the game is too busy right now; try again")
+        raise Conflict("the game is too busy right now; try again", "busy")
 
 
 def _check(stored: StoredGame, seat: int, action: Any) -> None:

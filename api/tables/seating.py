@@ -2,10 +2,13 @@
 leaving a game before it starts, the rematch, the lobby.
 
 Access: a private game's seats are taken through its invite links, or by a player a seat is
-kept for (a rematch); a public game's open seats by anybody.
+kept for (a rematch, or a named seat: a challenge); a public game's open seats by anybody.
+Nobody takes a seat at a table where a seated player blocks them, nor names a player who blocks
+them.
 """
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any, Callable
 
@@ -21,9 +24,10 @@ from rules.base import Game
 
 PACES = {"none": None, "5m": 300, "1h": 3600, "1d": 86400, "3d": 3 * 86400}
 DEFAULT_PACE = "1d"
+PLAYER_ID = re.compile(r"[0-9a-f]{16}")
 
 
-def _invite_code() -> str:
+def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
@@ -34,15 +38,18 @@ def parse_seats(game: Game, players: int, seats: list[Any]) -> list[Seat]:
     parsed = []
     for index, spec in enumerate(seats):
         if spec == HUMAN:
-            parsed.append(Seat(invite=_invite_code()))
+            parsed.append(Seat(invite=new_invite_code()))
         elif (isinstance(spec, dict) and set(spec) == {"bot"} and isinstance(spec["bot"], str)
               and spec["bot"] in levels):
             parsed.append(Seat(name=f"Bot {index + 1} ({spec['bot']})", bot=spec["bot"]))
+        elif (isinstance(spec, dict) and set(spec) == {"player"} and isinstance(spec["player"], str)
+              and PLAYER_ID.fullmatch(spec["player"])):
+            parsed.append(Seat(reserved_for=spec["player"], invite=new_invite_code()))
         else:
             raise Unprocessable(
-                f"seat {index} must be \"human\" or {{\"bot\": level}} with level one of "
-                f"{', '.join(sorted(levels))}")
-    if parsed[0].bot is not None:
+                f"seat {index} must be \"human\", {{\"player\": id}} or {{\"bot\": level}} "
+                f"with level one of {', '.join(sorted(levels))}")
+    if parsed[0].bot is not None or parsed[0].reserved_for is not None:
         raise Unprocessable("seat 0 is the creator's and must be \"human\"")
     return parsed
 
@@ -58,10 +65,13 @@ class Seating:
     def create_game(self, player: Player, type: str, players: int, options: dict,
                     seats: list[Any], pace: str | None = None, public: bool = False,
                     webhook: str | None = None, vacation: bool = True,
-                    time_bank: dict | None = None) -> StoredGame:
+                    time_bank: dict | None = None, address: str | None = None,
+                    rated: bool = True) -> StoredGame:
         """A table for `players`; `time_bank` ({"initial", "per_move", "most"} seconds) gives
-        each seat a bank of time instead of a `pace` per move."""
-        quotas.check_new_game(self.games, player, seats, public)
+        each seat a bank of time instead of a `pace` per move. `address` is the creator's
+        client address, for the lobby's quota per address; an unrated game changes no rating."""
+        hard_bots = sum(1 for seat in seats if isinstance(seat, dict) and seat.get("bot") == "hard")
+        quotas.check_new_game(self.games, player, hard_bots, public, address)
         if type not in GAMES:
             raise Unprocessable(f"unknown game type {type!r}; known: {', '.join(GAMES)}")
         game = GAMES[type]
@@ -70,6 +80,8 @@ class Seating:
         except InvalidOptions as error:
             raise Unprocessable(str(error)) from None
         seat_list = parse_seats(game, players, seats)
+        named = [seat.reserved_for for seat in seat_list if seat.reserved_for]
+        self._check_named(player, named)
         if time_bank is not None:
             if pace is not None:
                 raise Unprocessable("give either a pace or a time bank, not both")
@@ -80,23 +92,46 @@ class Seating:
         seat_list[0] = Seat(player_id=player.id, name=player.name, automated=player.bot)
         meta = Meta(type=game.name, players=players, options=options, pace=pace,
                     pace_seconds=self.paces.get(pace), public=public, webhook=webhook,
-                    created=self.games.clock.now(), vacation=vacation, time_bank=bank)
+                    created=self.games.clock.now(), vacation=vacation, time_bank=bank,
+                    rated=rated)
         self._sit_clock(seat_list[0], player.id, meta)
-        return self._new_game(game, meta, seat_list, player.id)
+        created = self._new_game(game, meta, seat_list, player.id, address)
+        for player_id in named:  # the challenge waits in their inbox
+            self.storage.players.add_game(player_id, created.id)
+        for index, seat in enumerate(created.seats):  # and reaches their phones
+            if seat.reserved_for:
+                self.games.jobs.notify_challenge(created.id, index)
+        return created
+
+    def _check_named(self, player: Player, named: list[str]) -> None:
+        """A named seat is for another player, once, who exists and neither blocks the creator
+        nor is blocked by them."""
+        if len(set(named)) != len(named) or player.id in named:
+            raise Unprocessable("name each other player at most once, and not yourself")
+        for player_id in named:
+            if self.storage.players.get(player_id) is None:
+                raise Unprocessable(f"no player {player_id!r} to keep a seat for")
+        if self.storage.friends.blocking_any(named, player.id):
+            raise Forbidden("a player you named does not take your challenges")
+        if self.storage.friends.blocks_any(player.id, named):
+            raise Conflict("you block a player you named: unblock them first")
 
     def _sit_clock(self, seat: Seat, player_id: str, meta: Meta) -> None:
         """The seat keeps its player's own clock."""
         for name, value in self.clocks.seat_fields(player_id, meta).items():
             setattr(seat, name, value)
 
-    def _new_game(self, game: Game, meta: Meta, seats: list[Seat], creator_id: str
-                  ) -> StoredGame:
+    def _new_game(self, game: Game, meta: Meta, seats: list[Seat], creator_id: str,
+                  address: str | None) -> StoredGame:
         for seat in seats:
             if seat.bot is None:
                 seat.bank = turns.first_bank(meta)
         state = game.new_game(meta.players, meta.options, secrets.randbits(63))
         stored = StoredGame(secrets.token_urlsafe(12), game, meta, seats, state, 0, meta.created)
-        return self.games.create(stored, creator_id)
+        created = self.games.create(stored, creator_id)
+        quotas.count_new_game(self.games, created.id, meta.public and created.status() == WAITING,
+                              sum(seat.bot == "hard" for seat in seats), address)
+        return created
 
     def _check_pace(self, pace: str, seats: list[Seat]) -> None:
         if pace not in self.paces:
@@ -124,6 +159,24 @@ class Seating:
             return chosen
         return self._seat(game_id, player, take, stored)
 
+    def invite_preview(self, code: str) -> dict:
+        """What an invite link offers before it is taken: who invited, the game, its seats and
+        pace; nothing a seat hides. Unknown or used links are one and the same 404."""
+        game_id = self.storage.lobby.invite(code)
+        stored = self.games.find(game_id) if game_id else None
+        seat = None if stored is None else next(
+            (index for index, s in enumerate(stored.seats) if s.invite == code and s.open), None)
+        if seat is None:
+            raise NotFound("this invite link is unknown or was already used")
+        meta = stored.meta
+        # The creator sits at seat 0; a rematch keeps that seat for its player until taken.
+        host = next((s.name for s in stored.seats if s.name), None)
+        return {"game": stored.id, "type": stored.game.name, "title": stored.game.title,
+                "players": meta.players, "seat": seat, "host": host, "options": meta.options,
+                "pace": meta.pace, "time_bank": meta.time_bank, "public": meta.public,
+                "seats": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open}
+                          for i, s in enumerate(stored.seats)]}
+
     def accept_invite(self, code: str, player: Player) -> StoredGame:
         game_id = self.storage.lobby.invite(code)
         if game_id is None:
@@ -132,6 +185,8 @@ class Seating:
         def take(stored: StoredGame) -> int:
             for index, seat in enumerate(stored.seats):
                 if seat.invite == code and seat.player_id is None:
+                    if seat.reserved_for not in (None, player.id):
+                        raise Forbidden("this seat is kept for another player")
                     return index
             raise Conflict("this invite's seat is already taken")
         return self._seat(game_id, player, take)
@@ -143,6 +198,8 @@ class Seating:
         def sit(stored: StoredGame) -> None:
             if stored.seat_of(player.id) is not None:
                 raise Conflict("you already have a seat in this game")
+            if self.storage.friends.blocking_any(stored.humans(), player.id):
+                raise Forbidden("you cannot take a seat at this table")
             index = choose(stored)
             seat = stored.seats[index]
             taken["invite"] = seat.invite
@@ -165,15 +222,16 @@ class Seating:
             index = own_seat(stored, player)
             if stored.status() == ACTIVE:
                 raise Conflict("the game has started, so it cannot be left: resign instead "
-                               f"(POST /api/v1/games/{game_id}/resign) and a bot plays your seat")
+                               f"(POST /api/v1/games/{game_id}/resign) and a bot plays your seat",
+                               "game_started")
             if stored.status() != WAITING:
-                raise Conflict("the game is over")
+                raise Conflict("the game is over", "game_over")
             if stored.humans() == [player.id]:
                 dropped["game"] = stored
                 return DROP
             # The old link was spent when the seat was taken: the open seat gets a new one,
             # stored first so the commit never names a link that does not work.
-            invite = _invite_code()
+            invite = new_invite_code()
             self.storage.lobby.add_invite(game_id, invite)
             seat = stored.seats[index]
             seat.player_id, seat.name, seat.invite, seat.automated = None, None, invite, False
@@ -204,9 +262,9 @@ class Seating:
             return  # the finished game has expired meanwhile
         self.storage.games.release_rematch(original)
 
-    def rematch(self, game_id: str, player: Player) -> StoredGame:
+    def rematch(self, game_id: str, player: Player, address: str | None = None) -> StoredGame:
         """The next game with the same seats and options, created by the first who asks; the
-        other humans' seats wait for them."""
+        other humans' seats wait for them. It counts in the asker's quotas like a new game."""
         stored = self.games.load(game_id)
         seat = stored.seat_of(player.id)
         if seat is None:
@@ -215,6 +273,8 @@ class Seating:
             raise Conflict("a rematch can follow only a finished game")
         if stored.meta.rematch:
             return self.games.load(stored.meta.rematch)
+        quotas.check_new_game(self.games, player, sum(s.bot == "hard" for s in stored.seats),
+                              stored.meta.public, address)
         seats = []
         for index, old in enumerate(stored.seats):
             if old.bot is not None:
@@ -224,13 +284,13 @@ class Seating:
                 self._sit_clock(seats[-1], player.id, stored.meta)
             else:
                 seats.append(Seat(name=old.name, reserved_for=old.player_id,
-                                  invite=_invite_code(), automated=old.automated))
+                                  invite=new_invite_code(), automated=old.automated))
         meta = Meta(**{**vars(stored.meta), "created": self.games.clock.now(),
                        "rematch_of": game_id, "rematch": None})
         # Only one rematch per game: the first to claim the link creates it.
         if not self.storage.games.claim_rematch(game_id):
             raise Conflict("a rematch is being created; reload in a moment")
-        new = self._new_game(stored.game, meta, seats, player.id)
+        new = self._new_game(stored.game, meta, seats, player.id, address)
 
         def link(old: StoredGame) -> None:
             old.meta.rematch = new.id

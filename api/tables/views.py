@@ -14,7 +14,8 @@ from api.storage.store import Storage
 from api.tables import turns
 from api.tables.errors import Forbidden, no_game
 from api.tables.games import Games
-from api.tables.model import ACTIVE, FINISHED, Player, Seat, StoredGame, iso
+from api.tables.model import ACTIVE, FINISHED, WAITING, Player, Seat, StoredGame, iso
+from api.tables.ratings import bot_player_id
 
 FAR_FUTURE = "9999"  # sorts an inbox line without a deadline after every one with a deadline
 
@@ -36,19 +37,22 @@ def view(stored: StoredGame, seat: int | None) -> dict:
         "status": status,
         "phase": seen["phase"],
         "deal": seen["deal"],
-        "seats": [_seat_view(s, index, seen["scores"][index], index in to_act, stored.updated)
+        "seats": [_seat_view(s, index, seen["scores"][index], index in to_act, stored.updated,
+                             stored.bot_level(index) if s.standin else None)
                   for index, s in enumerate(stored.seats)],
         "your_seat": seat,
         "to_act": to_act,
         "hand": seen["hand"],
         "legal_actions": game.legal_actions(stored.state, seat) if may_act else [],
         "table": seen["table"],
-        "outcome": game.outcome(stored.state) if status == FINISHED else None,
+        "outcome": stored.outcome() if status == FINISHED else None,
         "invites": [{"seat": index, "code": s.invite} for index, s in enumerate(stored.seats)
                     if s.invite and s.player_id is None] if seat is not None else [],
         "rematch_of": stored.meta.rematch_of,
         "rematch": stored.meta.rematch,
         "your_waking": _your_waking(stored, seat) if may_act and seat in to_act else None,
+        "rated": stored.meta.rated,
+        "results": stored.results,
     }
 
 
@@ -61,17 +65,23 @@ def _your_waking(stored: StoredGame, seat: int) -> list[dict] | None:
             for start, end in turns.stretches(stored.seats[seat], stored.updated)]
 
 
-def _seat_view(seat: Seat, index: int, score: Any, to_act: bool, updated: float) -> dict:
-    return {"seat": index, "name": seat.name, "bot": seat.bot,
+def _seat_view(seat: Seat, index: int, score: Any, to_act: bool, updated: float,
+               standin_level: str | None) -> dict:
+    return {"seat": index, "name": seat.name, "bot": seat.bot, "player": _profile_of(seat),
             "joined": seat.bot is not None or seat.player_id is not None,
             "automated": seat.automated,
             "score": score, "to_act": to_act, "standin": seat.standin,
-            "resigned": seat.resigned,
+            "standin_level": standin_level, "resigned": seat.resigned,
             "timeouts": seat.timeouts,
             "deadline": iso(seat.deadline) if seat.deadline else None,
             "vacation_until": iso(seat.vacation_until)
             if seat.vacation_until and seat.vacation_until > updated else None,
             "time_left": None if seat.bank is None else round(seat.bank)}
+
+
+def _profile_of(seat: Seat) -> str | None:
+    """Whose profile the seat's name opens: its player's, or its bot level's."""
+    return seat.player_id if seat.bot is None else bot_player_id(seat.bot)
 
 
 def summary(stored: StoredGame, player_id: str | None) -> dict:
@@ -80,16 +90,52 @@ def summary(stored: StoredGame, player_id: str | None) -> dict:
     to_act = stored.to_act()
     scores = stored.game.view(stored.state, None)["scores"]
     deadline = stored.seats[seat].deadline if seat is not None else None
+    status = stored.status()
+    outcome = stored.outcome() if status == FINISHED else None
     return {
         "id": stored.id, "type": stored.game.name, "title": stored.game.title,
-        "status": stored.status(), "your_seat": seat,
+        "status": status, "your_seat": seat,
         "your_turn": seat is not None and seat in to_act and not stored.seats[seat].standin,
         "deadline": iso(deadline) if deadline else None,
         "updated": iso(stored.updated),
-        "players": [{"seat": i, "name": s.name, "bot": s.bot, "score": scores[i]}
-                    for i, s in enumerate(stored.seats)],
+        "players": [{"seat": i, "name": s.name, "bot": s.bot, "score": scores[i],
+                     "resigned": s.resigned} for i, s in enumerate(stored.seats)],
         "open_seats": sum(1 for s in stored.seats if s.open),
+        "outcome": outcome,
+        "your_place": _your_place(stored, outcome, seat),
+        "invitation": invitation(stored, player_id) if seat is None else None,
     }
+
+
+def invitation(stored: StoredGame, player_id: str | None) -> dict | None:
+    """The seat a waiting game keeps for the player (a challenge or a rematch), and who asks."""
+    kept = next((index for index, seat in enumerate(stored.seats)
+                 if player_id and seat.reserved_for == player_id and seat.open), None)
+    if kept is None or stored.status() != WAITING:
+        return None
+    return {"seat": kept, "from": next((seat.name for seat in stored.seats if seat.player_id),
+                                       None)}
+
+
+def _your_place(stored: StoredGame, outcome: dict | None, seat: int | None) -> int | None:
+    """Once its results are recorded, the place the ratings counted (partners together, a
+    seat that quit last); until then, the outcome's."""
+    if outcome is None or seat is None:
+        return None
+    if stored.results is not None:
+        return stored.results["seats"][seat]["place"]
+    return place(outcome, seat, stored.game.lower_score_wins)
+
+
+def place(outcome: dict, seat: int, lower_wins: bool) -> int:
+    """The seat's place in a finished game: 1 for a winner, else one after every seat that
+    won or scored better."""
+    winners, scores = outcome["winners"], outcome["scores"]
+    if seat in winners:
+        return 1
+    sign = -1 if lower_wins else 1
+    return 1 + sum(1 for other, score in enumerate(scores)
+                   if other in winners or sign * score > sign * scores[seat])
 
 
 def _descending(iso_time: str) -> str:
@@ -129,7 +175,8 @@ class Watching:
             raise Forbidden("this game is private: only its players may watch it")
 
     def inbox(self, player: Player) -> list[dict]:
-        """The player's games: their turn first, then by deadline, then by last activity."""
+        """The player's games: invitations first, then their turn, then by deadline, then by
+        last activity."""
         lines, gone = [], []
         for game_id in self.storage.players.game_ids(player.id):
             stored = self.games.find(game_id)
@@ -139,7 +186,8 @@ class Watching:
             else:
                 lines.append(summary(stored, player.id))
         self.storage.players.forget_games(player.id, gone)
-        return sorted(lines, key=lambda line: (not line["your_turn"], line["status"] == FINISHED,
+        return sorted(lines, key=lambda line: (line["invitation"] is None, not line["your_turn"],
+                                               line["status"] == FINISHED,
                                                line["deadline"] or FAR_FUTURE,
                                                _descending(line["updated"])))
 

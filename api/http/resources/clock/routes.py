@@ -1,7 +1,7 @@
 """The player's clock: time zone, waking hours, vacations, moves that play themselves, the
 daily digest; and the card a player chooses ahead at a table."""
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.http.blueprint import Blueprint
 
 from api.http.auth import current_player, tables
 from api.http.resources.clock.schemas import (

@@ -1,20 +1,22 @@
 from pathlib import Path
 from typing import Callable
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.http.blueprint import Blueprint
 
 from api import telemetry
 from api.http import authenticate_first
 from api.http.auth import current_player, tables
-from api.http.conditional import game_answer, game_etag, unchanged
+from api.http.budgets import by_address
+from api.http.conditional import finished_answer, game_answer, game_etag, seat_answer, unchanged
+from api.http.disconnects import client_gone
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
-    GameTypeSchema, JoinSchema, RecordSchema, ReplayStepSchema, RulesPageSchema, WaitSchema,
+    GameTypeSchema, InvitePreviewSchema, JoinSchema, RecordSchema, ReplayStepSchema,
+    RulesPageSchema, WaitSchema,
 )
 from api.storage.changes import game_channel
-from api.tables import views
 from api.tables.errors import NotFound
 from api.tables.model import StoredGame
 from rules import GAMES
@@ -36,17 +38,21 @@ def long_poll(channel: str, wait: int, current: Callable[[], dict],
     if_none_match = request.headers.get("If-None-Match")
     with telemetry.long_poll_held():
         newest = current_app.extensions["poyta_changes"].hold(
-            channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait)
+            channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait,
+            client_gone)
     authenticate_first.recheck()
     return newest
 
 
+def json_body(data: dict) -> bytes:
+    return f"{current_app.json.dumps(data, separators=(',', ':'))}\n".encode()
+
+
 def view_json(stored: StoredGame, seat: int | None, status: int = 200) -> Response:
     """A game view as `api.tables.views.view` builds it (its shape is published in the
-    contract, and a test holds the two equal)."""
-    response = jsonify(views.view(stored, seat))
-    response.status_code = status
-    return response
+    contract, and a test holds the two equal), with the ETag `getGame` gives it."""
+    return seat_answer(stored, seat, stored.record.renamed, current_app.json.dumps
+                       ).response(status)
 
 
 @blp.route("/types")
@@ -76,8 +82,10 @@ class Games(MethodView):
     @blp.doc(security=BEARER)
     def post(self, body):
         """Create a game; the creator takes seat 0"""
-        stored = tables().seating.create_game(current_player(), **body)
-        return view_json(stored, 0, 201)
+        stored = tables().seating.create_game(current_player(), **body, address=by_address())
+        response = view_json(stored, 0, 201)
+        response.headers["Location"] = url_for("games.GameView", game_id=stored.id)
+        return response
 
 
 @blp.route("/lobby")
@@ -115,8 +123,19 @@ class Events(MethodView):
     @blp.response(200, EventsSchema)
     @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
-        """What happened in the game, redacted for the caller"""
-        return tables().history.events(game_id, current_player(required=False), query["after"])
+        """What happened in the game, redacted for the caller, a page at a time
+
+        Follow `next` while it is not null to read a long log. Once the game is over the
+        answers never change: they carry a strong ETag (send it as If-None-Match: 304) and
+        a long Cache-Control."""
+        page = tables().history.events(game_id, current_player(required=False), query["after"],
+                                       query["limit"])
+        if not page.finished:
+            return page.body
+        return finished_answer(
+            {"events": game_id, "version": page.version, "seat": page.seat,
+             "after": query["after"], "limit": query["limit"]}, page.seat is None,
+            lambda: json_body(EventsSchema().dump(page.body)))
 
 
 @blp.route("/<string:game_id>/join")
@@ -133,6 +152,15 @@ class Join(MethodView):
 
 @blp.route("/invites/<string:code>")
 class Invite(MethodView):
+    @blp.response(200, InvitePreviewSchema)
+    @blp.doc(security=BEARER_OR_ANONYMOUS)
+    def get(self, code):
+        """What an invite link offers, before taking it: who invited, the game, its seats and pace
+
+        Counted with the guesses of invite codes, so it finds no game a code does not name.
+        """
+        return tables().seating.invite_preview(code)
+
     @blp.response(200, GAME_VIEW)
     @blp.doc(security=BEARER)
     def post(self, code):
@@ -175,7 +203,7 @@ class Rematch(MethodView):
         The other humans' seats wait for them; they accept by joining whenever they come.
         """
         player = current_player()
-        stored = tables().seating.rematch(game_id, player)
+        stored = tables().seating.rematch(game_id, player, by_address())
         return view_json(stored, stored.seat_of(player.id))
 
 
@@ -186,8 +214,14 @@ class Record(MethodView):
     def get(self, game_id):
         """Everything needed to replay a finished game: deals as dealt, actions, scores
 
-        A private game's record is shown only to its players."""
-        return tables().history.record(game_id, current_player(required=False))
+        A private game's record is shown only to its players. It never changes: it carries a
+        strong ETag (send it as If-None-Match: 304) and a long Cache-Control."""
+        player = current_player(required=False)
+        version, public = tables().history.finished_version(game_id, player)
+        return finished_answer(
+            {"record": game_id, "version": version}, public,
+            lambda: json_body(RecordSchema().dump(tables().history.record(game_id, player))),
+            kept=True)
 
 
 @blp.route("/<string:game_id>/replay/<int:step>")
@@ -197,5 +231,11 @@ class ReplayStep(MethodView):
     def get(self, game_id, step):
         """A finished game after its first `step` actions, with every hand visible
 
-        A private game's replay is shown only to its players."""
-        return tables().history.replay(game_id, current_player(required=False), step)
+        A private game's replay is shown only to its players. A step never changes: it
+        carries a strong ETag and a long Cache-Control."""
+        player = current_player(required=False)
+        version, public = tables().history.finished_version(game_id, player, replay=True)
+        return finished_answer(
+            {"replay": game_id, "version": version, "step": step}, public,
+            lambda: json_body(ReplayStepSchema().dump(
+                tables().history.replay(game_id, player, step))))

@@ -1,6 +1,6 @@
-from flask import Response, jsonify, request
+from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.http.blueprint import Blueprint
 
 from api.http.auth import current_player, tables
 from api.http.conditional import etag_of, unchanged
@@ -22,7 +22,8 @@ class Players(MethodView):
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Register a player; the answer holds its bearer token"""
-        return tables().players.create(body["name"].strip(), body["bot"])
+        return (tables().players.create(body["name"].strip(), body["bot"]),
+                {"Location": url_for("players.Me")})
 
 
 @blp.route("/me")
@@ -73,9 +74,11 @@ class SignInCodes(MethodView):
     def post(self):
         """A one-use code (10 minutes) that signs another device in as you
 
-        Put it in the URL fragment of a link (`/#/signin/<code>`) so it never reaches a server log.
+        Your earlier code stops working. Put it in the URL fragment of a link (`/#/signin/<code>`) so it never reaches a server log.
         """
-        return tables().players.signin_code(current_player())
+        created = tables().players.signin_code(current_player())
+        # The code has no URL of the API's own: it lives in the link that uses it.
+        return created, {"Location": f"/#/signin/{created['code']}"}
 
 
 @blp.route("/signin")
@@ -84,7 +87,8 @@ class SignIn(MethodView):
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
         """Exchange a sign-in code for a token of the same player on this device"""
-        return tables().players.sign_in(body["code"], body["device"])
+        return (tables().players.sign_in(body["code"], body["device"]),
+                {"Location": url_for("players.Me")})
 
 
 @blp.route("/me/devices")

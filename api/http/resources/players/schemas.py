@@ -5,8 +5,10 @@ from api.http.resources.games.schemas import StrictBoolean
 
 
 def name_field(**extra):
-    return Name(metadata={"description": "Shown to the other players: 1-40 printable "
-                                         "characters", "example": "Anna"}, **extra)
+    return Name(metadata={"description": "Shown to the other players: 1-40 characters of one "
+                                         "line that shows (no invisible, blank or bidi "
+                                         "characters), not like a bot's seat (\"Bot 2 (hard)\")",
+                          "example": "Anna"}, **extra)
 
 
 class PlayerCreateSchema(Schema):
@@ -26,7 +28,7 @@ class PlayerSchema(Schema):
 
 
 class NewPlayerSchema(PlayerSchema):
-    token = fields.String(dump_only=True, metadata={
+    token = fields.String(dump_only=True, required=True, metadata={
         "description": "Keep it secret: send it as 'Authorization: Bearer <token>'. "
                        "Only its hash is stored, so it cannot be shown again."})
 

@@ -1,5 +1,6 @@
+from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.http.blueprint import Blueprint
 
 from api.http.auth import current_player, tables
 from api.http.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
@@ -24,7 +25,9 @@ class Subscriptions(MethodView):
     def post(self, body):
         """Send this device 'your turn' notices (subscribing again renews it)"""
         player = current_player()
-        return {"id": tables().push.subscribe(player, body["subscription"])}
+        subscription_id = tables().push.subscribe(player, body["subscription"])
+        return {"id": subscription_id}, {
+            "Location": url_for("push.Subscription", subscription_id=subscription_id)}
 
 
 @blp.route("/subscriptions/<string:subscription_id>")

@@ -1,10 +1,14 @@
 """Around a game's table: leaving a game before it starts, resigning a seat to a bot, and short
 messages between its players."""
+from flask import current_app, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.http.blueprint import Blueprint
 
+from api import telemetry
+from api.http import authenticate_first
 from api.http.auth import current_player, tables
 from api.http.resources.games.routes import GAME_VIEW, view_json
+from api.storage.changes import chat_channel
 from api.http.resources.table.schemas import ChatQuerySchema, ChatSchema, MessageSchema, SaySchema
 
 blp = Blueprint("table", __name__, description="Around the table: leave, resign, talk")
@@ -21,6 +25,18 @@ class Leave(MethodView):
         The last player to leave deletes the game. A game in progress is resigned instead (409).
         """
         tables().seating.leave(game_id, current_player())
+
+
+@blp.route("/<string:game_id>/decline")
+class Decline(MethodView):
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    def post(self, game_id):
+        """Decline the seat kept for you (a challenge): it opens again with a new invite link
+
+        The table is told (a `declined` event); the game leaves your inbox. Take the seat
+        instead with joinGame."""
+        tables().challenges.decline(game_id, current_player())
 
 
 @blp.route("/<string:game_id>/resign")
@@ -40,13 +56,24 @@ class Chat(MethodView):
     @blp.response(200, ChatSchema)
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
-        """The latest messages at the table (its players, and anyone watching a public game)"""
+        """The latest messages at the table (its players, and anyone watching a public game)
+
+        With `wait`, held until a message newer than `after` is said, or `wait` seconds.
+        """
         player = current_player(required=False)
-        return tables().chat.read(game_id, player, query["after"])
+        read = lambda: tables().chat.read(game_id, player, query["after"])  # noqa: E731
+        if not query["wait"]:
+            return read()
+        with telemetry.long_poll_held():
+            heard = current_app.extensions["poyta_changes"].hold(
+                chat_channel(game_id), read, lambda seen: not seen["messages"], query["wait"])
+        authenticate_first.recheck()
+        return heard
 
     @blp.arguments(SaySchema())
     @blp.response(201, MessageSchema)
     @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Say something at the table: one short line, a few a minute"""
-        return tables().chat.say(game_id, current_player(), body["text"])
+        said = tables().chat.say(game_id, current_player(), body["text"])
+        return said, {"Location": url_for("table.Chat", game_id=game_id, after=said["number"] - 1)}

@@ -1,0 +1,1 @@
+"""Friends, friend links and blocks."""

@@ -1,0 +1,1 @@
+"""Players ' profiles and the leaderboards."""

@@ -1,0 +1,92 @@
+from marshmallow import Schema, fields
+
+
+class RatingSchema(Schema):
+    mu = fields.Float(metadata={"description": "The rating's mean (a new player starts at 25)"})
+    sigma = fields.Float(metadata={"description": "Its uncertainty (a new player: 25/3)"})
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what lists sort and show"})
+    games = fields.Integer(metadata={"description": "Rated games of the type"})
+    provisional = fields.Boolean(metadata={"description": "Fewer than 10 rated games"})
+
+
+class GameStatsSchema(Schema):
+    finished = fields.Integer(metadata={"description": "Finished games, rated or not"})
+    first_places = fields.Integer()
+    average_place = fields.Float(allow_none=True, metadata={"description": "1 is best"})
+    average_score = fields.Float(allow_none=True, metadata={
+        "description": "In the game's own points (6 nimmt!: bullheads, fewer is better)"})
+
+
+class RatingChangeSchema(Schema):
+    game = fields.String()
+    at = fields.String(metadata={"description": "When the game finished"})
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float()
+    change = fields.Float(metadata={"description": "What the game changed the ordinal by"})
+
+
+class RecentGameSchema(Schema):
+    id = fields.String()
+    type = fields.String()
+    title = fields.String()
+    finished = fields.String()
+    place = fields.Integer(metadata={"description": "The player's place: 1 is best"})
+    score = fields.Raw(metadata={"description": "The player's score"})
+    rated = fields.Boolean()
+    rating_change = fields.Float(allow_none=True)
+    players = fields.List(fields.String(allow_none=True),
+                          metadata={"description": "The names at the table, by seat"})
+
+
+class ProfileSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    bot = fields.Boolean(metadata={"description": "A program: a bot level, or a player "
+                                                  "registered as a bot"})
+    member_since = fields.String(allow_none=True, metadata={
+        "description": "When the player registered; null for a bot level"})
+    games = fields.Dict(keys=fields.String(), values=fields.Nested(GameStatsSchema), metadata={
+        "description": "By game type: the player's finished games"})
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema), metadata={
+        "description": "By game type: the current rating (OpenSkill, Plackett-Luce)"})
+    rating_history = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(RatingChangeSchema)),
+        metadata={"description": "By game type: the last 50 rating changes, newest first"})
+    recent_games = fields.List(fields.Nested(RecentGameSchema), metadata={
+        "description": "The last finished games the caller may see (public ones, and those "
+                       "the caller sat at), newest first"})
+    can_challenge = fields.Boolean(metadata={
+        "description": "Whether the caller may challenge the player: name their seat "
+                       "(`{\"player\": id}`) in createGame. False when anonymous, for the "
+                       "caller's own profile, a bot level, and when either blocks the other"})
+
+
+class LeaderboardEntrySchema(Schema):
+    place = fields.Integer()
+    player_id = fields.String(metadata={"description": "Opens getPlayerProfile"})
+    name = fields.String(allow_none=True)
+    bot = fields.Boolean()
+    ordinal = fields.Float()
+    mu = fields.Float(allow_none=True)
+    sigma = fields.Float(allow_none=True)
+    games = fields.Integer(allow_none=True)
+
+
+class YourPlaceSchema(Schema):
+    place = fields.Integer(allow_none=True, metadata={
+        "description": "null until you have the rated games to be listed"})
+    ordinal = fields.Float()
+    games = fields.Integer()
+    provisional = fields.Boolean()
+
+
+class LeaderboardSchema(Schema):
+    type = fields.String()
+    fewest_games = fields.Integer(metadata={"description": "Rated games a player needs to be "
+                                                           "listed"})
+    entries = fields.List(fields.Nested(LeaderboardEntrySchema),
+                          metadata={"description": "The top 100 by ordinal"})
+    you = fields.Nested(YourPlaceSchema, allow_none=True, metadata={
+        "description": "The caller's place and rating; null for a caller with no rated game "
+                       "of the type"})

@@ -1,0 +1,185 @@
+"""Long-lived answers a program lives on: everything that concerns the caller, and one game.
+
+Both come as Server-Sent Events (`text/event-stream`, the default) or as NDJSON (`Accept:
+application/x-ndjson`), one JSON object with a `type` per event either way, and a `heartbeat`
+every `STREAM_HEARTBEAT` seconds so that proxies keep the connection and the server notices a
+client that went away. They wait on the process's one change feed (`api.storage.changes`), as
+the long-polls do, and draw on no per-request budget: a player holds at most
+`MAX_OPEN_STREAMS` at once, each an entry that lapses unless its stream renews it at every
+heartbeat (a process that died takes its streams' slots with it within a minute).
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import time
+from contextlib import ExitStack
+from typing import Callable, Iterable, Iterator
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+
+from api.http import authenticate_first
+from api.http.auth import current_player, tables
+from api.http.blueprint import Blueprint
+from api.http.budgets import by_player
+from api.http.conditional import game_answer
+from api.http.errors import error_response
+from api.storage import connections
+from api.storage.changes import game_channel, inbox_channel
+from api.tables.errors import ServiceError
+from api.tables.streams import cursor_of, heartbeat
+
+blp = Blueprint("streams", __name__, description="Streams: one connection for a program")
+BEARER = [{"bearer": []}]
+BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
+SSE, NDJSON = "text/event-stream", "application/x-ndjson"
+MAX_OPEN_STREAMS = 4       # per player (or address): a bot's event stream and a few games
+HEARTBEAT = 20             # seconds between heartbeats (`STREAM_HEARTBEAT` in the config)
+RECONNECT_MS = 3000        # what an EventSource waits before it reconnects
+
+
+def streamed(description: str, event_schema: str) -> dict:
+    """The answer in the spec: each NDJSON line (and each SSE `data:`) is one `event_schema`."""
+    return {"responses": {200: {
+        "description": description,
+        "content": {SSE: {"schema": {
+            "type": "object", "description": f"One Server-Sent Event: its `data` is one "
+                                             f"{event_schema} as JSON",
+            "properties": {"event": {"type": "string"}, "id": {"type": "string"},
+                           "retry": {"type": "integer"},
+                           "data": {"type": "string", "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": f"#/components/schemas/{event_schema}"}}},
+            "required": ["data"]}},
+                    NDJSON: {"schema": {"$ref": f"#/components/schemas/{event_schema}"}}}}},
+        "parameters": [{"in": "header", "name": "Last-Event-ID", "required": False,
+                        "schema": {"type": "string"},
+                        "description": "The `id` of the last event you got: the stream "
+                                       "resumes after it"}]}
+
+
+@blp.route("/stream")
+class EventStream(MethodView):
+    @blp.doc(security=BEARER, **streamed(
+        "Events as they happen: SSE (`id:` on each) or NDJSON", "StreamEvent"))
+    def get(self):
+        """Everything that concerns you on one connection: starts, turns, finishes, talk
+
+        Starts with your games going on (`game_started`, then `your_turn` where it is your
+        turn). Send the last event's `id` as `Last-Event-ID` (an EventSource does it by
+        itself) and the stream also tells what happened since: games finished, chat said.
+        An event may come twice after a reconnect, never not at all: a turn is one `game`
+        and `since`, a chat line one `game` and `number`. At most 4 streams at once (429)."""
+        player = current_player()
+        resume_from = cursor_of(request.headers.get("Last-Event-ID"))
+        streams = tables().streams
+
+        def events(woken) -> Iterator[dict]:
+            told, first = streams.start(player, resume_from)
+            yield from first
+            while True:
+                woke = yield None   # the caller waits for a change or the heartbeat
+                if woke:
+                    yield from streams.changes(player, told)
+
+        return open_stream(inbox_channel(player.id), events)
+
+
+@blp.route("/games/<string:game_id>/stream")
+class GameStream(MethodView):
+    @blp.doc(security=BEARER_OR_ANONYMOUS, **streamed(
+        "The game as you may see it, at once and after each change", "GameStreamEvent"))
+    def get(self, game_id):
+        """One game: your view of it now, then each new view, until the game is over
+
+        Views as `getGame` gives them (a spectator's without a seat); the stream ends after
+        the finished game's view. At most 4 streams at once (429)."""
+        player = current_player(required=False)
+        dumps = current_app.json.dumps
+        first = game_answer(tables(), game_id, player, None, dumps)  # 404 and 403 come here
+
+        def events(woken) -> Iterator[dict | bytes]:
+            answer, etag = first, first.etag
+            while True:
+                if answer is not None and answer.body is not None:
+                    etag = answer.etag
+                    yield b'{"type":"view","etag":"%s","view":%s}' % (etag.encode(),
+                                                                   answer.body.rstrip())
+                    if json.loads(answer.body)["status"] == "finished":
+                        return
+                woke = yield None
+                answer = game_answer(tables(), game_id, player, f'"{etag}"', dumps) if woke \
+                    else None
+
+        return open_stream(game_channel(game_id), events)
+
+
+def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
+    """Holds one of the caller's stream slots (429 beyond), waits on `channel` and sends what
+    `events` yields: an event, or None when it waits for the next change (sent True) or
+    heartbeat (False)."""
+    slots = current_app.extensions["poyta_streams"]
+    who, slot = by_player(), secrets.token_hex(8)
+    every = current_app.config.get("STREAM_HEARTBEAT", HEARTBEAT)
+    most = current_app.config.get("MAX_OPEN_STREAMS", MAX_OPEN_STREAMS)
+    if not slots.hold(who, slot, 3 * every, most):
+        return error_response(429, f"at most {most} streams open at once; close one",
+                              {"Retry-After": str(every)})
+    held = ExitStack()
+    held.callback(slots.release, who, slot)
+    woken = held.enter_context(current_app.extensions["poyta_changes"].waiter(channel))
+    ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], SSE) == NDJSON
+    encode = _ndjson if ndjson else _sse
+
+    def body() -> Iterable[bytes]:
+        # The server sends the headers with the first chunk: at once, not with the first event.
+        yield b"" if ndjson else f"retry: {RECONNECT_MS}\n\n".encode()
+        produced = events(woken)
+        try:
+            # The first heartbeat somewhere in the interval: streams opened together (clients
+            # reconnecting after a restart) do not all renew their slots at the same moment.
+            event, beat_at = next(produced), time.monotonic() + every * random.uniform(0.5, 1)
+            while True:
+                if event is not None:
+                    yield encode(event)
+                    event = next(produced)
+                    continue
+                if woken.wait(max(0.0, beat_at - time.monotonic())):
+                    woken.clear()
+                    event = produced.send(True)
+                    continue
+                if not slots.renew(who, slot, 3 * every):
+                    return
+                authenticate_first.recheck()
+                yield encode(heartbeat())
+                beat_at = time.monotonic() + every
+                event = produced.send(False)
+        except StopIteration:
+            return
+        except (ServiceError, *connections.UNAVAILABLE):
+            return  # signed out, or Redis went away: the client reconnects and resumes
+
+    response = Response(stream_with_context(body()), mimetype=NDJSON if ndjson else SSE)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    response.call_on_close(held.close)
+    return response
+
+
+def _payload(event: dict | bytes) -> bytes:
+    return event if isinstance(event, bytes) else json.dumps(
+        event, separators=(",", ":")).encode()
+
+
+def _sse(event: dict | bytes) -> bytes:
+    data = _payload(event)
+    kind = event["type"] if isinstance(event, dict) else "view"
+    ident = event.get("id") if isinstance(event, dict) else None
+    head = f"id: {ident}\n" if ident else ""
+    return f"{head}event: {kind}\n".encode() + b"data: " + data + b"\n\n"
+
+
+def _ndjson(event: dict | bytes) -> bytes:
+    return _payload(event) + b"\n"

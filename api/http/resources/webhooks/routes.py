@@ -1,0 +1,43 @@
+"""Your webhook: your event stream (`streamEvents`) POSTed to a URL of yours, signed per
+Standard Webhooks (`api.tables.webhooks`)."""
+from flask.views import MethodView
+
+from api.http.auth import current_player, tables
+from api.http.blueprint import Blueprint
+from api.http.http_contract import NOT_FOUND
+from api.http.resources.webhooks.schemas import (
+    WebhookCreatedSchema, WebhookSchema, WebhookSetSchema,
+)
+
+blp = Blueprint("webhooks", __name__, description="Your webhook: your events, signed, to a URL "
+                                                  "of yours")
+BEARER = [{"bearer": []}]
+
+
+@blp.route("/players/me/webhook")
+class Webhook(MethodView):
+    @blp.arguments(WebhookSetSchema())
+    @blp.response(200, WebhookCreatedSchema)
+    @blp.doc(security=BEARER)
+    def put(self, body):
+        """Send your events to this URL, signed with a new secret shown only in this answer
+
+        Replaces your webhook if you had one. The events are your stream's (`game_started`,
+        `your_turn`, `game_finished`, `chat`), one POST each, starting with your games going
+        on; each carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard
+        Webhooks). Failures (no answer, 429, 5xx) are retried with backoff."""
+        return tables().webhooks.set(current_player(), body["url"])
+
+    @blp.response(200, WebhookSchema)
+    @blp.alt_response(404, response=NOT_FOUND)  # you have none
+    @blp.doc(security=BEARER)
+    def get(self):
+        """Your webhook: its URL and its last delivery (never its secret)"""
+        return tables().webhooks.describe(current_player())
+
+    @blp.response(204)
+    @blp.alt_response(404, response=NOT_FOUND)
+    @blp.doc(security=BEARER)
+    def delete(self):
+        """Stop sending your events to your webhook"""
+        tables().webhooks.remove(current_player())

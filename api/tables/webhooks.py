@@ -1,0 +1,251 @@
+"""A player's webhook: their event stream (`api.tables.streams`), POSTed to one URL of theirs as
+it happens, signed per Standard Webhooks. A bot can live on it instead of holding a stream open.
+
+* One webhook per player (`PUT /players/me/webhook`): a new PUT replaces it, with a new secret
+  (`whsec_...`, shown once, in that answer) and a fresh start: the games going on are told
+  again, as at a stream's first connect.
+* What it carries is what the player's stream tells, derived the same way (`Streams.start`,
+  then `Streams.changes` on the `Told` kept with the webhook): `game_started`, `your_turn`,
+  `game_finished`, `chat`. One POST per event, in order: `{"type", "timestamp", "data"}`,
+  `data` being the stream's event as it is; the headers `webhook-id` (the same for the same
+  event on every attempt: a turn is one `game` and `since`, a chat line one `game` and
+  `number`), `webhook-timestamp` (the attempt's) and `webhook-signature` (`v1,<HMAC-SHA256>` of
+  `id.timestamp.body` under the secret: `standardwebhooks.Webhook(secret).verify(body,
+  headers)`).
+* Every commit and every line said marks the players it concerns who have a webhook, then
+  queues their delivery (`api.storage.jobs.JobBoard.deliver_webhook`, one waiting job per
+  player: a burst coalesces), never inside the request: a move never waits for a receiver. A
+  mark left by a process that died before queueing is found by `sweep`, run by the worker's
+  sweeper every second, within `api.tables.games.DUE_GRACE`.
+* One delivery run per player at a time (a lease); a run that finds it held asks the holder to
+  look once more. The events a look finds go to the webhook's outbox with the new cursor state
+  in one write; each leaves the outbox when the receiver answered 2xx. At most `MAX_OUTBOX`
+  wait (the oldest go), and none longer than `MAX_EVENT_AGE`.
+* Network errors, time-outs, 429 and 5xx are transient: the run stops there (the order is
+  kept) and RQ's retry (`api.storage.jobs.RETRY`: 1, 5, 15 s) runs it again; after those the
+  sweeper tries again later and later (`retry_after`: up to hourly). Other answers (3xx, other
+  4xx) and destinations `api.outbound` refuses drop that event, recorded as the last delivery.
+* Every request goes through `api.outbound`: never to an internal address, no redirect, short
+  time-outs; at most `SENDS_PER_RUN` POSTs a run, so a run ends well within its lease.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import secrets
+import time
+from datetime import datetime, timezone
+
+from standardwebhooks import Webhook
+
+from api import outbound
+from api.settings import Settings
+from api.storage.webhooks import member, player_of
+from api.tables.errors import NotFound, Unprocessable
+from api.tables.model import Player, iso
+from api.tables.notices import transient_status
+from api.tables.streams import Streams, Told
+
+log = logging.getLogger(__name__)
+
+SECRET_BYTES = 32          # Standard Webhooks: 24 to 64 random bytes, base64 after `whsec_`
+LEASE_SECONDS = 120        # how long one run may hold a player's webhook
+SENDS_PER_RUN = 10         # POSTs (8 s each at most) a run makes; then another run goes on
+LOOKS_PER_RUN = 10         # looks a run takes when other runs keep asking for one more
+MAX_OUTBOX = 100           # events waiting for a receiver that does not take them
+MAX_EVENT_AGE = 86400      # seconds an event waits at most
+SWEEP_LIMIT = 200          # marks one sweep looks at
+USER_AGENT = "Poyta-Webhooks/1"
+DELIVERED, DROPPED, RETRYING = "delivered", "dropped", "retrying"
+
+
+class WebhookRetry(Exception):
+    """The receiver could not take an event for now; RQ runs the job again."""
+
+
+class _Later(Exception):
+    def __init__(self, message: str, seconds: float):
+        super().__init__(message)
+        self.seconds = seconds
+
+
+def retry_after(failures: int) -> float:
+    """When the sweeper tries again after `failures` transient failures in a row, unless RQ's
+    retry comes first: 1, 2, 4 ... minutes, at most an hour."""
+    return min(60.0 * 2 ** max(failures - 1, 0), 3600.0)
+
+
+def message_id(hook_id: str, event: dict) -> str:
+    """The same for the same event on every attempt (the receiver's key to drop a repeat)."""
+    part = {"your_turn": "since", "chat": "number"}.get(event["type"])
+    return f"msg_{hook_id}_{event['type']}_{event['game']}" + (f"_{event[part]}" if part else "")
+
+
+def outbox_entry(hook_id: str, event: dict, now: float) -> dict:
+    """An event in the outbox, as it is sent: its `webhook-id`, when it was told, the event."""
+    return {"id": message_id(hook_id, event), "at": now, "type": event["type"], "data": event}
+
+
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
+
+
+class Webhooks:
+    def __init__(self, streams: Streams, settings: Settings):
+        self.streams = streams
+        self.games = streams.games
+        self.store = streams.storage.webhooks
+        self.jobs = streams.games.jobs
+        self.marks = self.jobs.webhook_marks
+        self.settings = settings
+
+    # --- the player's webhook -------------------------------------------------------------------
+    def set(self, player: Player, url: str) -> dict:
+        """The player's webhook at `url`, replacing any other; the answer holds the secret."""
+        try:
+            outbound.check_url(url, self.settings.outbound)
+        except outbound.Refused as error:
+            raise Unprocessable(f"url: {error}") from None
+        created, secret, hook_id = time.time(), new_secret(), secrets.token_hex(8)
+        # The first look is now, as a stream's first connect: the games going on. A change
+        # from here on is a change of its look.
+        told, events = self.streams.start(player, None)
+        self.store.put(player.id, {
+            "id": hook_id, "url": url, "secret": secret, "created": repr(created),
+            "told": told.to_json(),
+            "outbox": json.dumps([outbox_entry(hook_id, event, created) for event in events])})
+        self.marks.add(player.id)
+        self.games.deliver_webhooks(self.games.webhooks_owed([player.id]))
+        return {"url": url, "secret": secret, "created": iso(created)}
+
+    def describe(self, player: Player) -> dict:
+        hook = self._hook(player)
+        return {"url": hook["url"], "created": iso(float(hook["created"])),
+                "pending": len(json.loads(hook.get("outbox", "[]"))),
+                "failures": int(hook.get("failures", 0)), "dropped": int(hook.get("dropped", 0)),
+                "last_delivery": json.loads(hook["last"]) if "last" in hook else None}
+
+    def remove(self, player: Player) -> None:
+        gone = self.store.delete(player.id)
+        self.marks.forget(player.id)
+        if not gone:
+            raise NotFound("you have no webhook")
+
+    def _hook(self, player: Player) -> dict[str, str]:
+        hook = self.store.get(player.id)
+        if hook is None or "url" not in hook:
+            raise NotFound("you have no webhook")
+        return hook
+
+    # --- delivery (the worker's job) ----------------------------------------------------------
+    def deliver(self, player_id: str, token: str) -> int:
+        """Tell the player's webhook what their stream has not told it yet; the events
+        delivered by this run (0: nothing new, no webhook, or another run is at it)."""
+        self.jobs.webhook_run_started(player_id)
+        if not self.store.begin(player_id, token, LEASE_SECONDS):
+            return 0  # another run holds the lease: it looks once more when it is done
+        sent = sends = 0
+        try:
+            for _ in range(LOOKS_PER_RUN):
+                # Should this run die, the sweeper queues another once the lease is gone.
+                self.marks.mark([player_id], token, LEASE_SECONDS)
+                delivered, tried, more = self._look_and_send(player_id, SENDS_PER_RUN - sends)
+                sent, sends = sent + delivered, sends + tried
+                if more or sends >= SENDS_PER_RUN:
+                    self.store.release(player_id, token)
+                    self.jobs.deliver_webhook(player_id, again=True)
+                    break
+                if not self.store.finish(player_id, token, LEASE_SECONDS):
+                    break
+            else:
+                self.store.release(player_id, token)
+                self.jobs.deliver_webhook(player_id, again=True)
+        except _Later as later:
+            self.store.release(player_id, token)
+            self.marks.mark([player_id], token, later.seconds)  # after RQ's retries: the sweeper
+            raise WebhookRetry(f"webhook of player {player_id}: {later}") from None
+        except BaseException:
+            self.store.release(player_id, token)  # the mark stays for the sweeper
+            raise
+        self.marks.settle([member(player_id, token)])
+        return sent
+
+    def _look_and_send(self, player_id: str, most: int) -> tuple[int, int, bool]:
+        """Look for new events, then send what waits: (delivered, POSTs made, more waits)."""
+        hook = self.store.get(player_id)
+        if hook is None or "url" not in hook:
+            self.marks.forget(player_id)
+            return 0, 0, False
+        told = Told.from_json(hook["told"])
+        events = self.streams.changes(Player(player_id, "", False), told)
+        now = time.time()
+        waiting = json.loads(hook["outbox"]) + [outbox_entry(hook["id"], event, now)
+                                                for event in events]
+        outbox = [message for message in waiting if message["at"] >= now - MAX_EVENT_AGE
+                  ][-MAX_OUTBOX:]
+        dropped = int(hook.get("dropped", 0)) + len(waiting) - len(outbox)
+        if not self.store.save(player_id, hook["id"], {
+                "told": told.to_json(), "outbox": json.dumps(outbox), "dropped": str(dropped)}):
+            return 0, 0, False  # deleted or replaced meanwhile
+        delivered = tried = 0
+        failures = int(hook.get("failures", 0))
+        while outbox and tried < most:
+            message = outbox[0]
+            outcome, status, error = self._post(hook["url"], hook["secret"], message)
+            tried += 1
+            last = {"at": iso(time.time()), "event": message["id"], "type": message["type"],
+                    "status": status, "outcome": outcome, "error": error}
+            if outcome == RETRYING:
+                failures += 1
+                self.store.save(player_id, hook["id"], {"failures": str(failures),
+                                                        "last": json.dumps(last)})
+                raise _Later(error, retry_after(failures))
+            outbox.pop(0)
+            delivered += outcome == DELIVERED
+            dropped += outcome == DROPPED
+            failures = 0 if outcome == DELIVERED else failures
+            if not self.store.save(player_id, hook["id"], {
+                    "outbox": json.dumps(outbox), "last": json.dumps(last),
+                    "dropped": str(dropped), "failures": str(failures)}):
+                return delivered, tried, False
+        return delivered, tried, bool(outbox)
+
+    def _post(self, url: str, secret: str, message: dict) -> tuple[str, int | None, str | None]:
+        """One event to the receiver: its outcome, the receiver's status and what went wrong."""
+        body = json.dumps({"type": message["type"], "timestamp": iso(message["at"]),
+                           "data": message["data"]}, separators=(",", ":"))
+        now = int(time.time())
+        signature = Webhook(secret).sign(message["id"], datetime.fromtimestamp(now, timezone.utc),
+                                         body)
+        headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
+                   "webhook-id": message["id"], "webhook-timestamp": str(now),
+                   "webhook-signature": signature}
+        try:
+            answer = outbound.post(url, self.settings.outbound, data=body.encode(),
+                                   headers=headers)
+        except outbound.Refused as error:
+            log.error("webhook %s refused: %s", url, error)
+            return DROPPED, None, str(error)
+        except outbound.Unreachable as error:
+            log.warning("webhook %s unreachable, will retry: %s", url, error)
+            return RETRYING, None, str(error)
+        status = answer.status_code
+        if 200 <= status < 300:
+            return DELIVERED, status, None
+        if transient_status(status):
+            log.warning("webhook %s answered %s, will retry", url, status)
+            return RETRYING, status, f"the receiver answered {status}"
+        log.error("webhook %s refused event %s (%s): %s", url, message["id"], status,
+                  answer.text[:200])
+        return DROPPED, status, f"the receiver answered {status}"
+
+    # --- the sweeper -----------------------------------------------------------------------------
+    def sweep(self, limit: int = SWEEP_LIMIT) -> int:
+        """Queue a delivery for every mark whose time passed (a process died before queueing
+        it, a run died, or a failing receiver's next try is due); the marks seen."""
+        marks = self.marks.overdue(limit)
+        for mark in marks:
+            self.jobs.deliver_webhook(player_of(mark), again=True)
+        self.marks.settle(marks)
+        return len(marks)
