@@ -5,10 +5,11 @@ const BASE = "/api/v1";
 const PLAYER_KEY = "poyta.player";
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = null) {
     super((body && body.message) || t("error.generic", { status }));
     this.status = status;
     this.body = body;
+    this.retryAfter = retryAfter;  // seconds, from Retry-After
   }
 }
 
@@ -43,7 +44,10 @@ async function call(method, path, { body, etag, auth = true, signal } = {}) {
   if (response.status === 304) return { notModified: true, etag };
   let data = null;
   try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw new ApiError(response.status, data, retryAfter);
+  }
   return { data, etag: response.headers.get("ETag") };
 }
 
@@ -81,6 +85,14 @@ export const api = {
   signinCode: () => data(call("POST", "/players/me/signin-codes")),
   signIn: (code, device) => data(call("POST", "/players/signin", { body: { code, device }, auth: false })),
   devices: () => data(call("GET", "/players/me/devices")),
+  passkeyRegistrationOptions: () => data(call("POST", "/players/me/passkey-registration/options")),
+  registerPasskey: (credential, name) => data(call("POST", "/players/me/passkeys", { body: { credential, name } })),
+  passkeys: () => data(call("GET", "/players/me/passkeys")),
+  renamePasskey: (passkeyId, name) => data(call("PATCH", `/players/me/passkeys/${id(passkeyId)}`, { body: { name } })),
+  removePasskey: (passkeyId) => call("DELETE", `/players/me/passkeys/${id(passkeyId)}`),
+  passkeySignInOptions: () => data(call("POST", "/players/passkey-signin/options", { auth: false })),
+  signInWithPasskey: (credential, device) => data(call("POST", "/players/passkey-signin",
+    { body: { credential, device }, auth: false })),
   revokeDevice: (deviceId) => call("DELETE", `/players/me/devices/${id(deviceId)}`),
   types: () => data(call("GET", "/games/types")),
   rules: (type) => data(call("GET", `/games/types/${id(type)}/rules`)),
@@ -90,6 +102,8 @@ export const api = {
   join: (gameId, seat) => data(call("POST", `/games/${id(gameId)}/join`,
     { body: seat === undefined ? {} : { seat } })),
   acceptInvite: (code) => data(call("POST", `/games/invites/${id(code)}`)),
+  // What an invite link offers, before it is taken (no name needed yet).
+  invitePreview: (code) => data(call("GET", `/games/invites/${id(code)}`)),
   // With `version` the server refuses (409) a move made on a view the game has since left.
   act: (gameId, action, version) => data(call("POST", `/games/${id(gameId)}/actions`,
     { body: version === undefined ? { action } : { action, version } })),
@@ -97,10 +111,22 @@ export const api = {
   resign: (gameId) => data(call("POST", `/games/${id(gameId)}/resign`)),
   leave: (gameId) => call("POST", `/games/${id(gameId)}/leave`),
   say: (gameId, text) => data(call("POST", `/games/${id(gameId)}/chat`, { body: { text } })),
-  chat: (gameId, after) => data(call("GET", `/games/${id(gameId)}/chat?after=${after}`)),
+  // With `wait`, answered as soon as a message newer than `after` is said.
+  chat: (gameId, after, wait = 0, signal) => data(call("GET",
+    `/games/${id(gameId)}/chat?after=${after}${wait ? `&wait=${wait}` : ""}`, { signal })),
   rematch: (gameId) => data(call("POST", `/games/${id(gameId)}/rematch`)),
-  events: (gameId, after) => data(call("GET", `/games/${id(gameId)}/events?after=${after}`)),
+  // The log comes a page at a time: follow `next` to its end, as one answer.
+  events: async (gameId, after) => {
+    let page = await data(call("GET", `/games/${id(gameId)}/events?after=${after}`));
+    const events = [...page.events];
+    while (page.next !== null && page.next !== undefined) {
+      page = await data(call("GET", `/games/${id(gameId)}/events?after=${page.next}`));
+      events.push(...page.events);
+    }
+    return { ...page, events };
+  },
   replay: (gameId, step) => data(call("GET", `/games/${id(gameId)}/replay/${step}`)),
+  record: (gameId) => data(call("GET", `/games/${id(gameId)}/record`)),
   pushKey: () => data(call("GET", "/push/key", { auth: false })),
   subscribe: (subscription) => data(call("POST", "/push/subscriptions", { body: { subscription } })),
   unsubscribe: (subscriptionId) => call("DELETE", `/push/subscriptions/${id(subscriptionId)}`),
@@ -111,4 +137,14 @@ export const api = {
   preselection: (gameId) => data(call("GET", `/games/${id(gameId)}/preselection`)),
   preselect: (gameId, action) => data(call("PUT", `/games/${id(gameId)}/preselection`, { body: { action } })),
   clearPreselection: (gameId) => call("DELETE", `/games/${id(gameId)}/preselection`),
+  profile: (playerId) => data(call("GET", `/players/${id(playerId)}`)),
+  leaderboard: (type) => data(call("GET", `/games/types/${id(type)}/leaderboard`)),
+  friendLink: () => data(call("GET", "/players/me/friend-link")),
+  addFriend: (code) => data(call("POST", `/players/friend-links/${id(code)}`)),
+  friends: () => data(call("GET", "/players/me/friends")),
+  removeFriend: (playerId) => call("DELETE", `/players/me/friends/${id(playerId)}`),
+  blocks: () => data(call("GET", "/players/me/blocks")),
+  block: (playerId) => call("PUT", `/players/me/blocks/${id(playerId)}`),
+  unblock: (playerId) => call("DELETE", `/players/me/blocks/${id(playerId)}`),
+  decline: (gameId) => call("POST", `/games/${id(gameId)}/decline`),
 };

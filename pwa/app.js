@@ -3,12 +3,15 @@
 import { t, language } from "./i18n.js";
 import { api, me, forgetPlayer, ApiError } from "./api.js";
 import { $, clearError, setOffline, handleError, setPage, showWho, h } from "./ui.js";
-import { homePage, rulesPage, joinPage, invitePage } from "./home.js";
+import { homePage, rulesPage, joinPage, invitePage, invitePreview } from "./home.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { settingsPage, signinPage } from "./settings.js";
 import { startInbox } from "./inbox.js";
 import { askName } from "./welcome.js";
+import { profilePage } from "./profile.js";
+import { leaderboardPage } from "./leaderboard.js";
+import { friendsPage, addFriendPage } from "./friends.js";
 
 window.addEventListener("offline", () => setOffline(true));
 window.addEventListener("online", () => { setOffline(false); if (page && page.pollNow) page.pollNow(); });
@@ -28,8 +31,10 @@ async function route() {
   clearError();
   const [name, arg, more] = routeOf();
   try {
-    if (!me() && !WITHOUT_NAME.has(name)) {
-      await askName({ invited: name === "invite" || name === "join" });
+    const named = !me() && !WITHOUT_NAME.has(name);
+    if (named) {
+      const preview = name === "invite" && arg ? await invitePreview(arg) : null;
+      await askName({ invited: name === "invite" || name === "join", preview });
       if (current !== page) return; // the player went elsewhere meanwhile
       showWho();
       startInbox();
@@ -37,11 +42,15 @@ async function route() {
     if (!name) await homePage(current, route);
     else if (name === "game" && arg) await gamePage(arg, current);
     else if (name === "join" && arg) await joinPage(arg);
-    else if (name === "invite" && arg) await invitePage(arg);
+    else if (name === "invite" && arg) await invitePage(arg, { accept: named });
     else if (name === "replay" && arg) await replayPage(arg, current);
     else if (name === "rules" && arg) await rulesPage(arg, more);
     else if (name === "settings") await settingsPage();
     else if (name === "signin" && arg) await signinPage(arg);
+    else if (name === "player" && arg) await profilePage(arg);
+    else if (name === "leaderboard" && arg) await leaderboardPage(arg);
+    else if (name === "friends") await friendsPage();
+    else if (name === "friend" && arg) await addFriendPage(arg);
     else setPage(t("notfound"), h("h1", { text: t("notfound") }), h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
   } catch (error) {
     handleError(error);
@@ -53,6 +62,7 @@ async function start() {
   document.documentElement.lang = language();
   document.querySelector(".skip").textContent = t("nav.skip");
   $("nav-settings").textContent = t("nav.settings");
+  $("nav-friends").textContent = t("friends.nav");
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
   }

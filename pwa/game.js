@@ -1,7 +1,7 @@
 // The game page: long-polled view, status line, stand-in notices, seats with deadlines,
 // invite links, the game's renderer (behind the confirm-before-play wrapper), result with
 // rematch and replay links, and the game log.
-import { t, listNames } from "./i18n.js";
+import { t, listNames, botLevel } from "./i18n.js";
 import { api, me, OfflineError } from "./api.js";
 import { keep, kept, holdMove, heldMove, dropMove } from "./keep.js";
 import { h, staleNote, nameTag, shortNames, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
@@ -13,6 +13,8 @@ import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
 import { tableTalk, resignButton, leaveButton } from "./table.js";
 import { seatClockBadges, dayLeftNote, chooseAheadBox } from "./clock.js";
+import { profileLink, ratingChangeCell } from "./profile.js";
+import { offerPasskey } from "./passkeys.js";
 
 const seenKey = (id) => `poyta.seen.${id}`;
 
@@ -23,6 +25,9 @@ export async function gamePage(id, page) {
   const heading = h("h1", { text: t("loading") });
   const tools = h("div", { class: "game-tools" });
   const statusLine = h("p", { class: "status-line", id: "status-line", tabindex: "-1" });
+  // The status, your score and the time left stay at the top while the hand or the log is read.
+  const barFacts = h("p", { class: "bar-facts" });
+  const tableBar = h("div", { class: "table-bar", id: "table-bar" }, statusLine, barFacts);
   const notices = h("div", { class: "notices" });
   const staleBox = h("div");
   const heldBox = h("div");
@@ -39,8 +44,13 @@ export async function gamePage(id, page) {
   const nameTip = h("p", { class: "name-tip", role: "status", hidden: true });
   const dayLeftBox = h("div");
   const aheadBox = h("div");
-  setPage("", h("div", { class: "game-head" }, heading, tools), staleBox, statusLine, dayLeftBox, heldBox, notices, missedBox, invite, outcome,
+  setPage("", h("div", { class: "game-head" }, heading, tools), staleBox, tableBar, dayLeftBox, heldBox, notices, missedBox, invite, outcome,
     area, aheadBox, seats, talkBox, log, resignBox, rulesLink, confirmBar, nameTip);
+  // What is scrolled into view (the hand, a focused card) lands below the bar, not under it.
+  const barSpace = new ResizeObserver(() => {
+    document.documentElement.style.scrollPaddingTop = `${tableBar.offsetHeight + 8}px`;
+  });
+  barSpace.observe(tableBar);
   // A short name on the table shows the full one when tapped (screen readers hear it in full).
   let tipTimer = null;
   area.addEventListener("click", (event) => {
@@ -60,7 +70,7 @@ export async function gamePage(id, page) {
       const s = state.view && state.view.seats[seat];
       if (!s) return `#${seat + 1}`;
       if (seat === state.view.your_seat) return t("game.youName");
-      return s.name || t("game.open");
+      return botSeatName(s) || s.name || t("game.open");
     },
     // A name that fits under a card at 8 players; tapping it shows the full name.
     nameTag(seat) {
@@ -83,6 +93,8 @@ export async function gamePage(id, page) {
   let talk = null;
   page.stop = () => {
     poller.stop(); cancelPending(); window.removeEventListener("online", flushHeld);
+    barSpace.disconnect();
+    document.documentElement.style.scrollPaddingTop = "";
     if (talk) talk.stop();
   };
   page.pollNow = poller.now;
@@ -96,6 +108,10 @@ export async function gamePage(id, page) {
     area.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     clearError();
     const label = lastLabel;
+    if (label) {
+      statusLine.textContent = t("game.sending", { what: label });
+      statusLine.classList.remove("yours");
+    }
     try {
       const view = await api.act(id, action);
       state.busy = false;
@@ -129,7 +145,7 @@ export async function gamePage(id, page) {
   let lastLabel = "";
   area.addEventListener("click", (event) => {
     tapped = event.target.closest("button");
-    lastLabel = tapped ? (tapped.getAttribute("aria-label") || tapped.textContent.trim()) : "";
+    lastLabel = tapped ? spokenName(tapped) : "";
   }, true);
   function act(action) {
     // Moves that cannot be undone (closing the stock, declaring) are confirmed by default.
@@ -139,7 +155,7 @@ export async function gamePage(id, page) {
     const key = actionKey(action);
     if (state.pending && state.pending.key === key) return confirmPending();
     cancelPending();
-    const label = tapped ? (tapped.getAttribute("aria-label") || tapped.textContent.trim()) : "";
+    const label = tapped ? spokenName(tapped) : "";
     const focusKey = tapped ? tapped.dataset.focusKey : null;
     tapped = null;
     return new Promise((resolve, reject) => {
@@ -224,6 +240,7 @@ export async function gamePage(id, page) {
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
     statusLine.classList.toggle("yours", isYourTurn(view));
+    renderBarFacts(barFacts, view);
     dayLeftBox.replaceChildren(...[isYourTurn(view) && dayLeftNote(view)].filter(Boolean));
     const cardLabel = (card) => (mod && mod.cardLabel ? mod.cardLabel(card, ctx) : String(card));
     chooseAheadBox(view, cardLabel).then((box) => {
@@ -237,6 +254,7 @@ export async function gamePage(id, page) {
     if (!talk && view.status !== "waiting") {
       talk = tableTalk(view.id, view.your_seat);
       talkBox.replaceChildren(talk.element);
+      tools.prepend(talk.unread);
     }
     const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
     if (view.status === "waiting" && mine) {
@@ -267,11 +285,16 @@ export async function gamePage(id, page) {
     const onTap = () => { hurry = true; };
     area.addEventListener("click", onTap);
     area.dataset.revealing = "true";
+    // The status line tells what the table shows meanwhile, not the turn still to come.
+    const tell = (event) => { if (event) statusLine.textContent = describeEvent(mod, event, namedAsThen(event)); };
+    tell(events[0]);
+    statusLine.classList.remove("yours");
     try {
       for (const stage of stages) {
         // Cards that came in separate answers keep the pace too.
         if (!hurry) await pause(lastStepAt + revealStep() - Date.now());
         renderArea(stage.view, mod);
+        tell(stage.event);
         lastStepAt = Date.now();
         if (stage.card !== null) {
           const card = area.querySelector(`[data-part="table"] [data-card="${CSS.escape(String(stage.card))}"]`);
@@ -280,7 +303,11 @@ export async function gamePage(id, page) {
         if (stage.done && !hurry) await pause(revealStep() * 3);
       }
       if (!hurry) await pause(lastStepAt + revealStep() - Date.now());
-      if (summary && view.status !== "finished") await showSummary(summary);
+      if (summary && view.status !== "finished") {
+        const title = summary.querySelector("h2, h3");
+        if (title) statusLine.textContent = title.textContent;
+        await showSummary(summary);
+      }
     } finally {
       area.removeEventListener("click", onTap);
       delete area.dataset.revealing;
@@ -319,6 +346,7 @@ export async function gamePage(id, page) {
     }
     area.setAttribute("aria-label", view.title);
     area.replaceChildren(content);
+    markScrolling(area);
     markPending();
     if (hadFocus) {
       const again = focusKey && area.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]:not([disabled])`);
@@ -332,6 +360,17 @@ export async function gamePage(id, page) {
   // changed secret choice keeps its place in the log with the version of the change.
   function linesBetween(prev, view) {
     return state.log.filter(({ event }) => event.version > prev.version && event.version <= view.version);
+  }
+
+  // A resigned seat is named by its stand-in bot from the resignation on; the lines up to it
+  // (the resignation's own too) keep the player's name.
+  const resignedAt = {};
+  function namedAsThen(event) {
+    return Object.create(ctx, { seatName: { value: (seat) => {
+      const s = state.view && state.view.seats[seat];
+      const before = resignedAt[seat] === undefined || event.number <= resignedAt[seat];
+      return s && s.resigned && before && seat !== state.view.your_seat ? s.name : ctx.seatName(seat);
+    } } });
   }
 
   // Fetches the events after the last one known; returns them with their lines, and whether
@@ -348,7 +387,10 @@ export async function gamePage(id, page) {
     const seen = parseInt(localStorage.getItem(seenKey(id)) || "0", 10);
     // Two views shown in quick succession may fetch the same events: keep each once.
     const fresh = answer.events.filter((event) => state.lastEvent === null || event.number > state.lastEvent)
-      .map((event) => ({ event, text: describeEvent(state.module, event, ctx) }));
+      .map((event) => {
+        if (event.type === "resigned" && !event.ends_game) resignedAt[event.seat] = event.number;
+        return { event, text: describeEvent(state.module, event, namedAsThen(event)) };
+      });
     state.log = [...state.log, ...fresh];
     state.lastEvent = Math.max(state.lastEvent || 0, answer.last);
     localStorage.setItem(seenKey(id), String(answer.last));
@@ -396,8 +438,9 @@ export async function gamePage(id, page) {
       h("button", { type: "button", class: "link", onclick: () => { missedLines = []; missedBox.hidden = true; } }, t("dismiss")));
     missedBox.hidden = false;
   }
-  // The whole log, oldest first and numbered as the game numbers its events, in a box that
-  // scrolls; it follows the newest line unless the player scrolled back to read.
+  // The whole log, oldest first and numbered one by one (the events only others may see are
+  // not the player's lines), in a box that scrolls; it follows the newest line unless the
+  // player scrolled back to read.
   function renderLog(fresh) {
     let list = log.querySelector(".log-lines");
     if (!list) {
@@ -409,12 +452,44 @@ export async function gamePage(id, page) {
     }
     const box = list.parentElement;
     const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 8;
-    list.append(...fresh.map(({ event, text }) => h("li", { value: String(event.number), text })));
+    list.append(...fresh.map(({ text }) => h("li", { text })));
     if (atEnd) box.scrollTop = box.scrollHeight;
   }
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A score sheet wider than the phone says so: a hint under it and a shadow on its fixed
+// columns, so that the columns under them are seen to go on.
+function markScrolling(root) {
+  for (const wrap of root.querySelectorAll(".table-wrap")) {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle("scrolls", scrolls);
+    if (scrolls) wrap.after(h("p", { class: "scroll-hint muted", text: t("game.scrollHint") }));
+  }
+}
+
+// A control's name as a screen reader says it: its label, else its text without the parts
+// hidden from assistive technology (a card's face beside its spoken name).
+function spokenName(control) {
+  const label = control.getAttribute("aria-label");
+  if (label) return label;
+  const copy = control.cloneNode(true);
+  copy.querySelectorAll('[aria-hidden="true"]').forEach((part) => part.remove());
+  return copy.textContent.trim();
+}
+
+// The level of the bot that plays a resigned seat to the end (a stand-in after time-outs is
+// only keeping the seat warm: it stays its player's).
+function standinFor(seat) {
+  return seat.resigned && seat.standin ? seat.standin_level : null;
+}
+
+// "Bot 3 (easy)" for a bot's seat and for a resigned seat's bot; null for a player's.
+function botSeatName(seat) {
+  const level = seat.bot || standinFor(seat);
+  return level ? t("game.botName", { n: seat.seat + 1, level: botLevel(level) }) : null;
+}
 
 function isYourTurn(view) {
   return view.status === "active" && view.your_seat !== null && (view.to_act || []).includes(view.your_seat)
@@ -428,6 +503,18 @@ function statusText(view, mod, ctx) {
   const names = (view.to_act || []).map((s) => ctx.seatName(s));
   const waiting = names.length ? t("game.waitingFor", { names: listNames(names) }) : "";
   return view.your_seat === null ? `${t("game.spectator")} ${waiting}` : waiting;
+}
+
+// The sticky bar's second part: your score and the time the seat to act has left.
+function renderBarFacts(box, view) {
+  const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
+  const acting = view.status === "active"
+    ? view.seats.find((seat) => (view.to_act || []).includes(seat.seat) && seat.deadline) : null;
+  box.replaceChildren(...[
+    mine && view.status !== "waiting" ? h("span", { class: "bar-score", text: t("game.score", { score: mine.score ?? 0 }) }) : null,
+    acting ? h("span", { class: "bar-time" }, timeLeftNode(acting.deadline)) : null,
+  ].filter(Boolean));
+  box.hidden = !box.childElementCount;
 }
 
 // Your seat played by a stand-in bot: say so, and offer it back.
@@ -458,6 +545,7 @@ function renderInvites(box, view) {
       label: t("game.inviteLink", { n: invite.seat + 1 }),
       link: `${location.origin}/#/invite/${encodeURIComponent(invite.code)}`,
       title: t("game.shareTitle", { title: view.title }),
+      text: t("invite.shareText", { host: view.seats[0].name, title: view.title }),
     }))));
 }
 
@@ -465,17 +553,18 @@ function renderSeats(section, view, mod, ctx) {
   const list = h("ul", { class: "seat-list" });
   for (const seat of view.seats) {
     const acting = view.status === "active" && (view.to_act || []).includes(seat.seat);
-    const kind = seat.bot ? t("game.bot", { level: seat.bot }) : (seat.joined ? t("game.human") : t("game.open"));
+    const level = seat.bot || standinFor(seat);
+    const kind = level ? t("game.bot", { level: botLevel(level) }) : (seat.joined ? t("game.human") : t("game.open"));
     const note = mod && mod.seatNote ? mod.seatNote(view, seat.seat, ctx) : "";
     list.append(h("li", { class: `seat${acting ? " acting" : ""}${seat.seat === view.your_seat ? " mine" : ""}` },
-      h("span", { class: "seat-name" }, seat.name || t("game.open"),
+      h("span", { class: "seat-name" }, standinFor(seat) ? botSeatName(seat) : profileLink(seat, seat.bot ? ctx.seatName(seat.seat) : seat.name),
         seat.seat === view.your_seat ? h("span", { class: "tag" }, ` (${t("game.you")})`) : null),
       h("span", { class: "seat-kind", text: kind }),
       h("span", { class: "seat-score", text: t("game.score", { score: seat.score ?? 0 }) }),
       acting ? h("span", { class: "badge", text: t("game.toAct") }) : null,
       acting && seat.deadline ? h("span", { class: "deadline" }, timeLeftNode(seat.deadline)) : null,
       ...seatClockBadges(seat),
-      seat.resigned ? h("span", { class: "badge warn", text: t("game.resigned") })
+      seat.resigned ? h("span", { class: "badge warn", text: t("game.resignedBy", { name: seat.name }) })
         : (seat.standin ? h("span", { class: "badge warn", text: t("game.standin") }) : null),
       note ? h("span", { class: "badge ok", text: note }) : null));
   }
@@ -488,25 +577,35 @@ function renderOutcome(box, view, info) {
   const scores = view.outcome.scores || view.seats.map((s) => s.score);
   const winners = view.outcome.winners || [];
   const lower = info ? info.lower_score_wins : false;
-  const order = view.seats.map((s) => s.seat).sort((a, b) => lower ? scores[a] - scores[b] : scores[b] - scores[a]);
+  // Once recorded, the server's places: they put a seat that resigned or timed out last.
+  const places = view.results ? Object.fromEntries(view.results.seats.map((r) => [r.seat, r.place])) : null;
+  const order = view.seats.map((s) => s.seat).sort((a, b) => places ? places[a] - places[b]
+    : (lower ? scores[a] - scores[b] : scores[b] - scores[a]));
   const rows = [];
   let rank = 0;
   order.forEach((seat, i) => {
-    if (i === 0 || scores[seat] !== scores[order[i - 1]]) rank = i + 1;
+    if (places) rank = places[seat];
+    else if (i === 0 || scores[seat] !== scores[order[i - 1]]) rank = i + 1;
     rows.push(h("tr", { class: winners.includes(seat) ? "winner" : "" },
-      h("td", { text: String(rank) }), h("th", { scope: "row" }, view.seats[seat].name,
-        view.seats[seat].resigned ? ` (${t("game.resigned")})` : "",
+      h("td", { text: String(rank) }), h("th", { scope: "row" },
+        standinFor(view.seats[seat]) ? botSeatName(view.seats[seat]) : profileLink(view.seats[seat]),
+        view.seats[seat].resigned ? ` (${t("game.resignedBy", { name: view.seats[seat].name })})` : "",
         seat === view.your_seat ? ` (${t("game.you")})` : ""),
-      h("td", { text: String(scores[seat]) })));
+      ratingChangeCell(view, seat), h("td", { text: String(scores[seat]) })));
   });
   const names = winners.map((s) => view.seats[s].name);
+  const resigned = view.outcome.resigned;
   box.replaceChildren(h("section", { class: "card-panel outcome", "aria-labelledby": "outcome-title" },
     h("h2", { id: "outcome-title", text: t("game.outcome") }),
+    resigned === undefined ? null : h("p", { class: "resigned-end", text: resigned === view.your_seat
+      ? t("game.resignedEndedYou") : t("game.resignedEnded", { name: view.seats[resigned].name }) }),
     h("p", { class: "winners", text: winners.includes(view.your_seat) ? `${t("game.youWon")} ${t("game.winners", { names: listNames(names) })}` : t("game.winners", { names: listNames(names) }) }),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("game.rank") }),
-      h("th", { scope: "col", text: t("game.player") }), h("th", { scope: "col", text: t("game.points") }))),
+      h("th", { scope: "col", text: t("game.player") }), h("th", { scope: "col", text: t("profile.change") }),
+      h("th", { scope: "col", text: t("game.points") }))),
     h("tbody", {}, rows)),
     afterGame(view)));
+  if (view.your_seat !== null) offerPasskey(box.firstChild);
 }
 
 // Rematch (or the link to it once someone asked) and the replay.

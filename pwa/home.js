@@ -1,5 +1,5 @@
 // Home (inbox, create a game, lobby, rules list), rules pages, join and invite links.
-import { t, listNames } from "./i18n.js";
+import { t, listNames, language, botLevel } from "./i18n.js";
 import { api } from "./api.js";
 import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
@@ -7,6 +7,8 @@ import { openHowTo } from "./howto.js";
 import { loadModule } from "./renderers.js";
 import { TABLE_BANK } from "./clock.js";
 import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
+import { leaderboardLinks, ratedChoice } from "./leaderboard.js";
+import { invitationList } from "./friends.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d", "bank"];
 const DEFAULT_PACE = "1d";
@@ -18,8 +20,9 @@ export async function homePage(page, retry) {
     h("p", { class: "muted", text: t("loading") }));
   const lobby = h("section", { "aria-labelledby": "lobby-title" });
   const rules = h("section", { "aria-labelledby": "rules-list" });
+  const boards = h("section");
   const create = h("section", { "aria-labelledby": "new-game" }, h("h2", { id: "new-game", text: t("home.new") }), form);
-  setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), mine, create, lobby, rules);
+  setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), mine, create, lobby, rules, boards);
   page.stop = watchInbox((lines, asOf) => renderInbox(mine, lines, asOf));
   page.pollNow = refreshInbox;
   let types;
@@ -39,17 +42,20 @@ export async function homePage(page, retry) {
   const renderers = new Map(await Promise.all(types.map(async (ty) => [ty.type, await loadModule(ty.type)])));
   buildCreateForm(form, types, renderers);
   renderLobby(lobby);
+  boards.replaceWith(leaderboardLinks(types));
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
     h("ul", { class: "plain-list link-list" }, types.map((ty) =>
       h("li", {}, h("button", { type: "button", class: "link", "aria-haspopup": "dialog",
         onclick: () => openHowTo({ type: ty.type, title: ty.title }) }, t("howto.title", { title: ty.title }))))));
 }
 
-// One line of the inbox or the lobby: "Anna, Bo and 2 bots".
+// One line of the inbox or the lobby: "Anna, Bo and 2 bots". A player who resigned is not
+// an opponent any more: a bot plays the seat (or the game ended, which the outcome tells).
 function players(line) {
   const others = line.players.filter((p) => p.seat !== line.your_seat);
-  const humans = others.filter((p) => !p.bot && p.name).map((p) => p.name);
-  const bots = others.filter((p) => p.bot).length;
+  const ended = line.outcome ? line.outcome.resigned : undefined;
+  const humans = others.filter((p) => !p.bot && p.name && !p.resigned).map((p) => p.name);
+  const bots = others.filter((p) => p.bot || (p.resigned && p.seat !== ended)).length;
   if (bots) humans.push(t(bots === 1 ? "home.oneBot" : "home.bots", { n: bots }));
   if (line.open_seats) humans.push(t("home.openSeats", { n: line.open_seats }));
   return listNames(humans);
@@ -60,18 +66,37 @@ function lineStatus(line) {
   return t(`status.${line.status}`);
 }
 
-// The API orders the inbox: the player's turn first, then by deadline, then by last activity.
-function renderInbox(section, lines, asOf) {
+// The API orders the inbox: invitations first, then the player's turn, then by deadline, then
+// by last activity. Invitations show above the games, with Accept and Decline.
+function renderInbox(section, allLines, asOf) {
+  const lines = allLines.filter((line) => !line.invitation);
   const waiting = lines.filter((line) => line.your_turn).length;
-  section.replaceChildren(h("h2", { id: "my-games" }, t("home.mine"),
+  section.replaceChildren(invitationList(allLines) || "", h("h2", { id: "my-games" }, t("home.mine"),
     waiting ? h("span", { class: "badge count", text: t("home.yourTurnCount", { n: waiting }) }) : null));
   if (asOf) section.append(staleNote(asOf));
   if (!lines.length) { section.append(h("p", { class: "muted", text: t("home.none") })); return; }
   section.append(h("ul", { class: "game-list" }, lines.map((line) => h("li", { class: line.your_turn ? "your-turn" : "" },
     h("a", { href: `#/game/${encodeURIComponent(line.id)}`, class: "game-link" },
       h("span", {}, t("home.open", { title: line.title, status: lineStatus(line) })),
-      h("small", {}, t("home.with", { names: players(line) }),
+      h("small", {}, line.outcome ? result(line) : t("home.with", { names: players(line) }),
         line.your_turn && line.deadline ? [" · ", timeLeftNode(line.deadline)] : null))))));
+}
+
+// A finished game's line: "with 3 bots · place 2 of 4 · your score 27 · 3 Dec 2026", and who
+// resigned if that ended it.
+function result(line) {
+  const names = players(line);
+  const parts = names ? [t("home.with", { names })] : [];
+  const resigned = line.outcome.resigned;
+  if (resigned !== undefined && resigned !== line.your_seat) {
+    parts.push(t("home.resignedOne", { name: line.players[resigned].name }));
+  }
+  if (line.your_place !== null) {
+    parts.push(line.your_place === 1 ? t("home.won") : t("home.place", { place: line.your_place, of: line.players.length }));
+    parts.push(t("home.yourScore", { score: line.outcome.scores[line.your_seat] }));
+  }
+  parts.push(new Date(line.updated).toLocaleDateString(language(), { day: "numeric", month: "short", year: "numeric" }));
+  return parts.join(" · ");
 }
 
 async function renderLobby(section) {
@@ -88,9 +113,15 @@ async function renderLobby(section) {
       "aria-label": t("lobby.watchLabel", { title: line.title, names: players(line) }) }, t("lobby.watch"))))));
 }
 
-function optionField(defaults, option) {
+// A game's own words for its option and its choices (in its renderer), else the server's.
+function said(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+
+function optionField(defaults, option, type) {
   const id = `opt-${option.name}`;
-  const label = option.description || option.name;
+  const label = said(`${type}.opt.${option.name}`, option.description || option.name);
   const initial = (defaults.options || {})[option.name] ?? option.default;
   if (option.type === "bool") {
     return h("div", { class: "field check" },
@@ -100,7 +131,7 @@ function optionField(defaults, option) {
   if (option.type === "choice") {
     return h("div", { class: "field" }, h("label", { for: id, text: label }),
       h("select", { id, name: option.name }, (option.choices || []).map((c) =>
-        h("option", { value: JSON.stringify(c), selected: c === initial }, String(c)))));
+        h("option", { value: JSON.stringify(c), selected: c === initial }, said(`${type}.opt.${option.name}.${c}`, String(c))))));
   }
   return h("div", { class: "field" }, h("label", { for: id, text: label }),
     h("input", { type: "number", id, name: option.name, inputmode: "numeric", value: initial,
@@ -126,6 +157,7 @@ function buildCreateForm(form, types, renderers) {
   let paceChosen = false; // once the player picks a pace, keep it
   paceSelect.addEventListener("change", () => { paceChosen = true; });
   const publicBox = h("input", { type: "checkbox", id: "public", name: "public" });
+  const rated = ratedChoice();
   const submit = h("button", { type: "submit", class: "primary big" }, t("home.create"));
   const current = () => types.find((x) => x.type === typeSelect.value);
 
@@ -137,7 +169,7 @@ function buildCreateForm(form, types, renderers) {
     for (let i = 1; i < n; i++) {
       const id = `seat-${i}`;
       const select = h("select", { id, name: id },
-        (ty.bot_levels || []).map((b) => h("option", { value: `bot:${b.name}`, title: b.description }, t("home.seat.bot", { level: b.name }))),
+        (ty.bot_levels || []).map((b) => h("option", { value: `bot:${b.name}`, title: b.description }, t("home.seat.bot", { level: botLevel(b.name) }))),
         h("option", { value: "human" }, t("home.seat.friend")));
       if (previous[i - 1]) select.value = previous[i - 1];
       select.addEventListener("change", limitPace);
@@ -165,19 +197,26 @@ function buildCreateForm(form, types, renderers) {
     optionsBox.replaceChildren();
     if (ty.options && ty.options.length) {
       optionsBox.append(h("fieldset", {}, h("legend", { text: t("home.options") }),
-        ty.options.map((option) => optionField(defaults, option))));
+        ty.options.map((option) => optionField(defaults, option, ty.type))));
     }
     buildSeats();
+    fitOptions();
+  }
+  // Options that follow from others and the number of players, as the game's renderer says.
+  function fitOptions() {
+    const renderer = renderers.get(current().type);
+    if (renderer && renderer.fitOptions) renderer.fitOptions(form, parseInt(playersInput.value, 10));
   }
   typeSelect.addEventListener("change", buildType);
-  playersInput.addEventListener("input", buildSeats);
+  playersInput.addEventListener("input", () => { buildSeats(); fitOptions(); });
+  optionsBox.addEventListener("change", fitOptions);
   form.replaceChildren(
     h("div", { class: "field" }, h("label", { for: "game-type", text: t("home.game") }), typeSelect, about),
     h("div", { class: "field" }, h("label", { for: "players", text: t("home.players") }), playersInput),
     h("fieldset", {}, h("legend", { text: t("home.seats") }), seatsBox),
     h("div", { class: "field" }, h("label", { for: "pace", text: t("home.pace") }), paceSelect),
     h("div", { class: "field check" }, publicBox, h("label", { for: "public", text: t("home.public") })),
-    optionsBox, submit);
+    rated.field, optionsBox, submit);
   buildType();
 
   form.addEventListener("submit", async (event) => {
@@ -193,7 +232,7 @@ function buildCreateForm(form, types, renderers) {
     try {
       const pace = paceSelect.value === "bank" ? { time_bank: TABLE_BANK } : { pace: paceSelect.value };
       const view = await api.create({ type: ty.type, players: seats.length, options, seats,
-        ...pace, public: publicBox.checked });
+        ...pace, public: publicBox.checked, rated: rated.box.checked });
       refreshInbox();
       location.hash = `#/game/${encodeURIComponent(view.id)}`;
     } catch (error) {
@@ -242,8 +281,17 @@ export async function joinPage(id) {
   location.replace(`#/game/${encodeURIComponent(id)}`);
 }
 
-// #/invite/<code>: take the seat a friend's invite link was made for.
-export async function invitePage(code) {
+// #/invite/<code>: the seat a friend's invite link was made for. A player who just gave their
+// name (`accept`) takes it at once; one already playing sees what it offers first.
+export async function invitePage(code, { accept = false } = {}) {
+  if (!accept) {
+    const preview = await invitePreview(code);
+    if (preview) {
+      const take = h("button", { type: "button", class: "primary big" }, t("invite.take"));
+      setPage("", h("h1", { class: "visually-hidden", text: t("invite.take") }), preview, h("p", {}, take));
+      await new Promise((resolve) => take.addEventListener("click", resolve, { once: true }));
+    }
+  }
   setPage("", h("p", { class: "muted", text: t("join.joining") }));
   try {
     const view = await api.acceptInvite(code);
@@ -253,4 +301,20 @@ export async function invitePage(code) {
     handleError(error);
     setPage(t("join.failed"), h("h1", { text: t("join.failed") }), h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
   }
+}
+
+// What an invite link offers, told before it is taken: who invited, the game, the seats and
+// the time per move; null when the link is unknown or used (taking it then says why).
+export async function invitePreview(code) {
+  let offer;
+  try { offer = await api.invitePreview(code); } catch { return null; }
+  const names = offer.seats.map((seat) => (seat.seat === offer.seat ? t("invite.you")
+    : seat.bot ? t("game.botName", { n: seat.seat + 1, level: botLevel(seat.bot) })
+      : seat.name || t("invite.open")));
+  const pace = offer.time_bank ? t("pace.bank") : t(`pace.${offer.pace}`);
+  return h("section", { class: "card-panel invite-preview", "aria-labelledby": "invite-preview-title" },
+    h("h2", { id: "invite-preview-title", text: t("invite.title", { host: offer.host, title: offer.title }) }),
+    h("ul", { class: "plain-list" },
+      h("li", { text: t("invite.seats", { n: offer.players, names: listNames(names) }) }),
+      h("li", { text: t("game.pace", { pace }) })));
 }

@@ -1,7 +1,9 @@
 // Keeps one API resource fresh. While the page is visible it long-polls (?wait=25 with
 // If-None-Match: the server answers as soon as something changes); while hidden it asks
 // plainly every `every` ms, because a held request in a background tab only keeps a phone's
-// radio awake. Offline it retries every few seconds and the page resumes by itself.
+// radio awake. Offline it retries every few seconds and the page resumes by itself. Told that
+// it holds too many requests (429), it asks plainly every few seconds for as long as the
+// server said, then holds requests again.
 import { isAbort, OfflineError, ApiError } from "./api.js";
 import { setOffline, handleError } from "./ui.js";
 
@@ -9,6 +11,8 @@ export const LONG_POLL_SECONDS = 25;
 const AFTER_CHANGE = 300;    // ms: a breather before holding the next request
 const OFFLINE_RETRY = 4000;
 const ERROR_RETRY = 15000;
+const PLAIN_WHILE_REFUSED = 5000;   // ms between plain polls while long-polls are refused
+const REFUSED_AT_LEAST = 30;        // s of plain polls after a refused long-poll
 
 // load(etag, wait, signal) -> {data, etag} | {notModified}; show(data) renders it.
 // longPoll() says whether to hold requests now (e.g. only while the home page shows the inbox).
@@ -19,14 +23,17 @@ export function startPolling({ load, show, every = 45000, longPoll = () => true,
   let controller = null;
   let generation = 0;
   let stopped = false;
+  let plainUntil = 0;
 
   async function tick() {
     clearTimeout(timer);
     if (stopped) return;
     const mine = ++generation;
-    const holding = document.visibilityState !== "hidden" && longPoll();
+    const visible = document.visibilityState !== "hidden";
+    const refused = Date.now() < plainUntil;
+    const holding = visible && !refused && longPoll();
     controller = new AbortController();
-    let delay = holding ? 0 : every;
+    let delay = holding ? 0 : visible && refused ? PLAIN_WHILE_REFUSED : every;
     try {
       const result = await load(etag, holding ? LONG_POLL_SECONDS : 0, controller.signal);
       if (mine !== generation) return;
@@ -43,8 +50,13 @@ export function startPolling({ load, show, every = 45000, longPoll = () => true,
         onGone(error);
         return;
       }
-      handleError(error);
-      delay = error instanceof OfflineError ? OFFLINE_RETRY : ERROR_RETRY;
+      if (error instanceof ApiError && error.status === 429 && holding) {
+        plainUntil = Date.now() + Math.max(error.retryAfter || 0, REFUSED_AT_LEAST) * 1000;
+        delay = 0;
+      } else {
+        handleError(error);
+        delay = error instanceof OfflineError ? OFFLINE_RETRY : ERROR_RETRY;
+      }
     }
     if (!stopped && mine === generation) timer = setTimeout(tick, delay);
   }

@@ -1,5 +1,6 @@
-// The replay of a finished game: step through it with every hand visible. The table is drawn
-// by the game's own renderer, as a spectator would see it, and the hands are listed below.
+// The replay of a finished game: step through it with every hand visible, jump to any deal,
+// trick (turn) or step, and let it play forward on its own from there. The table is drawn by the game's own renderer, as a
+// spectator would see it, and the hands are listed below.
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { h, setPage, announce, handleError, nameTag, shortNames } from "./ui.js";
@@ -25,8 +26,58 @@ export async function replayPage(id, page) {
     button("previous", t("replay.previous"), () => state.step - 1),
     button("next", t("replay.next"), () => state.step + 1),
     button("last", t("replay.last"), () => state.steps));
+  // Any step by the slider, a deal's or trick's first step by the list, and playing forward by itself.
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: 0, value: 0,
+    oninput: () => go(parseInt(slider.value, 10)) });
+  const jump = h("select", { id: "replay-jump", onchange: () => go(parseInt(jump.value, 10)) });
+  const playing = { timer: null };
+  const play = h("button", { type: "button", "aria-pressed": "false", onclick: () => (playing.timer ? pause() : resume()) },
+    t("replay.play"));
+  const pause = () => {
+    clearInterval(playing.timer);
+    playing.timer = null;
+    play.textContent = t("replay.play");
+    play.setAttribute("aria-pressed", "false");
+  };
+  const resume = () => {
+    if (state.step >= state.steps) go(0);
+    playing.timer = setInterval(() => { if (state.step >= state.steps) pause(); else go(state.step + 1); }, 1000);
+    play.textContent = t("replay.pause");
+    play.setAttribute("aria-pressed", "true");
+  };
+  const seek = h("div", { class: "replay-seek" },
+    h("div", { class: "field" }, h("label", { for: "replay-jump", text: t("replay.jump") }), jump),
+    h("div", { class: "field" }, h("label", { for: "replay-slider", text: t("replay.slider") }), slider), play);
+  api.record(id).then((record) => {
+    jump.replaceChildren(...chapterOptions(record));
+    markChapter();
+  }).catch(() => { jump.closest(".field").hidden = true; });
   setPage(title, h("p", {}, h("a", { href: `#/game/${encodeURIComponent(id)}` }, `← ${game.title}`)),
-    h("h1", { text: title }), counter, what, table, hands, controls);
+    h("h1", { text: title }), counter, what, seek, table, hands, controls);
+  // A game may name its deals and tricks in its own terms ("sixnimmt.replay.trick": "Turn {trick}").
+  const term = (key, vars) => {
+    const own = `${game.type}.replay.${key}`;
+    return t(own, vars) === own ? t(`replay.${key}`, vars) : t(own, vars);
+  };
+  // Each deal a group of its tricks (turns), each option the step it begins at; the deal's
+  // own start is an option too when it comes before its first trick (a deal's first choices).
+  function chapterOptions(record) {
+    const tricks = record.trick_chapters || [];
+    return (record.chapters || []).map((chapter) => {
+      const deal = term("deal", { deal: chapter.deal });
+      const own = tricks.filter((trick) => trick.deal === chapter.deal);
+      if (!own.length) return h("option", { value: String(chapter.step) }, deal);
+      const options = own.map((trick) => h("option", { value: String(trick.step) }, term("trick", { trick: trick.trick })));
+      if (own[0].step !== chapter.step) options.unshift(h("option", { value: String(chapter.step) }, term("dealStart", { deal: chapter.deal })));
+      return h("optgroup", { label: deal }, ...options);
+    });
+  }
+  // The deal, trick or turn the step belongs to stays chosen in the list.
+  function markChapter() {
+    const starts = [...jump.options].map((option) => parseInt(option.value, 10));
+    const current = starts.filter((start) => start <= state.step).pop();
+    if (current !== undefined) jump.value = String(current);
+  }
 
   // Arrow keys step, Home/End jump (unless the keys belong to a form field).
   const onKey = (event) => {
@@ -37,7 +88,7 @@ export async function replayPage(id, page) {
     go(target);
   };
   document.addEventListener("keydown", onKey);
-  page.stop = () => document.removeEventListener("keydown", onKey);
+  page.stop = () => { document.removeEventListener("keydown", onKey); pause(); };
 
   async function fetchStep(step) {
     if (!state.cache.has(step)) state.cache.set(step, api.replay(id, step).catch((error) => { state.cache.delete(step); throw error; }));
@@ -50,6 +101,9 @@ export async function replayPage(id, page) {
     try { frame = await fetchStep(step); } catch (error) { handleError(error); return; }
     state.step = frame.step;
     state.steps = frame.steps;
+    slider.max = String(frame.steps);
+    slider.value = String(frame.step);
+    markChapter();
     show(frame);
     if (state.step < state.steps) fetchStep(state.step + 1).catch(() => {}); // the likely next tap
   }
@@ -75,7 +129,7 @@ export async function replayPage(id, page) {
     if (document.activeElement && document.activeElement.disabled && controls.contains(document.activeElement)) {
       controls.querySelector("button:not([disabled])").focus();
     }
-    announce(`${counter.textContent}. ${what.textContent}`);
+    if (!playing.timer) announce(`${counter.textContent}. ${what.textContent}`);
   }
 
   function cardText(card) {

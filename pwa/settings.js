@@ -1,11 +1,12 @@
 // Settings (name, language, confirm-before-play, turn notifications, the player's clock in
-// clock.js, devices with sign-in links) and the "sign in on this device" page that such a link
+// clock.js, passkeys in passkeys.js, devices with sign-in links) and the "sign in on this device" page that such a link
 // opens.
 import { t, language, setLanguage, LANGUAGES } from "./i18n.js";
 import { api, me, setPlayer } from "./api.js";
-import { h, handleError, setPage, showWho, shareBox } from "./ui.js";
+import { h, handleError, handleTextError, setPage, showWho, shareBox, deviceLabel } from "./ui.js";
 import qrcode from "./vendor/qrcode-generator.js";
 import { clockSections } from "./clock.js";
+import { passkeysSection } from "./passkeys.js";
 
 const CONFIRM_KEY = "poyta.confirm";
 const PUSH_KEY = "poyta.push"; // this device's push subscription id at the server
@@ -23,7 +24,7 @@ export function confirmIrreversible() { return localStorage.getItem(CONFIRM_FINA
 
 export async function settingsPage() {
   setPage(t("settings.title"), h("h1", { text: t("settings.title") }),
-    nameSection(), languageSection(), playSection(), notificationSection(), clockSections(), devicesSection());
+    nameSection(), languageSection(), playSection(), notificationSection(), clockSections(), passkeysSection(), devicesSection());
 }
 
 function nameSection() {
@@ -35,7 +36,7 @@ function nameSection() {
       await api.rename(input.value.trim());
       showWho();
       note.textContent = t("settings.nameSaved");
-    } catch (error) { handleError(error); }
+    } catch (error) { handleTextError(error, "name.refused"); }
   } }, h("div", { class: "field" }, h("label", { for: "my-name", text: t("settings.name") }), input),
   h("button", { type: "submit", class: "primary" }, t("settings.save")), note);
   return h("section", { "aria-labelledby": "s-name" }, h("h2", { id: "s-name", text: t("settings.you") }), form);
@@ -125,13 +126,16 @@ function devicesSection() {
   return section;
 }
 
+// The server names the device a player started on "first device"; the others as they were named.
+const deviceName = (label) => (label === "first device" ? t("devices.first") : label);
+
 async function loadDevices(list) {
   let devices;
   try { devices = await api.devices(); } catch (error) { handleError(error); return; }
   list.replaceChildren(...devices.map((device) => h("li", {},
-    h("span", {}, device.label, h("small", { text: ` ${new Date(device.created).toLocaleDateString(language())}` }),
+    h("span", {}, deviceName(device.label), h("small", { text: ` ${new Date(device.created).toLocaleDateString(language())}` }),
       device.current ? h("strong", { text: ` (${t("devices.this")})` }) : null),
-    device.current ? null : h("button", { type: "button", "aria-label": t("devices.revokeLabel", { label: device.label }),
+    device.current ? null : h("button", { type: "button", "aria-label": t("devices.revokeLabel", { label: deviceName(device.label) }),
       onclick: async () => {
         try { await api.revokeDevice(device.id); loadDevices(list); } catch (error) { handleError(error); }
       } }, t("devices.revoke")))));
@@ -173,16 +177,6 @@ function qrSvg(text, label) {
   path.setAttribute("fill", "#000");
   svg.append(background, path);
   return svg;
-}
-
-// A label to recognise this device by in the list: browser and system, as far as known.
-function deviceLabel() {
-  const ua = navigator.userAgent;
-  const system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac/.test(ua) ? "macOS"
-    : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
-  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrom/.test(ua) ? "Chrome"
-    : /Safari\//.test(ua) ? "Safari" : t("devices.browser");
-  return system ? `${browser}, ${system}` : browser;
 }
 
 export async function signinPage(code) {

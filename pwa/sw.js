@@ -30,7 +30,8 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(caches.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request)));
 });
 
-// "Your turn" notices (payload {title, body, url, game}); one per game, the newest replaces it.
+// Notices (payload {title, body, url, game}): "your turn" and reminders open the game, a challenge
+// the inbox with its invitation, the digest (game null) home; one per game, the newest replaces it.
 self.addEventListener("push", (event) => {
   let data = {};
   try { data = event.data ? event.data.json() : {}; } catch { data = { body: event.data && event.data.text() }; }

@@ -69,6 +69,27 @@ export function handleError(error) {
   showError(error.message || String(error));
 }
 
+// Text the server will not show to others (a name, a message: invisible, blank or direction-
+// changing characters, a name like a bot's) is refused with 422: said in the player's language.
+export function handleTextError(error, refusedKey) {
+  if (error instanceof ApiError && error.status === 422) {
+    setOffline(false);
+    showError(t(refusedKey));
+    return;
+  }
+  handleError(error);
+}
+
+// A label to recognise this device by in the list: browser and system, as far as known.
+export function deviceLabel() {
+  const ua = navigator.userAgent;
+  const system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac/.test(ua) ? "macOS"
+    : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
+  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrom/.test(ua) ? "Chrome"
+    : /Safari\//.test(ua) ? "Safari" : t("devices.browser");
+  return system ? `${browser}, ${system}` : browser;
+}
+
 // ---------------------------------------------------------------- game types (cached)
 let typesPromise = null;
 export function gameTypes() {
@@ -128,9 +149,16 @@ export function nameTag(full, short = full) {
 }
 
 // What the phone kept from an earlier visit, shown while offline: say it is not current.
+// The clock time, with the day when it was not today: a weekday beside a time reads as a date
+// in Finnish ("ti 22.03"), so the words around them ("klo") come from the catalogue.
 export function staleNote(at) {
-  const time = new Date(at).toLocaleString(document.documentElement.lang, { weekday: "short", hour: "2-digit", minute: "2-digit" });
-  return h("p", { class: "stale-note", role: "note", text: t("offline.asOf", { time }) });
+  const when = new Date(at);
+  const lang = document.documentElement.lang;
+  const time = when.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  const today = when.toDateString() === new Date().toDateString();
+  const text = today ? t("offline.asOf", { time })
+    : t("offline.asOfDay", { time, day: when.toLocaleDateString(lang, { weekday: "short", day: "numeric", month: "numeric" }) });
+  return h("p", { class: "stale-note", role: "note", text });
 }
 
 // ---------------------------------------------------------------- time left
@@ -156,13 +184,13 @@ setInterval(() => refreshTimes(), 10000);
 
 // ---------------------------------------------------------------- share or copy a link
 // Phones share through the system sheet (Web Share API); elsewhere the link is copied.
-export function shareBox({ id, label, link, title }) {
+export function shareBox({ id, label, link, title, text }) {
   const input = h("input", { id, type: "text", readonly: true, value: link, onfocus: (e) => e.target.select() });
   const note = h("span", { class: "muted", role: "status" });
   const buttons = h("div", { class: "button-row" });
   if (navigator.share) {
     buttons.append(h("button", { type: "button", class: "primary", onclick: () =>
-      navigator.share({ title, url: link }).catch(() => {}) }, t("share.share")));
+      navigator.share({ title, text, url: link }).catch(() => {}) }, t("share.share")));
   }
   buttons.append(h("button", { type: "button", onclick: async () => {
     try { await navigator.clipboard.writeText(link); } catch { input.select(); document.execCommand("copy"); }

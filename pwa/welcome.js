@@ -1,11 +1,14 @@
 // The first visit (and a first invite link): ask the player's name before creating the identity,
-// so friends see a name they know rather than "Player 6822".
+// so friends see a name they know rather than "Player 6822"; or bring the player back with a
+// passkey.
 import { t } from "./i18n.js";
 import { register } from "./api.js";
-import { h, setPage, handleError, setOffline } from "./ui.js";
+import { h, setPage, handleTextError, setOffline } from "./ui.js";
+import { passkeySignIn } from "./passkeys.js";
 
-// Resolves once the player is registered under the name they typed.
-export function askName({ invited = false } = {}) {
+// Resolves once the player is registered under the name they typed. `preview`: what the
+// invite link offers, shown above the name.
+export function askName({ invited = false, preview = null } = {}) {
   return new Promise((resolve) => {
     const input = h("input", { id: "first-name", type: "text", maxlength: 40, required: true,
       autocomplete: "nickname", autocapitalize: "words", enterkeyhint: "go" });
@@ -20,7 +23,7 @@ export function askName({ invited = false } = {}) {
         setOffline(false);
         resolve(player);
       } catch (error) {
-        handleError(error);
+        handleTextError(error, "name.refused");
         submit.disabled = false;
       }
     } },
@@ -29,7 +32,7 @@ export function askName({ invited = false } = {}) {
     submit);
     input.setAttribute("aria-describedby", "first-name-help");
     setPage(t("welcome.title"), h("h1", { text: t(invited ? "welcome.invited" : "welcome.title") }),
-      h("p", { text: t(invited ? "welcome.invitedText" : "welcome.text") }), form);
+      preview, h("p", { text: t(invited ? "welcome.invitedText" : "welcome.text") }), form, passkeySignIn(resolve));
     input.focus();
   });
 }

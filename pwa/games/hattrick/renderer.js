@@ -7,6 +7,7 @@ import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
   "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
+  "hattrick.opt.deals": "Deals in the match",
   "hattrick.colour.red": "red",
   "hattrick.colour.blue": "blue",
   "hattrick.colour.green": "green",
@@ -30,6 +31,7 @@ addStrings("en", {
   "hattrick.handEmpty": "No cards in hand.",
   "hattrick.lastTrick": "Last trick",
   "hattrick.took": "{name} took {colour}: {cards}",
+  "hattrick.tookYou": "You took {colour}: {cards}",
   "hattrick.nextLeader": "Next leader: {name}.",
   "hattrick.piles": "Collected cards",
   "hattrick.player": "Player",
@@ -42,6 +44,8 @@ addStrings("en", {
   "hattrick.total": "Total",
   "hattrick.dealEnded": "End of deal {deal}",
   "hattrick.setAside": "{name}: set aside {card}, scored {score}",
+  "hattrick.scoreSum": "{best} {colour} − {others} other cards − 2 × {passed} passed",
+  "hattrick.pilesOf": "Collected cards in deal {deal}",
   "hattrick.statusLead": "Your turn: lead any card",
   "hattrick.statusAny": "Your turn: play any card",
   "hattrick.statusTwo": "Your turn: play {colours}, or pass with {third}",
@@ -65,6 +69,7 @@ addStrings("en", {
 
 addStrings("fi", {
   "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
+  "hattrick.opt.deals": "Jakoja ottelussa",
   "hattrick.colour.red": "punainen",
   "hattrick.colour.blue": "sininen",
   "hattrick.colour.green": "vihreä",
@@ -88,6 +93,7 @@ addStrings("fi", {
   "hattrick.handEmpty": "Ei kortteja kädessä.",
   "hattrick.lastTrick": "Edellinen tikki",
   "hattrick.took": "{name} otti värin {colour}: {cards}",
+  "hattrick.tookYou": "Otit värin {colour}: {cards}",
   "hattrick.nextLeader": "Seuraava aloittaja: {name}.",
   "hattrick.piles": "Kerätyt kortit",
   "hattrick.player": "Pelaaja",
@@ -100,6 +106,8 @@ addStrings("fi", {
   "hattrick.total": "Yhteensä",
   "hattrick.dealEnded": "Jako {deal} päättyi",
   "hattrick.setAside": "{name}: sivuun {card}, pisteet {score}",
+  "hattrick.scoreSum": "{best} {colour} − {others} muuta korttia − 2 × {passed} passattua",
+  "hattrick.pilesOf": "Kerätyt kortit jaossa {deal}",
   "hattrick.statusLead": "Vuorosi: aloita millä tahansa kortilla",
   "hattrick.statusAny": "Vuorosi: pelaa mikä tahansa kortti",
   "hattrick.statusTwo": "Vuorosi: pelaa {colours} tai passaa ({third})",
@@ -214,11 +222,14 @@ export function render(view, act, ctx) {
     root.append(trickSection(table, name, ctx.nameTag));
     if (view.your_seat !== null && view.your_seat !== undefined) root.append(handSection(view, act));
   }
-  if (table.last_trick) root.append(lastTrickSection(table.last_trick, name));
+  if (table.last_trick) root.append(lastTrickSection(table.last_trick, name, ctx));
   const end = table.previous_deal;
   // The end of a deal matters until the next one is under way (and for good at the end).
-  if (end && (!table.last_trick || view.status === "finished")) root.append(dealEndSection(end, name));
-  if (view.status !== "finished") root.append(pilesSection(view, table, name));
+  if (end && (!table.last_trick || view.status === "finished")) root.append(dealEndSection(end, name, view));
+  if (view.status !== "finished") {
+    root.append(pilesSection(view, { piles: table.piles, passed: table.passed, scores: table.deal_scores }, name,
+      t("hattrick.piles"), "ht-piles"));
+  }
   root.append(sheetSection(view, table, name));
   return root;
 }
@@ -280,7 +291,7 @@ function cardButton(card, action, act) {
   return button;
 }
 
-function lastTrickSection(last, name) {
+function lastTrickSection(last, name, ctx) {
   const byColour = Object.entries(last.taken || {}).sort(([a], [b]) => COLOURS.indexOf(a) - COLOURS.indexOf(b));
   return h("section", { class: "block", "aria-labelledby": "ht-last" },
     h("h2", { id: "ht-last", text: t("hattrick.lastTrick") }),
@@ -289,21 +300,35 @@ function lastTrickSection(last, name) {
     h("ul", { class: "ht-list" }, byColour.map(([colour, seat]) => {
       const cards = last.cards.filter((e) => !e.passed && split(e.card).colour === colour).map((e) => e.card);
       return h("li", { class: "ht-line ht-took" }, h("span", { class: `ht-chip hc-${colour}`, "aria-hidden": "true", text: SYMBOL[colour] }),
-        h("span", { text: t("hattrick.took", { name: name(seat), colour: colourName(colour), cards: cardList(cards) }) }));
+        h("span", { text: seatLine("hattrick.took", seat, ctx, { colour: colourName(colour), cards: cardList(cards) }) }));
     })),
     h("p", { text: t("hattrick.nextLeader", { name: name(last.next_leader) }) }));
 }
 
-function dealEndSection(end, name) {
-  return h("section", { class: "block", "aria-labelledby": "ht-end" },
-    h("h2", { id: "ht-end", text: t("hattrick.dealEnded", { deal: end.deal }) }),
-    h("ul", { class: "ht-list" }, end.set_aside.map((card, seat) => h("li", { class: "ht-line" }, face(card, "ht-small"),
-      h("span", { text: t("hattrick.setAside", { name: name(seat), card: cardLabel(card), score: signed(end.scores[seat]) }) })))));
+// How a deal's score adds up (rules/hattrick/game.py): the biggest colour pile, less every
+// other card collected, less 2 for each card passed.
+function scoreSum(pile, passed) {
+  const best = COLOURS.reduce((top, colour) => (pile[colour].length > pile[top].length ? colour : top), COLOURS[0]);
+  const collected = COLOURS.reduce((total, colour) => total + pile[colour].length, 0);
+  return t("hattrick.scoreSum", { best: pile[best].length, colour: colourName(best),
+    others: collected - pile[best].length, passed: passed.length });
 }
 
-function pilesSection(view, table, name) {
-  const piles = table.piles || [];
-  const passed = table.passed || [];
+// The end of a deal: each set-aside card, each score with its sum, and the cards collected.
+// `id` names its heading: the summary over the table needs its own.
+function dealEndSection(end, name, view, id = "ht-end") {
+  return h("section", { class: "block", "aria-labelledby": id },
+    h("h2", { id, text: t("hattrick.dealEnded", { deal: end.deal }) }),
+    h("ul", { class: "ht-list" }, end.set_aside.map((card, seat) => h("li", { class: "ht-line" }, face(card, "ht-small"),
+      h("span", { text: `${t("hattrick.setAside", { name: name(seat), card: cardLabel(card), score: signed(end.scores[seat]) })}`
+        + ` (${scoreSum(end.piles[seat], end.passed[seat])})` })))),
+    pilesSection(view, end, name, t("hattrick.pilesOf", { deal: end.deal }), `${id}-piles`));
+}
+
+// Who collected what: `deal` holds piles, passed and scores, of the deal running or ended.
+function pilesSection(view, deal, name, title, id) {
+  const piles = deal.piles || [];
+  const passed = deal.passed || [];
   const head = h("tr", {}, h("th", { scope: "col", text: t("hattrick.player") }),
     COLOURS.map((c) => h("th", { scope: "col", class: `num hc-${c}`, style: "background: none" },
       h("span", { "aria-hidden": "true", text: SYMBOL[c] }), h("span", { class: "visually-hidden", text: colourName(c) }))),
@@ -313,7 +338,7 @@ function pilesSection(view, table, name) {
     h("th", { scope: "row", text: name(seat) }),
     COLOURS.map((c) => h("td", { class: "num", text: String(pile[c].length) })),
     h("td", { class: "num", text: String(passed[seat].length) }),
-    h("td", { class: "num total", text: signed(table.deal_scores[seat]) })));
+    h("td", { class: "num total", text: signed(deal.scores[seat]) })));
   // Then the cards themselves: what each player collected and laid down.
   const holders = piles.map((_, seat) => seat).filter((seat) =>
     passed[seat].length || COLOURS.some((c) => piles[seat][c].length));
@@ -322,9 +347,9 @@ function pilesSection(view, table, name) {
     COLOURS.flatMap((c) => piles[seat][c].map((card) => small(card))),
     passed[seat].length ? h("span", { class: "muted", text: `${t("hattrick.passedCards")}:` }) : null,
     passed[seat].map((card) => small(card, "face-down"))))) : null;
-  return h("section", { class: "block", "aria-labelledby": "ht-piles" },
-    h("h2", { id: "ht-piles", text: t("hattrick.piles") }),
-    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "ht-piles" },
+  return h("section", { class: "block", "aria-labelledby": id },
+    h("h2", { id, text: title }),
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": id },
       h("table", {}, h("thead", {}, head), h("tbody", {}, rows))), cards);
 }
 
@@ -363,7 +388,7 @@ export function summary(prev, view, ctx) {
   const end = (view.table || {}).previous_deal;
   if (view.deal === prev.deal || !end) return null;
   addStyles("hattrick-style", STYLE);
-  return h("div", { class: "hattrick" }, dealEndSection(end, (seat) => ctx.seatName(seat)));
+  return h("div", { class: "hattrick" }, dealEndSection(end, (seat) => ctx.seatName(seat), view, "ht-summary"));
 }
 
 export function status(view) {

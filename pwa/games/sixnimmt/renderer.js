@@ -1,11 +1,18 @@
-// 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, penalties.
+// 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, cards played, penalties.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixnimmt/shapes.py.
 import { t, addStrings, seatLine } from "../../i18n.js";
 import { h, addStyles } from "../../ui.js";
 import { step, between } from "../../pacing.js";
 
 addStrings("en", {
+  // The replay's jump list (../../replay.js)
+  "sixnimmt.replay.deal": "Round {deal}",
+  "sixnimmt.replay.dealStart": "Round {deal}: start",
+  "sixnimmt.replay.trick": "Turn {trick}",
   "about.sixnimmt": "Everyone plays a card at once; the sixth card in a row takes it. Fewest bullheads wins. 2–10 players.",
+  "sixnimmt.opt.tactical_deck": "Tactical deck: only the cards 1 to 10 × players + 4",
+  "sixnimmt.opt.draft": "Draft: take the round's cards one at a time, face up",
+  "sixnimmt.opt.threshold": "The game ends at this many bullheads",
   "sixnimmt.bullheads": "{n} bullheads",
   "sixnimmt.bullhead": "{n} bullhead",
   "sixnimmt.play": "Play {card}, {heads}",
@@ -26,10 +33,15 @@ addStrings("en", {
   "sixnimmt.change": "Play {card} instead, {heads}",
   "sixnimmt.revealed": "Cards of this turn",
   "sixnimmt.lastTurn": "Last turn",
+  "sixnimmt.showPlayed": "Cards played ({n})",
+  "sixnimmt.hidePlayed": "Hide cards played ({n})",
+  "sixnimmt.playedNote": "Every card played this round, by number.",
+  "sixnimmt.playedBy": "{card}: {name}, turn {turn}",
   "sixnimmt.placed": "{name}: {card} to row {row}",
   "sixnimmt.tookSixth": "{name}: {card} was the 6th card, took row {row} ({cards}) — {heads}",
   "sixnimmt.tookLow": "{name}: {card} was too low, took row {row} ({cards}) — {heads}",
-  "sixnimmt.penalties": "Penalties",
+  "sixnimmt.penalties": "Penalties by round",
+  "sixnimmt.round": "Round",
   "sixnimmt.player": "Player",
   "sixnimmt.thisRound": "This round",
   "sixnimmt.taken": "Cards taken",
@@ -62,7 +74,14 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  // The replay's jump list (../../replay.js)
+  "sixnimmt.replay.deal": "Kierros {deal}",
+  "sixnimmt.replay.dealStart": "Kierros {deal}: alku",
+  "sixnimmt.replay.trick": "Vuoro {trick}",
   "about.sixnimmt": "Kaikki pelaavat kortin yhtä aikaa; rivin kuudes kortti vie rivin. Vähiten häränpäitä voittaa. 2–10 pelaajaa.",
+  "sixnimmt.opt.tactical_deck": "Taktinen pakka: vain kortit 1–10 × pelaajat + 4",
+  "sixnimmt.opt.draft": "Varaus: kierroksen kortit otetaan esiltä yksi kerrallaan",
+  "sixnimmt.opt.threshold": "Peli päättyy, kun joku saa näin monta häränpäätä",
   "sixnimmt.bullheads": "{n} härkää",
   "sixnimmt.bullhead": "{n} härkä",
   "sixnimmt.play": "Pelaa {card}, {heads}",
@@ -83,10 +102,15 @@ addStrings("fi", {
   "sixnimmt.change": "Pelaa sen sijaan {card}, {heads}",
   "sixnimmt.revealed": "Tämän vuoron kortit",
   "sixnimmt.lastTurn": "Edellinen vuoro",
+  "sixnimmt.showPlayed": "Pelatut kortit ({n})",
+  "sixnimmt.hidePlayed": "Piilota pelatut kortit ({n})",
+  "sixnimmt.playedNote": "Kaikki tällä kierroksella pelatut kortit numerojärjestyksessä.",
+  "sixnimmt.playedBy": "{card}: {name}, vuoro {turn}",
   "sixnimmt.placed": "{name}: {card} riviin {row}",
   "sixnimmt.tookSixth": "{name}: {card} oli kuudes kortti, otti rivin {row} ({cards}) — {heads}",
   "sixnimmt.tookLow": "{name}: {card} oli liian pieni, otti rivin {row} ({cards}) — {heads}",
-  "sixnimmt.penalties": "Sakot",
+  "sixnimmt.penalties": "Sakot kierroksittain",
+  "sixnimmt.round": "Kierros",
   "sixnimmt.player": "Pelaaja",
   "sixnimmt.thisRound": "Tällä kierroksella",
   "sixnimmt.taken": "Otetut kortit",
@@ -172,6 +196,12 @@ button.row:active { background: rgba(255, 255, 255, .3); }
 .played li { display: flex; align-items: center; gap: .6rem; }
 .played li .nc { width: 2.2rem; flex: none; }
 .played li.took span:last-child { font-weight: 600; }
+.sn-played { margin-top: .6rem; }
+.sn-played-cards { list-style: none; margin: .4rem 0 0; padding: 0; display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(2.6rem, 1fr)); gap: .3rem; }
+.sn-played-cards li { display: flex; flex-direction: column; align-items: center; min-width: 0; font-size: .7rem;
+  text-align: center; overflow: hidden; }
+.sn-played-cards .nc { width: 100%; }
 .chosen { display: flex; align-items: center; gap: .6rem; font-weight: 600; }
 .chosen .nc { width: 2.6rem; flex: none; }
 .nc.picked { outline: 3px solid var(--accent); outline-offset: 2px; }
@@ -280,21 +310,49 @@ export function render(view, act, ctx) {
         : h("p", { class: "muted", text: t("sixnimmt.handEmpty") })));
   }
 
-  // Last turn summary.
-  if (table.last_turn && table.last_turn.length) {
-    root.append(h("section", { class: "block", "aria-labelledby": "sn-last" },
-      h("h2", { id: "sn-last", text: t("sixnimmt.lastTurn") }),
-      h("ul", { class: "played" }, table.last_turn.map((p) => {
-        const took = p.took && p.took.length;
-        const key = !took ? "sixnimmt.placed" : (p.card > p.took[p.took.length - 1] ? "sixnimmt.tookSixth" : "sixnimmt.tookLow");
-        return h("li", { class: took ? "took" : "" }, face(p.card),
-          h("span", { text: t(key, { name: name(p.seat), card: p.card, row: p.row + 1,
-            cards: took ? p.took.join(", ") : "", heads: heads(took ? sum(p.took) : 0) }) }));
-      }))));
-  }
+  if (table.last_turn && table.last_turn.length) root.append(lastTurn(table.last_turn, name, "sn-last"));
+
+  if (table.played && table.played.length) root.append(cardsPlayed(table.played, ctx));
 
   root.append(penalties(view, table, name));
   return root;
+}
+
+// Who placed what on the last turn, and who took which row: `id` names its heading.
+function lastTurn(placements, name, id) {
+  return h("section", { class: "block", "aria-labelledby": id },
+    h("h2", { id, text: t("sixnimmt.lastTurn") }),
+    h("ul", { class: "played" }, placements.map((p) => {
+      const took = p.took && p.took.length;
+      const key = !took ? "sixnimmt.placed" : (p.card > p.took[p.took.length - 1] ? "sixnimmt.tookSixth" : "sixnimmt.tookLow");
+      return h("li", { class: took ? "took" : "" }, face(p.card),
+        h("span", { text: t(key, { name: name(p.seat), card: p.card, row: p.row + 1,
+          cards: took ? p.took.join(", ") : "", heads: heads(took ? sum(p.took) : 0) }) }));
+    })));
+}
+
+// Whether "Cards played" is open; kept across the re-renders of every new view.
+let playedOpen = false;
+
+// Every card played this round, by number, so a player sees at a glance which are gone.
+function cardsPlayed(played, ctx) {
+  const n = played.length;
+  const byNumber = [...played].sort((a, b) => a.card - b.card);
+  const panel = h("div", { id: "sn-played-cards", hidden: !playedOpen },
+    h("p", { class: "muted", text: t("sixnimmt.playedNote") }),
+    h("ul", { class: "sn-played-cards" }, byNumber.map((p) => h("li", {}, face(p.card),
+      ctx.nameTag(p.seat),
+      h("span", { class: "visually-hidden", text: t("sixnimmt.playedBy", { card: p.card, name: ctx.seatName(p.seat), turn: p.turn }) })))));
+  const label = () => t(playedOpen ? "sixnimmt.hidePlayed" : "sixnimmt.showPlayed", { n });
+  const toggle = h("button", { type: "button", "aria-expanded": String(playedOpen), "aria-controls": "sn-played-cards",
+    "data-focus-key": "cards-played", text: label() });
+  toggle.addEventListener("click", () => {
+    playedOpen = !playedOpen;
+    panel.hidden = !playedOpen;
+    toggle.setAttribute("aria-expanded", String(playedOpen));
+    toggle.textContent = label();
+  });
+  return h("section", { class: "block sn-played" }, toggle, panel);
 }
 
 function penalties(view, table, name) {
@@ -302,7 +360,9 @@ function penalties(view, table, name) {
   const round = table.round_penalties || [];
   const counts = table.taken_counts || [];
   const head = h("tr", {}, h("th", { scope: "col", text: t("sixnimmt.player") }),
-    history.map((_, i) => h("th", { scope: "col", text: t("sixnimmt.roundN", { n: i + 1 }) })),
+    // Rounds by number alone (the heading says they are rounds), so more of them fit a phone.
+    history.map((_, i) => h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: `${t("sixnimmt.round")} ` }),
+      String(i + 1))),
     view.status === "finished" ? null : h("th", { scope: "col", text: t("sixnimmt.thisRound") }),
     view.status === "finished" ? null : h("th", { scope: "col", text: t("sixnimmt.taken") }),
     h("th", { scope: "col", text: t("sixnimmt.total") }));
@@ -345,8 +405,10 @@ export function summary(prev, view, ctx) {
   const history = table.round_scores || [];
   if (table.round === (prev.table || {}).round || !history.length) return null;
   const round = history[history.length - 1];
+  // The round's last turn first (the new round's view still holds it): who took what on it.
+  const last = table.last_turn && table.last_turn.length ? lastTurn(table.last_turn, (seat) => ctx.seatName(seat), "sn-summary-last") : null;
   return h("section", { class: "sixnimmt" },
-    h("h2", { text: t("sixnimmt.ev.roundOver", { round: history.length }) }),
+    h("h2", { text: t("sixnimmt.ev.roundOver", { round: history.length }) }), last,
     h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sixnimmt.player") }),
       h("th", { scope: "col", text: t("sixnimmt.roundN", { n: history.length }) }),
       h("th", { scope: "col", text: t("sixnimmt.total") }))),

@@ -12,8 +12,8 @@ Ace 11, ten 10, king 4, queen 3, jack 2, nine to seven 0.
 
 ## Your choices
 - **Declare** right after winning a trick. With 66 or more you score: 3 if the others took no trick, 2 if they have under 33, else 1. Declare too early and they score instead.
-- **Marriage**: holding the king and queen of a suit, show them as you lead one: +20, or +40 in trumps (classic rules).
-- **Exchange** the lowest trump for the face-up card (classic rules).
+- **Marriage**: holding the king and queen of a suit, show them as you lead one: +20, or +40 in trumps (classic rules). Their cards are marked +20 or +40 in your hand; leading one shows the marriage, unless you turn that off under the hand.
+- **Exchange** the lowest trump for the face-up card (classic rules): tap that card in your hand to exchange it or play it.
 - **Close the stock** when you lead, to play the rest by the strict rules. If you then fail to reach 66, the others score 2 or 3. Closing cannot be undone.`,
   fi: `Voita tikkejä, kunnes niiden korttisi ovat **66 korttipisteen** arvoisia, ja sano ”minulla on tarpeeksi”. Jako tuo 1–3 voittopistettä; ensimmäisenä ottelun pistemäärään (yleensä 7) ehtinyt voittaa. Neljällä pelaajalla vastakkain istuvat ovat pari ja tarvitsevat 101.
 
@@ -27,7 +27,7 @@ Ace 11, ten 10, king 4, queen 3, jack 2, nine to seven 0.
 
 ## Valintasi
 - **Ilmoita** heti voitettuasi tikin. Kun sinulla on vähintään 66, saat 3 pistettä, jos muut eivät saaneet tikkiäkään, 2, jos heillä on alle 33, muuten 1. Liian aikainen ilmoitus antaa pisteet muille.
-- **Mariaasi**: kun sinulla on saman maan kuningas ja rouva, näytä ne pelatessasi toisen: +20, valtissa +40 (klassiset säännöt).
-- **Vaihda** pienin valtti avoimeen valttikorttiin (klassiset säännöt).
+- **Mariaasi**: kun sinulla on saman maan kuningas ja rouva, näytä ne pelatessasi toisen: +20, valtissa +40 (klassiset säännöt). Niiden kortit on merkitty kädessäsi +20 tai +40; kun aloitat toisella, mariaasi näytetään, ellet käännä sitä pois käden alta.
+- **Vaihda** pienin valtti avoimeen valttikorttiin (klassiset säännöt): napauta sitä korttia kädessäsi, niin voit vaihtaa tai pelata sen.
 - **Sulje pakka** aloittaessasi, niin loppu pelataan tiukoin säännöin. Jos et sitten saavuta 66:ta, muut saavat 2 tai 3. Sulkemista ei voi perua.`,
 };

@@ -4,11 +4,34 @@ import { t, addStrings, seatLine } from "../../i18n.js";
 import { h, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
-// A new game as people play it: two players, the classic rules.
-export const newGame = { players: 2, options: { preset: "classic" } };
+// A new game as people play it: two players, the classic rules (with their 24-card deck).
+export const newGame = { players: 2, options: { preset: "classic", deck: 24 } };
+
+// The deck is a choice only for two players under the rules as written (rules/sixtysix):
+// classic with two players uses 24 cards; three players use 32 and four two decks of 24, so
+// the form asks nothing then (the server's option stays 32).
+export function fitOptions(form, players) {
+  const { preset, deck } = form.elements;
+  if (!preset || !deck) return;
+  const classic = JSON.parse(preset.value) === "classic";
+  deck.closest(".field").hidden = players !== 2;
+  deck.disabled = players !== 2 || classic;
+  if (players !== 2) deck.value = JSON.stringify(32);
+  else if (classic) deck.value = JSON.stringify(24);
+}
 
 addStrings("en", {
+  // The replay's jump list (../../replay.js)
+  "sixtysix.replay.deal": "Hand {deal}",
+  "sixtysix.replay.dealStart": "Hand {deal}: start",
   "about.sixtysix": "A quick trick game for two: win tricks and marriages to reach 66 card points first. 2–4 players.",
+  "sixtysix.opt.preset": "Rules",
+  "sixtysix.opt.preset.seed": "As written: no marriages, no exchange",
+  "sixtysix.opt.preset.classic": "Classic: marriages and the trump exchange",
+  "sixtysix.opt.deck": "Deck",
+  "sixtysix.opt.deck.32": "32 cards (7 to ace)",
+  "sixtysix.opt.deck.24": "24 cards (9 to ace)",
+  "sixtysix.opt.match_points": "Game points to win the match",
   "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
   "sixtysix.rank.J": "jack", "sixtysix.rank.9": "nine", "sixtysix.rank.8": "eight", "sixtysix.rank.7": "seven",
   "sixtysix.suit.S": "spades", "sixtysix.suit.H": "hearts", "sixtysix.suit.D": "diamonds", "sixtysix.suit.C": "clubs",
@@ -39,10 +62,16 @@ addStrings("en", {
   "sixtysix.lastWonBy": "Won by {name}",
   "sixtysix.playedHand": "Cards played this hand",
   "sixtysix.playedTrick": "{n}. {cards}; won by {name}",
-  "sixtysix.tookLast": "{name} took the last trick",
-  "sixtysix.declare": "I have enough: declare",
-  "sixtysix.declareMarriage": "Declare with the {suit} marriage (+{points})",
-  "sixtysix.marry": "Show the {suit} marriage (+{points}), lead the {rank}",
+  "sixtysix.tookWith": "{name} took the trick with the {card}: {points} card points",
+  "sixtysix.tookWithYou": "You took the trick with the {card}: {points} card points",
+  "sixtysix.tookTag": "took it",
+  "sixtysix.declare": "I have enough: declare ({points} of {target} card points)",
+  "sixtysix.declareShort": "Declare with only {points} of {target} card points (the other side scores)",
+  "sixtysix.declareMarriage": "Declare with {symbol} marriage (+{points})",
+  "sixtysix.marryToggle": "Show the marriage when I lead its king or queen",
+  "sixtysix.playMarry": "Play {card} and show the marriage (+{points})",
+  "sixtysix.exchangeOrPlay": "{card}: exchange it for the trump card, or play it",
+  "sixtysix.playIt": "Play {card}",
   "sixtysix.close": "Close the stock",
   "sixtysix.exchange": "Exchange {low} for {card}",
   "sixtysix.sides": "Tricks and card points",
@@ -55,7 +84,16 @@ addStrings("en", {
   "sixtysix.lastHand": "Result of hand {deal}",
   "sixtysix.declaredOk": "{name} declared correctly.",
   "sixtysix.declaredFalse": "{name} declared falsely.",
-  "sixtysix.cardsOut": "The cards ran out.",
+  "sixtysix.why.one": "{side}: 1 game point: {why}.",
+  "sixtysix.why.many": "{side}: {n} game points: {why}.",
+  "sixtysix.why.noTrick": "the other side took no trick",
+  "sixtysix.why.under": "the other side took fewer than {half} card points ({points})",
+  "sixtysix.why.over": "the other side took {half} card points or more ({points})",
+  "sixtysix.why.false": "{name} declared with only {points} of {target} card points",
+  "sixtysix.why.falseYou": "You declared with only {points} of {target} card points",
+  "sixtysix.why.closer": "the closer's side did not reach {target} card points",
+  "sixtysix.why.closerNoTrick": "the closer's side did not reach {target} card points, and this side had no trick when the stock was closed",
+  "sixtysix.why.carried": "{n} of them carried over from earlier hands",
   "sixtysix.closedNote": "{name} had closed the stock.",
   "sixtysix.side": "Side",
   "sixtysix.cardPoints": "Card points",
@@ -105,7 +143,17 @@ addStrings("en", {
 });
 
 addStrings("fi", {
+  // The replay's jump list (../../replay.js)
+  "sixtysix.replay.deal": "Jako {deal}",
+  "sixtysix.replay.dealStart": "Jako {deal}: alku",
   "about.sixtysix": "Nopea tikkipeli kahdelle: voita tikkejä ja mariaaseja ja ehdi ensin 66 korttipisteeseen. 2–4 pelaajaa.",
+  "sixtysix.opt.preset": "Säännöt",
+  "sixtysix.opt.preset.seed": "Kuten kirjoitettu: ei mariaaseja eikä vaihtoa",
+  "sixtysix.opt.preset.classic": "Klassinen: mariaasit ja valttikortin vaihto",
+  "sixtysix.opt.deck": "Pakka",
+  "sixtysix.opt.deck.32": "32 korttia (7–ässä)",
+  "sixtysix.opt.deck.24": "24 korttia (9–ässä)",
+  "sixtysix.opt.match_points": "Voittopisteet ottelun voittoon",
   "sixtysix.rank.A": "ässä", "sixtysix.rank.10": "kymppi", "sixtysix.rank.K": "kuningas", "sixtysix.rank.Q": "rouva",
   "sixtysix.rank.J": "jätkä", "sixtysix.rank.9": "ysi", "sixtysix.rank.8": "kasi", "sixtysix.rank.7": "seiska",
   "sixtysix.suit.S": "pata", "sixtysix.suit.H": "hertta", "sixtysix.suit.D": "ruutu", "sixtysix.suit.C": "risti",
@@ -136,10 +184,16 @@ addStrings("fi", {
   "sixtysix.lastWonBy": "Voittaja: {name}",
   "sixtysix.playedHand": "Tässä jaossa pelatut kortit",
   "sixtysix.playedTrick": "{n}. {cards}; voittaja: {name}",
-  "sixtysix.tookLast": "Edellisen tikin voitti: {name}",
-  "sixtysix.declare": "Minulla on tarpeeksi: ilmoita",
-  "sixtysix.declareMarriage": "Ilmoita ja näytä {suit}mariaasi (+{points})",
-  "sixtysix.marry": "Näytä {suit}mariaasi (+{points}), pelaa {rank}",
+  "sixtysix.tookWith": "{name} vei tikin kortilla {card}: {points} korttipistettä",
+  "sixtysix.tookWithYou": "Veit tikin kortilla {card}: {points} korttipistettä",
+  "sixtysix.tookTag": "vei",
+  "sixtysix.declare": "Minulla on tarpeeksi: ilmoita ({points}/{target} korttipistettä)",
+  "sixtysix.declareShort": "Ilmoita vain {points}/{target} korttipisteellä (vastapuoli saa pisteet)",
+  "sixtysix.declareMarriage": "Ilmoita {symbol}-mariaasilla (+{points})",
+  "sixtysix.marryToggle": "Näytä mariaasi, kun aloitan sen kuninkaalla tai rouvalla",
+  "sixtysix.playMarry": "Pelaa {card} ja näytä mariaasi (+{points})",
+  "sixtysix.exchangeOrPlay": "{card}: vaihda se valttikorttiin tai pelaa se",
+  "sixtysix.playIt": "Pelaa {card}",
   "sixtysix.close": "Sulje pakka",
   "sixtysix.exchange": "Vaihda {low} valttikorttiin {card}",
   "sixtysix.sides": "Tikit ja korttipisteet",
@@ -152,7 +206,16 @@ addStrings("fi", {
   "sixtysix.lastHand": "Jaon {deal} tulos",
   "sixtysix.declaredOk": "Oikea ilmoitus: {name}.",
   "sixtysix.declaredFalse": "Väärä ilmoitus: {name}.",
-  "sixtysix.cardsOut": "Kortit loppuivat.",
+  "sixtysix.why.one": "{side}: 1 voittopiste: {why}.",
+  "sixtysix.why.many": "{side}: {n} voittopistettä: {why}.",
+  "sixtysix.why.noTrick": "vastapuoli ei saanut yhtään tikkiä",
+  "sixtysix.why.under": "vastapuoli sai alle {half} korttipistettä ({points})",
+  "sixtysix.why.over": "vastapuoli sai vähintään {half} korttipistettä ({points})",
+  "sixtysix.why.false": "{name} ilmoitti vain {points}/{target} korttipisteellä",
+  "sixtysix.why.falseYou": "Ilmoitit vain {points}/{target} korttipisteellä",
+  "sixtysix.why.closer": "sulkijan puoli ei saavuttanut {target} korttipistettä",
+  "sixtysix.why.closerNoTrick": "sulkijan puoli ei saavuttanut {target} korttipistettä, eikä tällä puolella ollut tikkiä pakan sulkemishetkellä",
+  "sixtysix.why.carried": "niistä {n} siirtyi aiemmista jaoista",
   "sixtysix.closedNote": "Pakan sulki: {name}.",
   "sixtysix.side": "Puoli",
   "sixtysix.cardPoints": "Kortti\u00adpisteet",
@@ -236,6 +299,7 @@ const STYLE = `
 .sx-trick-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center;
   line-height: 1.15; }
 .sx-trick-cards li.sx-best .sx-card { outline: 3px solid #ffd54a; outline-offset: 1px; }
+.sx-trick-cards .sx-took-tag { font-weight: 700; color: #fff0b3; text-transform: uppercase; font-size: .68rem; }
 .sx-trick-cards .sx-card { width: 3.1rem; margin-bottom: .15rem; }
 .sx-note { font-size: .85rem; margin: 0; }
 .sx-card { display: flex; flex-direction: column; align-items: center; justify-content: center; aspect-ratio: 5 / 7;
@@ -247,6 +311,7 @@ const STYLE = `
 .sx-actions { display: flex; flex-wrap: wrap; gap: .4rem; margin: .5rem 0 0; }
 .sx-actions button { flex: 1 1 9rem; min-height: 48px; }
 .sx-actions button.primary { flex-basis: 100%; }
+.sx-special button { flex: 1 1 auto; min-height: 44px; padding: .2rem .6rem; font-size: .9rem; }
 .sx-hand { display: grid; gap: .3rem; }
 .sx-hand.sx-cols6 { grid-template-columns: repeat(6, minmax(0, 1fr)); }
 .sx-hand.sx-cols7 { grid-template-columns: repeat(7, minmax(0, 1fr)); }
@@ -254,6 +319,13 @@ const STYLE = `
 .sx-play .sx-card { width: 100%; border: 3px solid var(--accent); box-shadow: 0 3px 0 var(--accent); }
 .sx-play:not(:disabled):active .sx-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
 .sx-play:disabled .sx-card { opacity: .55; margin-top: 3px; }
+.sx-play { position: relative; }
+.sx-marry-mark { position: absolute; top: -.35rem; right: -.2rem; font-size: .75rem; font-weight: 700; padding: 0 .3rem;
+  border-radius: 99px; background: var(--accent); color: var(--accent-text); }
+.sx-marry-mark[hidden], .sx-nine[hidden] { display: none; }
+.sx-toggle { margin-top: .5rem; width: 100%; font-size: .9rem; padding: .2rem .6rem; }
+.sx-toggle[aria-pressed="true"] { background: var(--accent-soft); }
+.sx-nine button { flex: 1 1 auto; }
 .sx-sides { list-style: none; margin: 0; padding: 0; display: grid; gap: .25rem; }
 .sx-sides li { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 .6rem; padding: .3rem .5rem;
   border: 1px solid var(--line); border-radius: 8px; background: var(--surface); }
@@ -318,26 +390,27 @@ export function render(view, act, ctx) {
       sides: sides(table).map((seats) => sideName(seats, ctx)).join(t("sixtysix.versus")) }) }) : null));
 
   if (view.status !== "finished") root.append(felt(view, table, ctx));
-  root.append(actions(legal, table, act));
+  // Declaring is the move most wanted once the side has the target; below it, it is a trap
+  // and waits with the other special moves under the hand.
+  const declare = legal.find((a) => a.type === "declare" && !a.card);
+  const enough = declare && table.my_points !== null && table.my_points >= table.target;
+  if (enough) root.append(h("div", { class: "sx-actions" }, declareButton(declare, table, act, true)));
 
   // The hand: every card is a button; those not playable now are disabled.
   if (mine !== null && mine !== undefined && view.status !== "finished") {
     const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
     const hand = view.hand || [];
+    const nineChoice = exchangeChoice(legal, table, act);
     const columns = table.players === 2 ? 6 : 7;
     root.append(h("section", { "aria-labelledby": "sx-hand" },
       h("h2", { id: "sx-hand", text: t("sixtysix.hand") }),
       hand.length ? h("div", { class: `sx-hand sx-cols${columns}`, "data-part": "hand" },
-        hand.map((card, i) => {
-          const can = playable.has(card);
-          return h("button", { type: "button", class: "sx-play", disabled: !can, "data-focus-key": `play-${card}-${i}`,
-            onclick: can ? send(act, { type: "play", card }) : null },
-          h("span", { class: "visually-hidden", text: t(can ? "sixtysix.play" : "sixtysix.notPlayable", { card: cardName(card) }) }),
-          face(card));
-        }))
-        : h("p", { class: "muted", text: t("sixtysix.handEmpty") })));
+        hand.map((card, i) => cardButton(card, i, playable.has(card), legal, table, act, nineChoice)))
+        : h("p", { class: "muted", text: t("sixtysix.handEmpty") }),
+      nineChoice ? nineChoice.box : null, marriageToggle(legal)));
   }
 
+  root.append(specialMoves(legal, table, act, enough ? null : declare));
   // Closing the stock cannot be undone: it sits apart from the hand and the other actions.
   const close = legal.find((a) => a.type === "close");
   if (close) {
@@ -363,22 +436,29 @@ function felt(view, table, ctx) {
       table.set_aside ? h("span", { text: t("sixtysix.setAside", { n: table.set_aside }) }) : null];
   }
   const trick = table.trick || [];
-  const best = bestIndex(trick, table.trump);
+  // A trick completes the moment its last card is played: it stays on the table, its winning
+  // card marked, until the next lead.
+  const taken = !trick.length ? table.last_trick : null;
+  const cards = taken ? taken.cards : trick;
+  const best = taken ? cards.findIndex((p) => p.seat === taken.winner) : bestIndex(trick, table.trump);
   const waiting = table.turn === null || table.turn === undefined ? null
     : h("p", { class: "sx-note", text: t(trick.length ? "sixtysix.toPlay" : "sixtysix.leads", { name: ctx.seatName(table.turn) }) });
-  // A trick completes the moment its last card is played: say who took it until the next lead.
-  const taken = !trick.length && table.last_trick
-    ? h("p", { class: "sx-note", text: t("sixtysix.tookLast", { name: ctx.seatName(table.last_trick.winner) }) }) : null;
+  const tookLine = taken ? h("p", { class: "sx-note sx-took", text: seatLine("sixtysix.tookWith", taken.winner, ctx, {
+    card: cardName(cards[best].card), points: cards.reduce((sum, p) => sum + (CARD_POINTS[rankOf(p.card)] || 0), 0) }) }) : null;
   return h("section", { class: "sx-felt", "data-part": "table", "aria-labelledby": "sx-trick" },
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
       h("h2", { id: "sx-trick", class: "visually-hidden", text: t("sixtysix.trick") }),
-      trick.length ? h("ul", { class: "sx-trick-cards" }, trick.map((p, i) => h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
+      cards.length ? h("ul", { class: `sx-trick-cards${taken ? " sx-taken" : ""}` }, cards.map((p, i) => h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
         face(p.card), ctx.nameTag(p.seat),
+        taken && i === best ? h("span", { class: "sx-took-tag", "aria-hidden": "true", text: t("sixtysix.tookTag") }) : null,
         h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))))
         : null,
-      taken, waiting));
+      tookLine, waiting));
 }
+
+// What each card counts when its trick is taken.
+const CARD_POINTS = { A: 11, 10: 10, K: 4, Q: 3, J: 2 };
 
 // Which card holds the trick so far, marked for the eye (the order of play is in the list).
 const STRENGTH = ["7", "8", "9", "J", "Q", "K", "10", "A"];
@@ -394,30 +474,88 @@ function bestIndex(trick, trump) {
   return best;
 }
 
-function actions(legal, table, act) {
+// Leading a king or queen of a marriage shows the marriage, unless the player turns it off.
+let marryOnLead = true;
+const marriagePoints = (card, table) => (suitOf(card) === table.trump ? 40 : 20);
+
+// A card of the hand: played when tapped; a marriage's king or queen shows the marriage with
+// it (by the toggle); the trump nine the exchange allows opens the choice of the two.
+function cardButton(card, i, can, legal, table, act, nineChoice) {
+  const marry = legal.find((a) => a.type === "marry" && a.card === card);
+  const label = h("span", { class: "visually-hidden" });
+  const mark = marry ? h("span", { class: "sx-marry-mark", "aria-hidden": "true", text: `+${marriagePoints(card, table)}` }) : null;
+  const button = h("button", { type: "button", class: "sx-play", disabled: !can, "data-focus-key": `play-${card}-${i}`,
+    "data-marry": marry ? "true" : null }, label, face(card), mark);
+  button.showLabel = () => {
+    const showing = marry && marryOnLead;
+    label.textContent = t(!can ? "sixtysix.notPlayable" : (showing ? "sixtysix.playMarry" : "sixtysix.play"),
+      { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
+    if (mark) mark.hidden = !marryOnLead;
+  };
+  button.showLabel();
+  if (nineChoice && nineChoice.card === card) {
+    button.setAttribute("aria-expanded", "false");
+    button.setAttribute("aria-controls", nineChoice.box.id);
+    button.addEventListener("click", () => {
+      nineChoice.box.hidden = !nineChoice.box.hidden;
+      button.setAttribute("aria-expanded", String(!nineChoice.box.hidden));
+    });
+  } else if (can) {
+    button.addEventListener("click", () => act(marry && marryOnLead ? marry : { type: "play", card }).catch(() => {}));
+  }
+  return button;
+}
+
+function marriageToggle(legal) {
+  if (!legal.some((a) => a.type === "marry")) return null;
+  const toggle = h("button", { type: "button", class: "sx-toggle", "aria-pressed": String(marryOnLead),
+    "data-focus-key": "marry-toggle", text: t("sixtysix.marryToggle") });
+  toggle.addEventListener("click", () => {
+    marryOnLead = !marryOnLead;
+    toggle.setAttribute("aria-pressed", String(marryOnLead));
+    toggle.closest("section").querySelectorAll("[data-marry]").forEach((card) => card.showLabel());
+  });
+  return toggle;
+}
+
+// The trump nine (seven with 32 cards) while the exchange is allowed: exchange it, or play it.
+function exchangeChoice(legal, table, act) {
+  const exchange = legal.find((a) => a.type === "exchange");
+  if (!exchange) return null;
+  const card = (table.deck_size === 32 ? "7" : "9") + table.trump;
+  const playable = legal.some((a) => a.type === "play" && a.card === card);
+  const box = h("div", { class: "sx-actions sx-nine", id: "sx-nine", role: "group", hidden: true,
+    "aria-label": t("sixtysix.exchangeOrPlay", { card: cardName(card) }) },
+  h("button", { type: "button", class: "primary", "data-focus-key": "exchange", onclick: send(act, exchange) },
+    t("sixtysix.exchange", { low: cardName(card), card: cardName(table.trump_card) })),
+  playable ? h("button", { type: "button", "data-focus-key": "play-nine", onclick: send(act, { type: "play", card }) },
+    t("sixtysix.playIt", { card: cardName(card) })) : null);
+  return { card, box };
+}
+
+// The declaration states the side's card points, so its confirmation does too.
+function declareButton(action, table, act, enough) {
+  return h("button", { type: "button", class: enough ? "primary" : "", "data-focus-key": "declare", onclick: send(act, action) },
+    t(enough ? "sixtysix.declare" : "sixtysix.declareShort", { points: table.my_points ?? 0, target: table.target }));
+}
+
+// The moves besides playing a card, compact under the hand: declaring with a marriage,
+// declaring short (showing a marriage and the exchange are on the cards).
+function specialMoves(legal, table, act, declareShort) {
   const buttons = [];
   const declaredSuits = new Set();
   for (const action of legal) {
-    if (action.type === "declare" && !action.card) {
-      buttons.unshift(h("button", { type: "button", class: "primary", "data-focus-key": "declare",
-        onclick: send(act, action) }, t("sixtysix.declare")));
-    } else if (action.type === "declare" && !declaredSuits.has(suitOf(action.card))) {
+    if (action.type === "declare" && action.card && !declaredSuits.has(suitOf(action.card))) {
       // The K and the Q name the same marriage: one button per suit.
       const suit = suitOf(action.card);
       declaredSuits.add(suit);
-      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action) },
-        t("sixtysix.declareMarriage", { suit: suitName(suit), points: suit === table.trump ? 40 : 20 })));
-    } else if (action.type === "marry") {
-      const suit = suitOf(action.card);
-      buttons.push(h("button", { type: "button", "data-focus-key": `marry-${action.card}`, onclick: send(act, action) },
-        t("sixtysix.marry", { suit: suitName(suit), points: suit === table.trump ? 40 : 20, rank: t(`sixtysix.rank.${rankOf(action.card)}`) })));
-    } else if (action.type === "exchange") {
-      const low = (table.deck_size === 32 ? "7" : "9") + table.trump;
-      buttons.push(h("button", { type: "button", "data-focus-key": "exchange", onclick: send(act, action) },
-        t("sixtysix.exchange", { low: cardName(low), card: cardName(table.trump_card) })));
+      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action),
+        "aria-label": t("sixtysix.declareMarriage", { symbol: suitName(suit), points: suit === table.trump ? 40 : 20 }) },
+      t("sixtysix.declareMarriage", { symbol: SYMBOL[suit], points: suit === table.trump ? 40 : 20 })));
     }
   }
-  return buttons.length ? h("div", { class: "sx-actions" }, buttons) : h("div");
+  if (declareShort) buttons.push(declareButton(declareShort, table, act, false));
+  return buttons.length ? h("div", { class: "sx-actions sx-special" }, buttons) : h("div");
 }
 
 function sidesBlock(view, table, ctx) {
@@ -460,18 +598,42 @@ function lastTrick(last, played, ctx) {
   return h("div", { class: "sx-last" }, toggle, panel);
 }
 
+// Why each scoring side got its game points, in the rules' terms (see rules/sixtysix/game.py:
+// 3 when the others took no trick, 2 when they took under half the target, else 1; a failed
+// close gives the closer's opponents 2, or 3 if they had no trick when it was closed).
+function whyLines(result, table, reason, ctx) {
+  const all = sides(table);
+  const half = Math.floor((table.target - 1) / 2) + 1;
+  const carried = result.carried || 0;
+  return all.filter((seats) => result.game_points[seats[0]] > 0).map((seats) => {
+    const n = result.game_points[seats[0]];
+    const base = n - carried;
+    const points = Math.max(...all.filter((other) => other !== seats).map((other) => result.points[other[0]]));
+    let why;
+    if (reason === "false") {
+      why = seatLine("sixtysix.why.false", result.declarer, ctx, { points: result.points[result.declarer], target: table.target });
+    } else if (reason === "againstCloser" || reason === "closedOut") {
+      why = t(base >= 3 ? "sixtysix.why.closerNoTrick" : "sixtysix.why.closer", { target: table.target });
+    } else {
+      why = t(base >= 3 ? "sixtysix.why.noTrick" : (base === 2 ? "sixtysix.why.under" : "sixtysix.why.over"), { half, points });
+    }
+    if (carried) why = `${why} (${t("sixtysix.why.carried", { n: carried })})`;
+    return t(n === 1 ? "sixtysix.why.one" : "sixtysix.why.many", { side: sideName(seats, ctx), n, why });
+  });
+}
+
 function lastHand(result, table, ctx) {
   const lines = [];
+  // Every reason of a hand the cards ended says so itself.
   if (result.declarer !== null && result.declarer !== undefined) {
     lines.push(t(result.correct ? "sixtysix.declaredOk" : "sixtysix.declaredFalse", { name: ctx.seatName(result.declarer) }));
-  } else {
-    lines.push(t("sixtysix.cardsOut"));
   }
   if (result.closed_by !== null && result.closed_by !== undefined) {
     lines.push(t("sixtysix.closedNote", { name: ctx.seatName(result.closed_by) }));
   }
   const reason = REASONS[result.reason];
   lines.push(reason ? t(`sixtysix.reason.${reason}`) : result.reason);
+  lines.push(...whyLines(result, table, reason, ctx));
   const rows = sides(table).map((seats) => h("tr", {},
     h("th", { scope: "row", text: sideName(seats, ctx) }),
     h("td", { text: String(result.points[seats[0]]) }),
@@ -493,6 +655,8 @@ export function stages(prev, view, events) {
     entry: (event) => ({ seat: event.seat, card: event.card }),
     leaderAfter: (event) => event.winner,
     showTrick: (before, trick) => between(before, { trick, turn: null }),
+    showTaken: (before, event) => between(before, { trick: [], turn: null,
+      last_trick: { winner: event.winner, cards: event.cards } }),
   });
 }
 

@@ -6,6 +6,12 @@ import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
   "about.sticheln": "Tricks where any other colour trumps; your secret pain colour costs you. 3–8 players.",
+  "sticheln.opt.deals": "Deals in the match",
+  "sticheln.opt.reverse": "Lucky colour: the lowest card wins",
+  "sticheln.opt.mild": "Mild: every pain card counts 5",
+  "sticheln.opt.tough": "Tough: two pain colours, one trick fewer",
+  "sticheln.opt.dark": "Dark: pain cards hidden until the deal ends",
+  "sticheln.opt.late": "Late: name a colour you won after the last trick (not with Dark)",
   "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
   "sticheln.color.yellow": "yellow", "sticheln.color.purple": "purple", "sticheln.color.brown": "brown",
   "sticheln.card": "{color} {value}",
@@ -35,8 +41,11 @@ addStrings("en", {
   "sticheln.trick": "Trick",
   "sticheln.led": "Led colour: {color}",
   "sticheln.trickEmpty": "{name} leads.",
+  "sticheln.trickEmptyYou": "You lead.",
   "sticheln.trickEntry": "{name}: {card}",
-  "sticheln.lastTrick": "Last trick, won by {name}",
+  "sticheln.tookWith": "{name} took the trick with {card}",
+  "sticheln.tookWithYou": "You took the trick with {card}",
+  "sticheln.tookTag": "took it",
   "sticheln.hand": "Your hand",
   "sticheln.handEmpty": "No cards in hand.",
   "sticheln.leftover": "Set aside for this deal",
@@ -51,6 +60,10 @@ addStrings("en", {
   "sticheln.collected": "Won {n} cards",
   "sticheln.dealScore": "this deal {score}",
   "sticheln.nothingWon": "nothing won yet",
+  "sticheln.sum": "{parts} = {score}",
+  "sticheln.sumPlain": "{n} other cards × {each}",
+  "sticheln.sumDown": "{card} put down {points}",
+  "sticheln.sumCard": "{card} {points}",
   "sticheln.previous": "Deal {deal} result",
   "sticheln.sheet": "Score sheet",
   "sticheln.player": "Player",
@@ -89,6 +102,12 @@ addStrings("en", {
 
 addStrings("fi", {
   "about.sticheln": "Tikkejä, joissa mikä tahansa muu väri on valttia; salainen kipuvärisi maksaa. 3–8 pelaajaa.",
+  "sticheln.opt.deals": "Jakoja ottelussa",
+  "sticheln.opt.reverse": "Onnenväri: pienin kortti voittaa",
+  "sticheln.opt.mild": "Lievä: jokainen kipukortti on 5",
+  "sticheln.opt.tough": "Kova: kaksi kipuväriä, yksi tikki vähemmän",
+  "sticheln.opt.dark": "Pimeä: kipukortit piilossa jaon loppuun",
+  "sticheln.opt.late": "Myöhäinen: nimeä voittamasi väri viimeisen tikin jälkeen (ei Pimeän kanssa)",
   "sticheln.color.blue": "sininen", "sticheln.color.red": "punainen", "sticheln.color.green": "vihreä",
   "sticheln.color.yellow": "keltainen", "sticheln.color.purple": "violetti", "sticheln.color.brown": "ruskea",
   "sticheln.card": "{color} {value}",
@@ -118,8 +137,11 @@ addStrings("fi", {
   "sticheln.trick": "Tikki",
   "sticheln.led": "Aloitusväri: {color}",
   "sticheln.trickEmpty": "{name} aloittaa.",
+  "sticheln.trickEmptyYou": "Aloitat.",
   "sticheln.trickEntry": "{name}: {card}",
-  "sticheln.lastTrick": "Edellinen tikki, voittaja {name}",
+  "sticheln.tookWith": "{name} vei tikin kortilla {card}",
+  "sticheln.tookWithYou": "Veit tikin kortilla {card}",
+  "sticheln.tookTag": "vei",
   "sticheln.hand": "Kätesi",
   "sticheln.handEmpty": "Ei kortteja kädessä.",
   "sticheln.leftover": "Sivuun tässä jaossa",
@@ -134,6 +156,10 @@ addStrings("fi", {
   "sticheln.collected": "Voitti {n} korttia",
   "sticheln.dealScore": "tämä jako {score}",
   "sticheln.nothingWon": "ei vielä voittoja",
+  "sticheln.sum": "{parts} = {score}",
+  "sticheln.sumPlain": "{n} muuta korttia × {each}",
+  "sticheln.sumDown": "{card} alas laitettu {points}",
+  "sticheln.sumCard": "{card} {points}",
   "sticheln.previous": "Jaon {deal} tulos",
   "sticheln.sheet": "Pistetaulukko",
   "sticheln.player": "Pelaaja",
@@ -187,6 +213,7 @@ const colorList = (colors) => colors.map((c) => `${SYMBOL[c]} ${colorName(c)}`).
 const CSS = `
 .sticheln .st-info { margin: .25rem 0; color: var(--muted); font-size: .95rem; }
 .sticheln h2 { margin: .9rem 0 .4rem; }
+.st-previous > summary { min-height: 44px; padding: .6rem 0; box-sizing: border-box; cursor: pointer; }
 .st-card { --ink: #1c1c1a; --face: #fbfbf8; display: inline-flex; flex-direction: column; align-items: center;
   justify-content: center; width: 3rem; height: 3.9rem; border-radius: 7px; background: var(--face); color: var(--ink);
   border: 2px solid var(--ink); line-height: 1; flex: none; box-shadow: 0 1px 2px rgba(0,0,0,.25); }
@@ -210,6 +237,8 @@ button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-s
 .st-trick li { display: flex; flex-direction: column; align-items: center; gap: .15rem; max-width: 4.2rem; }
 .st-trick li .short-name { font-size: .75rem; white-space: nowrap; }
 .st-trick li.win .short-name { font-weight: 700; text-decoration: underline; }
+.st-trick li.win .st-card { outline: 3px solid #ffd54a; outline-offset: 1px; }
+.st-took-tag { font-weight: 700; color: #fff0b3; text-transform: uppercase; font-size: .68rem; }
 .st-last { margin-top: .5rem; font-size: .9rem; }
 .st-seats { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem; }
 .st-seat { border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); padding: .4rem .6rem; }
@@ -219,6 +248,7 @@ button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-s
 .st-pain { font-size: .9rem; }
 .st-won { display: flex; flex-wrap: wrap; gap: .15rem .7rem; font-size: .9rem; margin-top: .2rem; font-variant-numeric: tabular-nums; }
 .st-won .hurts { font-weight: 700; text-decoration: underline; }
+.st-sum { font-size: .85rem; margin-top: .15rem; font-variant-numeric: tabular-nums; }
 .st-chip { display: inline-block; padding: 0 .35rem; border-radius: 6px; background: var(--face); color: var(--ink); font-weight: 600; }
 .st-names { display: grid; grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); gap: .4rem; }
 .st-sheet td, .st-sheet th { text-align: right; white-space: nowrap; }
@@ -356,19 +386,20 @@ function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
   const entry = (e, win) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
-    ctx.nameTag(e.seat),
+    ctx.nameTag(e.seat), win ? h("span", { class: "st-took-tag", "aria-hidden": "true", text: t("sticheln.tookTag") }) : null,
     h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
   const last = table.last_trick;
   return h("section", { class: "block", "aria-labelledby": "st-trick" },
     h("h2", { id: "st-trick", text: t("sticheln.trick") }),
     h("div", { class: "st-felt", "data-part": "table" },
       led ? h("p", { class: "st-led", text: t("sticheln.led", { color: `${SYMBOL[led]} ${colorName(led)}` }) })
-        : (view.phase === "play" ? h("p", { text: t("sticheln.trickEmpty", { name: ctx.seatName(table.leader) }) }) : null),
+        : (view.phase === "play" ? h("p", { text: seatLine("sticheln.trickEmpty", table.leader, ctx) }) : null),
       trick.length ? h("ul", { class: "st-trick" }, trick.map((e) => entry(e, false))) : null,
       // A completed trick stays on the table until the next card is led.
       last && !trick.length ? h("div", { class: "st-last" },
-        h("p", { text: t("sticheln.lastTrick", { name: ctx.seatName(last.winner) }) }),
-        h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner)))) : null));
+        h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner))),
+        h("p", { class: "st-took", text: seatLine("sticheln.tookWith", last.winner, ctx,
+          { card: cardName(last.cards.find((e) => e.seat === last.winner).card) }) })) : null));
 }
 
 function handPanel(view, legal, send) {
@@ -391,6 +422,27 @@ function wonLine(byColor, pain) {
     cards.map((c) => parse(c).value).join(" "))));
 }
 
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+// How a seat's deal score adds up in the rules' terms (rules/sticheln/cards.py): each card of
+// another colour ±1, each pain (lucky) card its value (5 when mild), the cards put down included.
+function scoreSum(down, byColor, painColors, variants, score) {
+  const reverse = variants.includes("reverse");
+  const pain = (card) => painColors.includes(parse(card).color);
+  const worth = (card) => {
+    const points = variants.includes("mild") ? 5 : parse(card).value;
+    return reverse ? points : -points;
+  };
+  const won = sorted(Object.values(byColor || {}).flat());
+  const plain = [...down, ...won].filter((card) => !pain(card)).length;
+  const parts = [
+    plain ? t("sticheln.sumPlain", { n: plain, each: signed(reverse ? -1 : 1) }) : null,
+    ...down.filter(pain).map((card) => t("sticheln.sumDown", { card: cardName(card), points: signed(worth(card)) })),
+    ...won.filter(pain).map((card) => t("sticheln.sumCard", { card: cardName(card), points: signed(worth(card)) })),
+  ].filter(Boolean);
+  return h("div", { class: "st-sum", text: t("sticheln.sum", { parts: parts.join(", ") || "0", score: signed(score) }) });
+}
+
 function painText(table, seat, lucky, view) {
   const kind = t(lucky ? "sticheln.lucky" : "sticheln.pain");
   const colors = (table.pain_colors || [])[seat];
@@ -411,7 +463,9 @@ function seatsPanel(view, table, ctx, lucky) {
           h("span", { text: t("sticheln.collected", { n: (table.collected_count || [])[seat] ?? 0 }) }),
           score === null || score === undefined ? null : h("span", { text: t("sticheln.dealScore", { score }) })),
         h("div", { class: "st-pain", text: painText(table, seat, lucky, view) }),
-        wonLine((table.collected || [])[seat], (table.pain_colors || [])[seat]));
+        wonLine((table.collected || [])[seat], (table.pain_colors || [])[seat]),
+        score === null || score === undefined || !(table.pain_colors || [])[seat] ? null
+          : scoreSum((table.pain || [])[seat] || [], (table.collected || [])[seat], table.pain_colors[seat], table.variants || [], score));
     })));
 }
 
@@ -429,7 +483,9 @@ function previousList(view, previous, ctx, lucky) {
         h("span", { text: String(previous.scores[seat]) })),
       h("div", { class: "st-pain", text: previous.pain_colors[seat]
         ? t("sticheln.painColors", { kind, colors: colorList(previous.pain_colors[seat]) }) : t("sticheln.none", { kind }) }),
-      wonLine(previous.collected[seat], previous.pain_colors[seat]))));
+      wonLine(previous.collected[seat], previous.pain_colors[seat]),
+      scoreSum(previous.pain[seat] || [], previous.collected[seat], previous.pain_colors[seat] || [],
+        view.table.variants || [], previous.scores[seat]))));
 }
 
 // The paced reveal: each card of the others in turn, a completed trick held (see ../../pacing.js).
@@ -440,6 +496,8 @@ export function stages(prev, view, events) {
     leaderAfter: (event) => event.winner,
     showTrick: (before, trick, leader) => between(before,
       { trick, leader, turn: null, led_color: parse(trick[0].card).color }, { phase: "play" }),
+    showTaken: (before, event) => between(before, { trick: [], leader: event.winner, turn: null, led_color: null,
+      last_trick: { winner: event.winner, cards: event.cards } }, { phase: "play" }),
   });
 }
 

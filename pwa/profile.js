@@ -1,0 +1,103 @@
+// A player's profile (#/player/<id>): "Challenge" when the caller may, results and rating per
+// game type, the rating's changes, the recent games the caller may see; and the pieces other pages show of ratings: a name that
+// opens its profile, and a seat's rating change in a result ("+1.8").
+import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { h, setPage, gameTypes, addStyles } from "./ui.js";
+import { challengeToggle } from "./challenge.js";
+
+const HISTORY_SHOWN = 10;
+
+// A name that opens a profile is a tap target of its own: 44 px at least.
+addStyles("profile-styles", `
+.profile-link { display: inline-flex; align-items: center; min-height: 44px; min-width: 44px; }
+.rating-change.up { color: var(--accent); }
+.rating-change.down { color: var(--danger); }
+.rating-change { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.facts { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; margin: 0; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; }
+.leaderboard tr.mine { font-weight: 700; }
+`);
+
+export const profileHref = (playerId) => `#/player/${encodeURIComponent(playerId)}`;
+
+// The seat's name as a link to its player's (or bot level's) profile; plain text for an open seat.
+export function profileLink(seat, text = seat.name) {
+  if (!seat.player) return text || t("game.open");
+  return h("a", { class: "profile-link", href: profileHref(seat.player), "aria-label": t("profile.open", { name: text }) }, text);
+}
+
+export const ordinalText = (value) => value.toFixed(1);
+
+// "+1.8", "−0.4": what a game changed a rating by.
+export function changeText(change) {
+  const shown = Math.abs(change).toFixed(1);
+  return Number(shown) === 0 ? "±0.0" : `${change > 0 ? "+" : "−"}${shown}`;
+}
+
+// A result table's cell for the seat's rating change: "…" until the server has recorded it.
+export function ratingChangeCell(view, seat) {
+  if (!view.rated) return h("td", { class: "rating-change", text: t("profile.unrated") });
+  const result = view.results && view.results.seats.find((entry) => entry.seat === seat);
+  if (!result || !result.rating) return h("td", { class: "rating-change muted", "aria-busy": "true", text: "…" });
+  const { change, ordinal } = result.rating;
+  return h("td", { class: `rating-change ${change >= 0 ? "up" : "down"}`,
+    title: t("profile.ratingNow", { ordinal: ordinalText(ordinal) }), text: changeText(change) });
+}
+
+const day = (iso) => new Date(iso).toLocaleDateString();
+const number = (value) => (value === null || value === undefined ? "–" : value.toFixed(1));
+
+export async function profilePage(playerId) {
+  setPage(t("profile.heading"), h("p", { class: "muted", text: t("loading") }));
+  const [profile, types] = await Promise.all([api.profile(playerId), gameTypes()]);
+  const titles = Object.fromEntries(types.map((ty) => [ty.type, ty.title]));
+  const titleOf = (type) => titles[type] || type;
+  const played = Object.keys(profile.games);
+  const sections = played.map((type) => typeSection(type, titleOf(type), profile));
+  const challenge = profile.can_challenge ? challengeToggle(profile, types) : null;
+  setPage(profile.name,
+    h("h1", { class: "profile-name", text: profile.name }),
+    profile.bot || profile.member_since ? h("p", { class: "muted", text: profile.bot ? t("profile.bot")
+      : t("profile.memberSince", { date: day(profile.member_since) }) }) : null,
+    ...(challenge ? [h("div", { class: "button-row" }, challenge.button), challenge.form] : []),
+    ...(played.length ? sections : [h("p", { text: t("profile.none") })]),
+    recentSection(profile, titleOf));
+}
+
+function typeSection(type, title, profile) {
+  const games = profile.games[type];
+  const rating = profile.ratings[type];
+  const id = `profile-${type}`;
+  const facts = [
+    [t("profile.games"), String(games.finished)],
+    [t("profile.firsts"), String(games.first_places)],
+    [t("profile.avgPlace"), number(games.average_place)],
+    [t("profile.avgScore"), number(games.average_score)],
+  ];
+  if (rating) {
+    facts.unshift([t("profile.rating"), `${ordinalText(rating.ordinal)} ${rating.provisional
+      ? `(${t("profile.provisional")}) ` : ""}· ${t("profile.ratedGames", { n: rating.games })}`]);
+  }
+  const history = (profile.rating_history[type] || []).slice(0, HISTORY_SHOWN);
+  return h("section", { class: "card-panel profile-type", "aria-labelledby": id },
+    h("h2", { id, text: title }),
+    h("dl", { class: "facts" }, facts.flatMap(([term, value]) => [h("dt", { text: term }), h("dd", { text: value })])),
+    history.length ? [h("h3", { text: t("profile.history") }),
+      h("ul", { class: "plain-list rating-history" }, history.map((change) =>
+        h("li", {}, h("span", { class: `rating-change ${change.change >= 0 ? "up" : "down"}`, text: changeText(change.change) }),
+          ` ${ordinalText(change.ordinal)} · ${day(change.at)}`)))] : null,
+    h("p", {}, h("a", { class: "profile-link", href: `#/leaderboard/${encodeURIComponent(type)}`,
+      text: t("leaderboard.open", { title }) })));
+}
+
+function recentSection(profile, titleOf) {
+  if (!profile.recent_games.length) return null;
+  return h("section", { "aria-labelledby": "profile-recent" },
+    h("h2", { id: "profile-recent", text: t("profile.recent") }),
+    h("ul", { class: "plain-list link-list recent-games" }, profile.recent_games.map((game) =>
+      h("li", {}, h("a", { href: `#/game/${encodeURIComponent(game.id)}` },
+        `${titleOf(game.type)} · ${t("profile.place", { place: game.place, players: game.players.length })}`),
+      ` ${game.rated && game.rating_change !== null ? changeText(game.rating_change) : t("profile.unrated")} · ${day(game.finished)}`))));
+}
