@@ -4,9 +4,12 @@
     python examples/http_bot.py --server http://127.0.0.1:8000 --invite <code from an invite link>
 
 It registers as a bot player, creates a game against Pöytä's own bots (or takes
-a seat by invite code or game id), then waits for its turn with long-polling
-and plays one of the legal actions the server lists. Replace `choose` with
-your own strategy: everything the seat may know is in the view.
+a seat by invite code or game id), then follows its event stream (`GET
+/api/v1/stream`, one connection for all its games) and at each turn plays one of
+the legal actions the server lists, sending the view's `version` (a 409 means the game
+moved on: it looks again) and an `Idempotency-Key` (a POST whose answer was lost is sent
+again with the same key, and applies once; a 429 waits for its `Retry-After`). Replace
+`choose` with your own strategy: everything the seat may know is in the view.
 Needs only `requests`.
 """
 from __future__ import annotations
@@ -15,6 +18,8 @@ import argparse
 import json
 import random
 import sys
+import time
+import uuid
 
 import requests
 
@@ -32,7 +37,10 @@ class Client:
         self.http.headers["Authorization"] = f"Bearer {player['token']}"
 
     def _call(self, method: str, path: str, **kwargs):
-        response = self.http.request(method, self.api + path, timeout=60, **kwargs)
+        if method == "POST":  # with an Idempotency-Key, retried after a timeout or a 429
+            response = self.post(path, kwargs.get("json", {}))
+        else:
+            response = self.http.request(method, self.api + path, timeout=60, **kwargs)
         if response.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {response.status_code} "
                                f"{response.json().get('message')}")
@@ -50,26 +58,60 @@ class Client:
         return self._call("POST", f"/games/{game_id}/join", json={})
 
     def play(self, game_id: str, rng: random.Random) -> dict:
-        etag = None
+        """Follow the player's one event stream (NDJSON) and act at each of this game's turns
+        until it is over. A bot with many games would route the events by their `game`."""
+        last_id = None
         while True:
-            # Long-poll: the server answers as soon as the game changes, or 304 after 25 s.
-            headers = {"If-None-Match": etag} if etag else {}
-            response = self.http.get(f"{self.api}/games/{game_id}", params={"wait": 25},
-                                     headers=headers, timeout=60)
-            if response.status_code == 304:
+            headers = {"Accept": "application/x-ndjson"}
+            if last_id:  # after a dropped connection: resume without missing anything
+                headers["Last-Event-ID"] = last_id
+            try:
+                with self.http.get(f"{self.api}/stream", headers=headers, stream=True,
+                                   timeout=(10, 60)) as stream:  # a heartbeat comes every 20 s
+                    if stream.status_code == 429:  # too many streams open: wait for one to go
+                        time.sleep(int(stream.headers.get("Retry-After", "5")))
+                        continue
+                    stream.raise_for_status()
+                    for line in stream.iter_lines():
+                        event = json.loads(line)
+                        last_id = event.get("id", last_id)
+                        if event.get("game") != game_id:
+                            continue
+                        if event["type"] == "game_finished":
+                            return self._call("GET", f"/games/{game_id}")
+                        if event["type"] == "your_turn":
+                            self.take_turn(game_id, rng)
+            except (requests.ConnectionError, requests.Timeout):
                 continue
-            response.raise_for_status()
-            etag, view = response.headers.get("ETag"), response.json()
-            if view["status"] == "finished":
-                return view
+
+    def take_turn(self, game_id: str, rng: random.Random) -> None:
+        while True:
+            view = self._call("GET", f"/games/{game_id}")
             # legal_actions may also offer to change a secret choice already made; act only
             # when the seat is to act.
-            if view["your_seat"] in view["to_act"]:
-                answer = self.http.post(f"{self.api}/games/{game_id}/actions", timeout=60, json={
-                    "action": choose(view, rng), "version": view["version"]})
-                if answer.status_code not in (200, 409):  # 409: the game moved on; look again
-                    raise RuntimeError(answer.json()["message"])
-                etag = None
+            if view["status"] != "active" or view["your_seat"] not in view["to_act"]:
+                return
+            answer = self.post(f"/games/{game_id}/actions", {
+                "action": choose(view, rng), "version": view["version"]})
+            if answer.status_code == 200:
+                return
+            if answer.status_code != 409:  # 409 (`stale_version`): the game moved on; look again
+                raise RuntimeError(answer.json()["message"])
+
+    def post(self, path: str, body: dict) -> requests.Response:
+        """POST with an Idempotency-Key: a retry after a timeout or a dropped connection sends
+        the same key and body, so the server applies it once and answers the first answer
+        again; a 429 (or 503) waits for its Retry-After and tries again with the same key."""
+        headers = {"Idempotency-Key": str(uuid.uuid4())}
+        while True:
+            try:
+                answer = self.http.post(self.api + path, json=body, headers=headers, timeout=30)
+            except (requests.ConnectionError, requests.Timeout):
+                time.sleep(1)
+                continue
+            if answer.status_code not in (429, 503):
+                return answer
+            time.sleep(int(answer.headers.get("Retry-After", "1")))
 
 
 def main() -> int:

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 
 from api.http import create_app
 from api.devtools.embedded_redis import start_embedded
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
 from redis_servers import (  # noqa: F401 (fixtures)
     connect_store, queue_redis_url, store_settings, valkey_cluster,
 )
@@ -76,7 +76,7 @@ def client(app):
 def run_bots(redis):
     """Run queued bot jobs in a real RQ worker until both bot queues are empty."""
     def run() -> None:
-        SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
+        SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)],
                      connection=redis).work(burst=True)
     return run
 
@@ -87,12 +87,14 @@ def serve(redis, redis_url, store_env):
     scheduler, for deadlines) beside it; returns the base URL."""
     running = []
 
-    def start(config: dict | None = None) -> str:
+    def start(config: dict | None = None, wrap=None) -> str:
+        """`wrap`, if given, is WSGI middleware put between the server and the app."""
         app = create_app({**store_env, "TESTING": True, **(config or {})})
-        server = make_server("127.0.0.1", 0, app, threaded=True)
+        server = make_server("127.0.0.1", 0, wrap(app) if wrap else app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         worker = subprocess.Popen(
-            [str(Path(sys.executable).parent / "rq"), "worker", DEEP_BOT_QUEUE, BOT_QUEUE, NOTICE_QUEUE,
+            [str(Path(sys.executable).parent / "rq"), "worker", DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE,
+             *NOTICE_WORKER_QUEUES,
              "--url", redis_url,
              "--worker-class", "worker.runner.PoytaWorker", "--with-scheduler", "--quiet"],
             cwd=ROOT, env={**os.environ, **store_env})

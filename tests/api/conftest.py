@@ -69,6 +69,7 @@ def run_worker(redis):
         tables = Tables(connections.store_client(connections.settings()), queue_redis=redis)
         tables.bots.sweep()
         tables.reminders.sweep_digests()
+        tables.webhooks.sweep()
         SimpleWorker([Queue(name, connection=redis) for name in QUEUES],
                      connection=redis).work(burst=True)
     return run

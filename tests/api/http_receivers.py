@@ -9,12 +9,15 @@ class Receiver:
 
     def __init__(self, answer):
         self.requests: list[tuple[str, str, bytes]] = []
+        self.posts: list[tuple[dict, bytes]] = []   # each POST's headers and body
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 length = int(self.headers.get("Content-Length", 0))
-                receiver.requests.append(("POST", self.path, self.rfile.read(length)))
+                body = self.rfile.read(length)
+                receiver.requests.append(("POST", self.path, body))
+                receiver.posts.append((dict(self.headers), body))
                 answer(self)
 
             def do_GET(self):  # noqa: N802
@@ -28,7 +31,8 @@ class Receiver:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
 
     def close(self):
         self.httpd.shutdown()

@@ -144,8 +144,10 @@ def test_a_poll_answered_before_flask_is_the_view_flask_sends(client, new_player
         assert (fast.status_code, by_flask.status_code) == (200, 200)
         assert fast.data == by_flask.data
         assert fast.headers["ETag"] == by_flask.headers["ETag"]
-        assert {name for name in fast.headers.keys() if name != "X-Request-Id"} == \
-            {name for name in by_flask.headers.keys() if name != "X-Request-Id"}
+        # Besides its request id, the long-poll tells the budget it drew on.
+        own = {"X-Request-Id", "RateLimit", "RateLimit-Policy"}
+        assert {name for name in fast.headers.keys() if name not in own} == \
+            {name for name in by_flask.headers.keys() if name not in own}
         assert fast.headers["X-Request-Id"] != by_flask.headers["X-Request-Id"]
         mine = client.get(url, headers={**caller, "X-Request-Id": "phone-42"})
         assert mine.headers["X-Request-Id"] == "phone-42"
@@ -271,3 +273,34 @@ def test_openapi_and_offline_docs_are_served(client):
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger-ui" in docs.data and b"//cdn" not in docs.data and b"unpkg" not in docs.data
+
+
+def test_an_invite_link_previews_its_game_without_revealing_anything_hidden(client, new_player):
+    _, anna = new_player("Anna")
+    game = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}], "pace": "3d"}).get_json()
+    code = game["invites"][0]["code"]
+    # Anyone holding the link may look before taking the seat, without a name yet.
+    preview = client.get(f"/api/v1/games/invites/{code}")
+    assert preview.status_code == 200
+    body = preview.get_json()
+    assert body == {"game": game["id"], "type": "sixnimmt", "title": "6 nimmt!", "players": 3, "seat": 1,
+                    "host": "Anna", "options": game["options"], "pace": "3d", "time_bank": None,
+                    "public": False, "seats": [
+                        {"seat": 0, "name": "Anna", "bot": None, "open": False},
+                        {"seat": 1, "name": None, "bot": None, "open": True},
+                        {"seat": 2, "name": "Bot 3 (easy)", "bot": "easy", "open": False}]}
+    assert "hand" not in preview.get_data(as_text=True) and "seed" not in body
+    # Looking takes nothing: the seat is still open; once taken, or for a made-up code, 404.
+    _, bert = new_player("Bert")
+    assert client.post(f"/api/v1/games/invites/{code}", headers=bert).status_code == 200
+    for gone in (code, "not-a-code"):
+        answer = client.get(f"/api/v1/games/invites/{gone}")
+        assert answer.status_code == 404 and answer.get_json()["code"] == 404
+
+
+def test_invite_previews_count_as_guesses_of_codes(client):
+    statuses = [client.get(f"/api/v1/games/invites/guess{n}").status_code for n in range(10)]
+    assert statuses == [404] * 10
+    refused = client.get("/api/v1/games/invites/guess10")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1

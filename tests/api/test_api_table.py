@@ -1,5 +1,11 @@
-"""Resigning and table talk: a bot takes a resigned seat and the outcome says who resigned;
+"""Resigning and table talk: resigning a two-player game ends it, the other player winning; in a
+larger game a bot takes the resigned seat;
 short, rate-limited messages per game for its players, kept within bounds."""
+import threading
+import time
+
+import requests
+
 from api.tables.chat import CHAT_KEEP, CHAT_LENGTH, CHAT_RATE
 
 GAME = {"type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}],
@@ -20,6 +26,8 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end(client, new_player, run_b
     assert resigned.status_code == 200
     seat = resigned.get_json()["seats"][1]
     assert seat["resigned"] is True and seat["standin"] is True
+    assert seat["standin_level"] == "easy"  # what the phone names the seat by from now on
+    assert resigned.get_json()["seats"][0]["standin_level"] is None
     assert resigned.get_json()["legal_actions"] == []
     # Once is enough, there is no taking it back, and only players may resign.
     assert client.post(f"/api/v1/games/{game_id}/resign", headers=bert).status_code == 409
@@ -27,7 +35,7 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end(client, new_player, run_b
     _, carl = new_player("Carl")
     assert client.post(f"/api/v1/games/{game_id}/resign", headers=carl).status_code == 403
     events = client.get(f"/api/v1/games/{game_id}/events?after=0", headers=anna).get_json()["events"]
-    assert any(e["type"] == "resigned" and e["seat"] == 1 for e in events)
+    assert any(e["type"] == "resigned" and e["seat"] == 1 and e["ends_game"] is False for e in events)
 
     # Anna plays on; the bot plays Bert's seat until the game is over.
     for _ in range(100):
@@ -42,6 +50,50 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end(client, new_player, run_b
     assert [seat["resigned"] for seat in view["seats"]] == [False, True, False]
     # A finished game cannot be resigned.
     assert client.post(f"/api/v1/games/{game_id}/resign", headers=anna).status_code == 409
+
+
+def test_resigning_a_two_player_game_ends_it_and_the_other_player_wins(client, new_player, run_bots):
+    (_, anna), (_, bert) = new_player("Anna"), new_player("Bert")
+    game = client.post("/api/v1/games", json={"type": "sixtysix", "players": 2,
+                                              "seats": ["human", "human"]}, headers=anna).get_json()
+    client.post(f"/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
+    game_id = game["id"]
+    resigned = client.post(f"/api/v1/games/{game_id}/resign", headers=bert).get_json()
+    assert resigned["status"] == "finished"
+    assert resigned["outcome"]["winners"] == [0] and resigned["outcome"]["resigned"] == 1
+    assert resigned["seats"][1]["resigned"] is True and resigned["seats"][1]["standin"] is False
+    events = client.get(f"/api/v1/games/{game_id}/events?after=0", headers=anna).get_json()["events"]
+    assert [e for e in events if e["type"] == "resigned"][0]["ends_game"] is True
+
+    # Nobody plays on: Anna has nothing to do, no bot moves for Bert, nothing can be played;
+    # the one commit after the end records the results (Bert placed last).
+    run_bots()
+    view = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()
+    assert view["legal_actions"] == [] and view["to_act"] == [] and view["version"] == resigned["version"] + 1
+    assert [seat["place"] for seat in view["results"]["seats"]] == [1, 2]
+    after = client.get(f"/api/v1/games/{game_id}/events?after=0", headers=anna).get_json()["events"]
+    assert after == events, "and no move"
+    refused = client.post(f"/api/v1/games/{game_id}/actions", json={"action": {"type": "play", "card": "A-clubs"}},
+                          headers=anna)
+    assert refused.status_code == 422 and refused.get_json()["message"] == "the game is over"
+    assert client.post(f"/api/v1/games/{game_id}/resign", headers=anna).status_code == 409
+
+    # Each inbox says who won and who resigned; the record is published with the outcome.
+    line = client.get("/api/v1/players/me/games", headers=anna).get_json()[0]
+    assert line["status"] == "finished" and line["your_place"] == 1
+    assert [(p["name"], p["resigned"]) for p in line["players"]] == [("Anna", False), ("Bert", True)]
+    assert client.get("/api/v1/players/me/games", headers=bert).get_json()[0]["your_place"] == 2
+    record = client.get(f"/api/v1/games/{game_id}/record", headers=anna).get_json()
+    assert record["outcome"] == resigned["outcome"]
+
+
+def test_resigning_against_a_bot_gives_the_bot_the_win(client, new_player):
+    _, anna = new_player("Anna")
+    game = client.post("/api/v1/games", json={"type": "sixtysix", "players": 2,
+                                              "seats": ["human", {"bot": "easy"}]}, headers=anna).get_json()
+    resigned = client.post(f"/api/v1/games/{game['id']}/resign", headers=anna).get_json()
+    assert resigned["status"] == "finished" and resigned["outcome"]["winners"] == [1]
+    assert client.get("/api/v1/players/me/games", headers=anna).get_json()[0]["your_place"] == 2
 
 
 def test_players_talk_at_the_table_within_limits(client, new_player):
@@ -155,3 +207,29 @@ def test_a_dropped_rematch_lets_the_players_ask_again(client, new_player, store,
     assert client.get(f"/api/v1/games/{game_id}", headers=bert).get_json()["rematch"] is None
     again = client.post(f"/api/v1/games/{game_id}/rematch", headers=bert)
     assert again.status_code == 200 and again.get_json()["id"] != rematch
+
+
+def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server):
+    http = requests.Session()
+    anna = {"Authorization": f"Bearer {http.post(live_server + '/api/v1/players', json={'name': 'Anna'}).json()['token']}"}
+    bert = {"Authorization": f"Bearer {http.post(live_server + '/api/v1/players', json={'name': 'Bert'}).json()['token']}"}
+    game = http.post(live_server + "/api/v1/games", json=GAME, headers=anna).json()
+    http.post(live_server + f"/api/v1/games/invites/{game['invites'][0]['code']}", headers=bert)
+    chat = f"{live_server}/api/v1/games/{game['id']}/chat"
+    heard = {}
+
+    def listen():
+        started = time.monotonic()
+        heard["answer"] = requests.get(f"{chat}?after=0&wait=20", headers=bert, timeout=30).json()
+        heard["seconds"] = time.monotonic() - started
+    listener = threading.Thread(target=listen)
+    listener.start()
+    time.sleep(0.5)
+    assert "answer" not in heard  # nothing said yet: it waits
+    assert http.post(chat, json={"text": "Hi!"}, headers=anna).status_code == 201
+    listener.join()
+    assert [m["text"] for m in heard["answer"]["messages"]] == ["Hi!"]
+    assert heard["seconds"] < 20  # woken by the message, not by the end of its wait
+    # Nothing newer: it waits its time and answers with no message; bad input changes nothing.
+    assert requests.get(f"{chat}?after=1&wait=1", headers=bert, timeout=10).json()["messages"] == []
+    assert requests.get(f"{chat}?after=0&wait=61", headers=bert, timeout=10).status_code == 422

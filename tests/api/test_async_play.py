@@ -7,7 +7,7 @@ from rq import Queue, SimpleWorker
 
 from api.http import create_app
 from api.storage import connections
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE_ORDER
 from api.tables import Tables
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
@@ -192,7 +192,7 @@ def run_due_jobs(redis, sweep=True):
         if sweeping:
             # The store under test, as the environment names it to this process's jobs.
             Tables(connections.store_client(connections.settings()), queue_redis=redis).bots.sweep()
-        SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
+        SimpleWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
                      connection=redis).work(burst=True)
 
 

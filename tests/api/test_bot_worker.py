@@ -97,6 +97,19 @@ def test_a_finished_game_replays_step_by_step_with_every_hand(client, new_player
     assert client.get(f"/api/v1/games/{view['id']}/replay/{start['steps'] + 1}", headers=anna).status_code == 404
 
 
+def test_the_record_says_where_each_round_begins(client, new_player, run_bots):
+    _, anna = new_player()
+    view = new_game(client, anna, seats=["human", {"bot": "easy"}], options={"threshold": 50})
+    play_to_the_end(client, anna, view["id"], run_bots)
+    chapters = client.get(f"/api/v1/games/{view['id']}/record", headers=anna).get_json()["chapters"]
+    assert len(chapters) >= 2, chapters  # two players take 50 bullheads in more than one round
+    assert chapters[0] == {"deal": 1, "step": 0} and [c["deal"] for c in chapters] == list(range(1, len(chapters) + 1))
+    for chapter in chapters[1:]:  # a replay jumps to the step before the round's first action
+        before = client.get(f"/api/v1/games/{view['id']}/replay/{chapter['step'] - 1}", headers=anna).get_json()
+        begun = client.get(f"/api/v1/games/{view['id']}/replay/{chapter['step']}", headers=anna).get_json()
+        assert (before["view"]["deal"], begun["view"]["deal"]) == (chapter["deal"] - 1, chapter["deal"])
+
+
 def test_events_tell_each_player_what_happened_without_secrets(client, new_player, run_bots):
     _, anna = new_player()
     view = new_game(client, anna)

@@ -32,10 +32,10 @@ def configurations(game):
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory):
+def generated(tmp_path_factory, redis_url):
     """The client package generated from the app's own /api/openapi.json."""
     where = tmp_path_factory.mktemp("client")
-    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TESTING": True})
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})  # the spec's budget counts there
     (where / "openapi.json").write_text(json.dumps(
         app.test_client().get("/api/openapi.json").get_json()))
     (where / "config.yaml").write_text("post_hooks: []\n")
@@ -78,7 +78,8 @@ def play_whole_game(client_module, server, game_type, players, options, humans, 
     body = GameCreate(
         type_=GameCreateType(game_type), players=players,
         seats=["human"] * humans + [{"bot": "easy"}] * (players - humans),
-        options=typed(f"{prefix}Options").from_dict(options), pace="none" if humans == 1 else "1d")
+        options=typed(f"{prefix}Options").from_dict(options),
+        pace=typed("GameCreatePace")("none" if humans == 1 else "1d"))
     view = create_game.sync(client=seats[0].client, body=body)
     assert isinstance(view, typed(f"{prefix}GameView")), view
     for seat, invite in zip(seats[1:], view.invites):

@@ -14,6 +14,9 @@ CONFIG = schemathesis.Config.from_dict({"checks": {"positive_data_acceptance": {
 
 @pytest.fixture
 def served_spec(app):
+    # A stream's answer ends where its first heartbeat finds the test client's request over:
+    # soon, rather than 10-20 s into each case.
+    app.config["STREAM_HEARTBEAT"] = 0.2
     return schemathesis.openapi.from_wsgi("/api/openapi.json", app, config=CONFIG)
 
 

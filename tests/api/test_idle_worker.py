@@ -12,7 +12,8 @@ from redis import Redis
 from rq import Queue
 from rq.exceptions import DequeueTimeout
 
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, NOTICE_QUEUE
+from api.devtools.serve import BOT_WORKERS
+from api.storage.jobs import BOT_QUEUE, NOTICE_WORKER_QUEUES
 from api.tables import Tables
 from worker import run
 from worker_processes import ROOT, within
@@ -23,8 +24,8 @@ IDLE_SECONDS = 40
 # bench/bot_latency.py: an easy bot's reply, queue to commit, within 0.3 s; the margin is for
 # a busy test machine.
 FIRST_REPLY_SECONDS = 2.0
-# The workers `make run` starts (api/serve.py).
-MAKE_RUN_QUEUES = ((BOT_QUEUE,), (DEEP_BOT_QUEUE, BOT_QUEUE), (NOTICE_QUEUE,))
+# The workers `make run` starts (api/devtools/serve.py).
+MAKE_RUN_QUEUES = (*BOT_WORKERS, NOTICE_WORKER_QUEUES)
 
 
 def queue_env(redis_url: str) -> dict[str, str]:

@@ -2,6 +2,7 @@
 import json
 
 import pytest
+import requests
 
 from rules import GAMES
 
@@ -149,3 +150,22 @@ def test_errors_are_json_everywhere(client):
     for path in ("/api/v1/nothing", "/api/nothing", "/no-such-file.js"):
         error_of(client.get(path), 404)
     assert json.loads(client.get("/api/v1/nothing").data)["status"] == "Not Found"
+
+
+def chunks(kilobytes):
+    yield b'{"name": "'
+    for _ in range(kilobytes):
+        yield b"x" * 1024
+    yield b'"}'
+
+
+def test_a_chunked_body_over_64_kb_is_a_413_and_a_small_one_is_read(live_server):
+    url = live_server + "/api/v1/players"
+    json_type = {"Content-Type": "application/json"}
+    over = requests.post(url, data=chunks(100), headers=json_type)
+    assert over.status_code == 413 and over.json()["code"] == 413, over.text[:200]
+    # A chunked body within the limit is read whole: the name is too long for a name.
+    within = requests.post(url, data=chunks(1), headers=json_type)
+    assert within.status_code == 422 and "name" in within.json()["errors"]["json"]
+    named = requests.post(url, data=iter([b'{"name": ', b'"Anna"}']), headers=json_type)
+    assert named.status_code == 201 and named.json()["name"] == "Anna"

@@ -13,7 +13,7 @@ from rq import Queue, SimpleWorker
 from rq.registry import StartedJobRegistry
 
 from api.http import create_app
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE, BOT_QUEUE_ORDER, DEEP_BOT_QUEUE
 from api.tables import Tables
 from api.settings import DIE_AFTER_COMMIT
 from worker_processes import start_worker, within
@@ -43,7 +43,7 @@ def start_api(processes, **env) -> str:
 
 
 def run_jobs(redis):
-    SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE)],
+    SimpleWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
                  connection=redis).work(burst=True)
 
 

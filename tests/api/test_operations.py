@@ -44,7 +44,8 @@ def test_not_ready_names_what_does_not_answer(redis_url):
     answer = no_queue.test_client().get("/readyz")
     assert answer.status_code == 503 and answer.headers["Retry-After"]
     body = answer.get_json()
-    assert set(body) == {"code", "status", "message", "errors"} and body["code"] == 503
+    assert set(body) == {"code", "status", "message", "reason", "errors"} and body["code"] == 503
+    assert body["reason"] == "unavailable"
     assert set(body["errors"]) == {"queue"} and "queue" in body["message"]
 
     no_store = create_app({"REDIS_URL": dead_url(), "RQ_REDIS_URL": redis_url, "TESTING": True})
@@ -60,7 +61,8 @@ def test_a_vanished_store_answers_503_in_the_error_shape_and_counts(redis_url):
         ("poyta_redis_errors_total", (("where", "request"),)), 0)
     answer = client.post("/api/v1/players", json={"name": "Anna"})
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
-    assert set(answer.get_json()) == {"code", "status", "message"}
+    assert set(answer.get_json()) == {"code", "status", "message", "reason"}
+    assert answer.get_json()["reason"] == "unavailable"
     after = samples(client.get("/metrics").get_data(as_text=True))
     assert after[("poyta_redis_errors_total", (("where", "request"),))] == before + 1
 
@@ -206,3 +208,15 @@ def test_a_poll_answered_before_flask_is_logged_and_counted_as_the_view_would_be
         "route": "/api/v1/games/<string:game_id>", "game": game_id, "status": 304,
         "method": "GET", "level": "INFO"}
     assert polls[0]["ms"] >= 0
+
+
+def test_metrics_with_a_token_set_answer_only_the_operator(serve, monkeypatch):
+    monkeypatch.setenv("POYTA_METRICS_TOKEN", "scrape-secret")
+    base = serve()
+    for headers in ({}, {"Authorization": "Bearer guess"}, {"Authorization": "scrape-secret"}):
+        refused = requests.get(f"{base}/metrics", headers=headers, timeout=5)
+        assert refused.status_code == 401 and refused.json()["code"] == 401
+        assert "poyta_" not in refused.text
+    scraped = requests.get(f"{base}/metrics", timeout=5,
+                           headers={"Authorization": "Bearer scrape-secret"})
+    assert scraped.status_code == 200 and "poyta_http_request_duration_seconds" in scraped.text

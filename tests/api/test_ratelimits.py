@@ -1,4 +1,5 @@
 """Budgets per player and per address, and caps on waiting requests: 429 with Retry-After."""
+import socket
 import threading
 import time
 
@@ -6,6 +7,7 @@ import pytest
 import requests
 
 from api.http import create_app
+from api.http.budgets import MAX_OPEN_LONG_POLLS
 def assert_429(response):
     assert response.status_code == 429, response.data[:200] if hasattr(response, "data") else ""
     body = response.get_json() if hasattr(response, "get_json") else response.json()
@@ -65,6 +67,35 @@ def test_each_player_has_its_own_budgets_for_creating_games_and_acting(small_bud
                        json={"action": {"type": "x"}}).status_code == 401
 
 
+def held_long_polls(redis) -> int:
+    return sum(redis.zcard(key) for key in redis.scan_iter("longpolls:*"))
+
+
+def test_long_polls_the_client_dropped_free_their_slots_at_once(live_server, redis):
+    http = requests.Session()
+    token = http.post(live_server + "/api/v1/players", json={"name": "Anna"}).json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    etag = http.get(live_server + "/api/v1/players/me/games", headers=headers).headers["ETag"]
+    host, port = live_server.removeprefix("http://").split(":")
+    request = (f"GET /api/v1/players/me/games?wait=30 HTTP/1.1\r\nHost: {host}\r\n"
+               f"Authorization: Bearer {token}\r\nIf-None-Match: {etag}\r\n\r\n").encode()
+    dropped = [socket.create_connection((host, int(port))) for _ in range(MAX_OPEN_LONG_POLLS)]
+    for connection in dropped:
+        connection.sendall(request)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and held_long_polls(redis) < MAX_OPEN_LONG_POLLS:
+        time.sleep(0.05)
+    assert held_long_polls(redis) == MAX_OPEN_LONG_POLLS
+    for connection in dropped:  # the phone left the page
+        connection.close()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and held_long_polls(redis):
+        time.sleep(0.1)
+    assert held_long_polls(redis) == 0
+    assert http.get(live_server + "/api/v1/players/me/games?wait=1",
+                    headers={**headers, "If-None-Match": etag}).status_code == 304
+
+
 def test_a_player_holds_only_a_few_long_polls_at_once(live_server, redis):
     http = requests.Session()
     token = http.post(live_server + "/api/v1/players", json={"name": "Anna"}).json()["token"]
@@ -76,18 +107,17 @@ def test_a_player_holds_only_a_few_long_polls_at_once(live_server, redis):
     def long_poll():
         answers.append(requests.get(live_server + "/api/v1/players/me/games?wait=4",
                                     headers=waiting, timeout=10).status_code)
-    polls = [threading.Thread(target=long_poll) for _ in range(8)]
+    polls = [threading.Thread(target=long_poll) for _ in range(MAX_OPEN_LONG_POLLS)]
     for poll in polls:
         poll.start()
     deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and int(redis.get(next(iter(
-            redis.scan_iter("longpolls:*")), b"x")) or 0) < 8:
+    while time.monotonic() < deadline and held_long_polls(redis) < MAX_OPEN_LONG_POLLS:
         time.sleep(0.05)
     assert_429(http.get(live_server + "/api/v1/players/me/games?wait=4", headers=waiting))
     assert http.get(live_server + "/api/v1/players/me/games", headers=headers).status_code == 200
     for poll in polls:
         poll.join()
-    assert answers == [304] * 8
+    assert answers == [304] * MAX_OPEN_LONG_POLLS
     assert http.get(live_server + "/api/v1/players/me/games?wait=1",
                     headers=waiting).status_code == 304
 
@@ -114,6 +144,18 @@ def test_quotas_on_hard_bots_lobby_entries_and_open_games(client, new_player, mo
     assert_429(client.post("/api/v1/games", headers=anna, json=private))
     _, bert = new_player("Bert")
     assert client.post("/api/v1/games", headers=bert, json=private).status_code == 201
+
+
+def test_a_player_keeps_only_a_few_open_games_with_hard_bots(client, new_player):
+    _, anna = new_player("Anna")
+    against_hard = {"type": "sixtysix", "players": 2, "seats": ["human", {"bot": "hard"}]}
+    for _ in range(5):
+        assert client.post("/api/v1/games", headers=anna, json=against_hard).status_code == 201
+    refused = client.post("/api/v1/games", headers=anna, json=against_hard)
+    assert_429(refused)
+    assert "hard bots" in refused.get_json()["message"]
+    easy = {**against_hard, "seats": ["human", {"bot": "easy"}]}
+    assert client.post("/api/v1/games", headers=anna, json=easy).status_code == 201
 
 
 def test_an_operator_sets_budgets_in_the_environment(redis, store_env, monkeypatch):
@@ -144,3 +186,36 @@ def test_waiting_draws_on_the_long_poll_budget_and_a_plain_poll_on_none(redis, s
     for _ in range(5):
         assert client.get(url, headers=waiting).status_code == 304
         assert client.get("/api/v1/players/me/games", headers=headers).status_code == 200
+
+
+def test_one_address_keeps_only_so_many_open_games_with_hard_bots(client, new_player,
+                                                                   monkeypatch):
+    monkeypatch.setattr("api.tables.quotas.MAX_HARD_BOT_GAMES_PER_ADDRESS", 7)
+    against_hard = {"type": "sixtysix", "players": 2, "seats": ["human", {"bot": "hard"}]}
+    players = [new_player(f"Player {index}")[1] for index in range(3)]
+    made = [client.post("/api/v1/games", headers=players[index // 3], json=against_hard)
+            for index in range(7)]
+    assert [answer.status_code for answer in made] == [201] * 7
+    refused = client.post("/api/v1/games", headers=players[2], json=against_hard)
+    assert_429(refused)
+    assert "network" in refused.get_json()["message"]
+    other_address = client.post("/api/v1/games", headers=players[2], json=against_hard,
+                                environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other_address.status_code == 201
+    game_id = made[0].get_json()["id"]
+    assert client.post(f"/api/v1/games/{game_id}/resign", headers=players[0]).status_code == 200
+    assert client.post("/api/v1/games", headers=players[2], json=against_hard).status_code == 201
+
+
+def test_answers_under_a_budget_carry_the_ietf_ratelimit_headers(redis, store_env, monkeypatch):
+    monkeypatch.setenv("POYTA_RATE_LIMITS", '{"create_player": "3/minute;50/hour"}')
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    answers = [client.post("/api/v1/players", json={"name": f"P{index}"}) for index in range(4)]
+    assert answers[0].headers["RateLimit-Policy"] == \
+        '"create_player-60s";q=3;w=60, "create_player-3600s";q=50;w=3600'
+    remaining = [answer.headers["RateLimit"].split(";")[1] for answer in answers]
+    assert remaining == ["r=2", "r=1", "r=0", "r=0"]
+    assert answers[3].status_code == 429
+    seconds = int(answers[3].headers["RateLimit"].split(";t=")[1])
+    assert 0 < seconds <= 60 and abs(seconds - int(answers[3].headers["Retry-After"])) <= 1
+    assert "RateLimit" not in client.get("/api/v1/games/types").headers

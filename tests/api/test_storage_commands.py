@@ -13,14 +13,24 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 
 from api.http import create_app
-from api.storage.jobs import BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE, BOT_QUEUE_ORDER
 from api.tables import Tables
 from redis_servers import store_settings
 
 # Issue 10 asked for at most 2 commands for a poll and a view; a view without `wait` is
 # answered before Flask (api/game_polls.py) in one.
 CEILINGS = {"304 poll": 1, "seated view": 1, "accepted action": 3, "bot job body": 3,
-            "events": 2, "long-poll wake beyond its first check": 2}
+            "events": 2, "long-poll wake beyond its first check": 2,
+            # Once in a game's life: the log read to pack it, and the game marked due for its
+            # results before the commit.
+            "finishing move": 4,
+            # Recording a finished game's results: per rated player, their standings read
+            # (when the ratings before the game are first kept), their update and their
+            # leaderboard entry; per game, its load, the kept ratings, their keeping and the
+            # commit of its results.
+            "results per player": 3, "results per game": 4,
+            # Another player's profile asks the caller's blocks too, for `can_challenge`.
+            "profile": 1, "another's profile": 2, "leaderboard": 1}
 HANDSHAKE = {"HELLO", "CLIENT", "AUTH", "SELECT"}
 
 
@@ -70,7 +80,8 @@ def counted(app):
 
 
 def run_jobs(redis):
-    SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    SimpleWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
+                 connection=redis).work(burst=True)
 
 
 def human_against_a_bot(client, redis):
@@ -129,6 +140,33 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
     assert worker_service.bots.play_due(game_id) == 1
     body = in_job.commands
     assert len(body) <= CEILINGS["bot job body"], body
+
+
+def test_a_finished_game_is_read_again_from_its_version_alone(app, client, redis, counted):
+    """Its record, events and replay steps never change: once a process made them, each costs
+    the one command that reads the game's version (and the caller's seat)."""
+    anna = {"Authorization": "Bearer " + client.post(
+        "/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
+    game_id = client.post("/api/v1/games", headers=anna, json={  # a bot plays the resigned seat
+        "type": "sixnimmt", "players": 3, "seats": ["human", {"bot": "easy"}, {"bot": "easy"}]}
+    ).get_json()["id"]
+    url = f"/api/v1/games/{game_id}"
+    client.post(f"{url}/resign", headers=anna)
+    run_jobs(redis)
+    assert client.get(url, headers=anna).get_json()["status"] == "finished"
+    paths = [f"{url}/record", f"{url}/events", f"{url}/events?after=3&limit=5", f"{url}/replay/4"]
+    first = {path: client.get(path, headers=anna) for path in paths}
+    token = anna["Authorization"].partition(" ")[2]
+    for path, answer in first.items():
+        assert answer.status_code == 200, path
+        app.extensions["poyta"].players.for_token(token)  # its lookup stays cached 2 s
+        again = counted.during(lambda: setattr(counted, "answer", client.get(path, headers=anna)))
+        assert counted.answer.data == answer.data
+        assert len(again) <= (2 if "replay" in path else 1), (path, again)
+        app.extensions["poyta"].players.for_token(token)
+        held = counted.during(lambda: setattr(counted, "answer", client.get(
+            path, headers={**anna, "If-None-Match": answer.headers["ETag"]})))
+        assert counted.answer.status_code == 304 and len(held) == 1, (path, held)
 
 
 def test_a_long_poll_wakes_with_two_commands_beyond_its_first_check(app, client, redis, counted,
@@ -233,18 +271,26 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
     while True:
         moves = []
         jobs.append(in_job.during(lambda: moves.append(worker_service.bots.play_due(game_id))))
-        # One load, then at most two commands a move (a job moves every bot seat due).
-        assert len(jobs[-1]) <= 1 + (CEILINGS["bot job body"] - 1) * max(moves[0], 1), jobs[-1]
         view = client.get(url, headers=anna).get_json()
+        # One load, then at most two commands a move (a job moves every bot seat due), and one
+        # more for the move that finishes the game (it marks the game due for its results).
+        finishing_move = CEILINGS["finishing move"] - CEILINGS["accepted action"]
+        assert len(jobs[-1]) <= 1 + (CEILINGS["bot job body"] - 1) * max(moves[0], 1) + (
+            finishing_move if view["status"] == "finished" else 0), jobs[-1]
         if view["status"] == "finished":
             break
         actions.append(counted.during(lambda: client.post(
             f"{url}/actions", json={"action": view["legal_actions"][0]}, headers=anna)))
-    assert max(map(len, actions)) <= CEILINGS["accepted action"], max(actions, key=len)
     # The game ended with the human's last move (then the last job found nothing to do) or with
-    # the last job's: it read the log, then committed it packed, with no due time to note.
-    finishing = actions[-1] if jobs[-1] == ["HMGET"] else jobs[-1]
-    assert finishing[-2:] == ["EVALSHA", "EVALSHA"], finishing
+    # the last job's: it marked the game due for its results, read the log, then committed it
+    # packed.
+    human_finished = jobs[-1] == ["HMGET"]
+    finishing = actions[-1] if human_finished else jobs[-1]
+    assert finishing[-3:] == ["ZADD", "EVALSHA", "EVALSHA"], finishing
+    moves = actions[:-1] if human_finished else actions
+    assert max(map(len, moves)) <= CEILINGS["accepted action"], max(moves, key=len)
+    if human_finished:
+        assert len(finishing) <= CEILINGS["finishing move"], finishing
 
     other = client.post("/api/v1/games", headers=anna, json={
         "type": "hattrick", "players": 4, "seats": ["human"] + [{"bot": "easy"}] * 3}
@@ -257,3 +303,54 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
 
 def test_the_game_types_send_no_command_though_their_path_looks_like_a_game(client, counted):
     assert counted.during(lambda: client.get("/api/v1/games/types")) == []
+
+
+def test_results_a_profile_and_a_leaderboard_stay_within_their_ceilings(app, client, redis,
+                                                                       counted, new_player):
+    body, anna = new_player("Anna")
+    job_client = Redis.from_url(app.config["REDIS_URL"])
+    in_job = Counted(job_client)
+    worker_service = Tables(job_client, queue_redis=redis)
+
+    def finished_game() -> str:
+        """Anna against two bot levels: three rated players."""
+        game_id = client.post("/api/v1/games", headers=anna, json={
+            "type": "sixnimmt", "players": 3, "options": {"threshold": 1}, "pace": "none",
+            "seats": ["human", {"bot": "easy"}, {"bot": "medium"}]}).get_json()["id"]
+        while True:
+            worker_service.bots.play_due(game_id)
+            view = client.get(f"/api/v1/games/{game_id}", headers=anna).get_json()
+            if view["status"] == "finished":
+                return game_id
+            client.post(f"/api/v1/games/{game_id}/actions",
+                        json={"action": view["legal_actions"][0]}, headers=anna)
+
+    worker_service.ratings.record(finished_game())  # the server learns the scripts
+    game_id = finished_game()
+    recorded = in_job.during(lambda: worker_service.ratings.record(game_id))
+    ceiling = CEILINGS["results per game"] + 3 * CEILINGS["results per player"]
+    assert len(recorded) <= ceiling, recorded
+    assert in_job.during(lambda: worker_service.ratings.record(game_id)) == ["HMGET"], (
+        "recorded results: one look and nothing more")
+
+    client.get(f"/api/v1/players/{body['id']}", headers=anna)
+    client.get("/api/v1/games/types/sixnimmt/leaderboard", headers=anna)
+    token = anna["Authorization"].partition(" ")[2]
+    app.extensions["poyta"].players.for_token(token)
+    profile = counted.during(lambda: setattr(counted, "answer", client.get(
+        f"/api/v1/players/{body['id']}", headers=anna)))
+    assert counted.answer.get_json()["ratings"]["sixnimmt"]["games"] == 2
+    assert len(profile) <= CEILINGS["profile"], profile
+    _, bert = new_player("Bert")
+    bert_token = bert["Authorization"].partition(" ")[2]
+    client.get(f"/api/v1/players/{body['id']}", headers=bert)
+    app.extensions["poyta"].players.for_token(bert_token)
+    theirs = counted.during(lambda: setattr(counted, "answer", client.get(
+        f"/api/v1/players/{body['id']}", headers=bert)))
+    assert counted.answer.get_json()["can_challenge"] is True
+    assert len(theirs) <= CEILINGS["another's profile"], theirs
+    app.extensions["poyta"].players.for_token(token)
+    board = counted.during(lambda: setattr(counted, "answer", client.get(
+        "/api/v1/games/types/sixnimmt/leaderboard", headers=anna)))
+    assert counted.answer.get_json()["you"]["games"] == 2
+    assert len(board) <= CEILINGS["leaderboard"], board

@@ -12,15 +12,18 @@ BIN = Path(sys.executable).parent
 
 
 def start_worker(processes: list, redis, redis_url: str, queues=(DEEP_BOT_QUEUE, BOT_QUEUE),
-                 **env) -> subprocess.Popen:
-    """A worker process on `queues`, returned once it runs (its liveness beat is there)."""
+                 scheduler: bool = False, wait: bool = True, **env) -> subprocess.Popen:
+    """A worker process on `queues` (with RQ's scheduler, for retries: `scheduler`), returned
+    once it runs (its liveness beat is there) unless not to `wait`."""
     before = set(redis.keys("worker:alive:*"))
     worker = subprocess.Popen(
         [str(BIN / "rq"), "worker", *queues, "--url", redis_url,
-         "--worker-class", "worker.runner.PoytaWorker", "--quiet"],
+         "--worker-class", "worker.runner.PoytaWorker", "--quiet",
+         *(["--with-scheduler"] if scheduler else [])],
         cwd=ROOT, env={**os.environ, **env})
     processes.append(worker)
-    within(60, lambda: set(redis.keys("worker:alive:*")) - before)
+    if wait:
+        within(60, lambda: set(redis.keys("worker:alive:*")) - before)
     return worker
 
 

@@ -1,6 +1,7 @@
 """axe-core (the npm package in tests/e2e, installed by `make test`) audits the PWA's pages in
 Chromium: home, the create form, every game's table mid-game and at its end, How to play,
-settings and replay, light and dark. No serious or critical violation is allowed."""
+settings, replay and an invite link's preview, light and dark. No serious or critical violation is
+allowed."""
 from __future__ import annotations
 
 import re
@@ -85,3 +86,10 @@ def test_two_games_in_the_dark(axe_installed, new_page, live_server):
     page.evaluate("document.querySelector('main').append(document.createElement('button'))")
     assert any(line.startswith("button-name:") for line in serious_violations(page))
     audit_games(page, live_server, ["sixtysix", "sticheln"])
+    # An invite link's preview, before the seat is taken.
+    anna = call(page, live_server, "POST", "/players", {"name": "Anna"})["token"]
+    invited = page.request.post(f"{live_server}/api/v1/games", headers={"Authorization": f"Bearer {anna}"},
+                                data={"type": "sixtysix", "players": 2, "seats": ["human", "human"]}).json()
+    page.goto(f"{live_server}/#/invite/{invited['invites'][0]['code']}")
+    sync_api.expect(page.get_by_role("button", name="Take the seat")).to_be_visible()
+    assert serious_violations(page) == [], "invite preview, dark"

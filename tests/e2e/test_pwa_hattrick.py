@@ -18,7 +18,7 @@ def test_play_a_deal_of_hattrick_against_bots(page, live_server):
     page.get_by_label("Number of players").fill("4")
     for seat in (2, 3, 4):
         page.get_by_label(f"Seat {seat}", exact=True).select_option(label="Bot (easy)")
-    page.get_by_label("number of deals in the match").fill("1")
+    page.get_by_label("Deals in the match").fill("1")
     page.get_by_role("button", name="Create game").click()
     page.wait_for_url(re.compile(r"#/game/"))
     game_id = page.url.split("#/game/")[1]
@@ -70,3 +70,15 @@ def test_play_a_deal_of_hattrick_against_bots(page, live_server):
     for card in end["set_aside"]:
         colour, value = card.split("-")
         expect(page.get_by_text(re.compile(rf": set aside {colour} {value}, scored "))).to_be_visible()
+    # Each score shows its sum, and the collected cards stay on the table at the game's end.
+    for seat in view["seats"]:
+        pile, passed_cards = end["piles"][seat["seat"]], end["passed"][seat["seat"]]
+        best = max(len(cards) for cards in pile.values())
+        others = sum(len(cards) for cards in pile.values()) - best
+        assert best - others - 2 * len(passed_cards) == scores[seat["seat"]]
+        line = page.locator(".hattrick .ht-list li > span:not([aria-hidden])").filter(has_text=re.compile(
+            rf"^{'You' if seat['seat'] == view['your_seat'] else re.escape(seat['name'])}: set aside"))
+        expect(line).to_contain_text(re.compile(rf"scored .+ \({best} [a-z]+ − {others} other cards − 2 × {len(passed_cards)} passed\)$"))
+    piles = page.locator(".table-wrap").and_(page.get_by_role("region", name="Collected cards in deal 1"))
+    expect(piles).to_be_visible()
+    expect(piles.get_by_role("row")).to_have_count(5)

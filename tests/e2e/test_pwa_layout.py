@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from phone import call, in_viewport, layout_problems, start
+from phone import call, in_viewport, layout_problems, play_by_api, start
 from playwright import sync_api
 
 EASY = {"bot": "easy"}
@@ -26,8 +26,8 @@ SCREENS = {
 LONG_NAME = "Annikki Virtanen-Korhonen"
 
 
-def grow_score_sheets(page) -> None:
-    """Every game's real view, with eight more finished deals in its score sheet."""
+def grow_score_sheets(page, game_id: str | None = None) -> None:
+    """Every game's (or one game's) real view, with eight more finished deals in its score sheet."""
     def handle(route):
         response = route.fetch()
         if response.status != 200:  # 304: the page still has what it was given
@@ -39,7 +39,8 @@ def grow_score_sheets(page) -> None:
             view["table"][key] = view["table"][key] + [[seat - 12 for seat in range(len(view["seats"]))]] * 8
         route.fulfill(response=response, body=json.dumps(view))
 
-    page.route(re.compile(r"/api/v1/games/[\w-]+(\?wait=\d+)?$"), handle)
+    game = re.escape(game_id) if game_id else r"[\w-]+"
+    page.route(re.compile(rf"/api/v1/games/{game}(\?wait=\d+)?$"), handle)
 
 
 @pytest.mark.parametrize("screen", SCREENS)
@@ -122,3 +123,116 @@ def test_home_settings_and_rules_fit_the_smallest_phone(new_page, live_server):
     assert "small target: button" in problems
     assert 'word broken: "Pelaaminen"' in problems
     assert "overflows: div" in problems
+
+
+def test_the_final_penalty_table_reads_on_the_smallest_phone(new_page, live_server):
+    """6 nimmt! at its end at 360 px: the penalty table fits, or says that it scrolls sideways
+    and shows its fixed columns' edges; no round's header is cut inside its own cell, and
+    scrolled to the end the last round stands clear of the Total column."""
+    expect = sync_api.expect
+    page = new_page(viewport={"width": 360, "height": 740})
+    start(page, live_server, LONG_NAME)
+    game = call(page, live_server, "POST", "/games", {"type": "sixnimmt", "players": 4, "pace": "none",
+                                                      "seats": ["human"] + [EASY] * 3, "options": {"threshold": 1}})
+    play_by_api(page, live_server, game["id"], lambda view: view["status"] == "finished")
+    wrap = page.locator(".table-wrap").filter(has=page.locator("table.penalties"))
+    hint = page.get_by_text("The table is wider than the screen: swipe it sideways for every column.")
+
+    page.goto(f"{live_server}/#/game/{game['id']}")
+    expect(page.locator("#status-line")).to_have_text("Game over")
+    expect(wrap).to_be_visible()
+    assert not wrap.evaluate("(el) => el.scrollWidth > el.clientWidth + 1")
+    expect(hint).to_have_count(0)
+
+    grow_score_sheets(page, game["id"])  # eight more rounds: wider than the phone
+    page.reload()
+    # The view kept from before shows first: wait for the grown one.
+    expect(page.get_by_role("columnheader", name="Round 9", exact=True)).to_have_count(1)
+    assert wrap.evaluate("(el) => el.scrollWidth > el.clientWidth + 1")
+    expect(hint).to_be_visible()
+    assert wrap.evaluate("(el) => getComputedStyle(el.querySelector('th:last-child')).boxShadow") != "none"
+    assert wrap.evaluate("""(el) => [...el.querySelectorAll('thead th')].every((th) => th.scrollWidth <= th.clientWidth)""")
+    clear = wrap.evaluate("""(el) => {
+        el.scrollLeft = el.scrollWidth;
+        const heads = el.querySelectorAll('thead th');
+        const lastRound = heads[heads.length - 2].getBoundingClientRect();
+        const total = heads[heads.length - 1].getBoundingClientRect();
+        return lastRound.right <= total.left + 1 && lastRound.left >= el.getBoundingClientRect().left;
+    }""")
+    assert clear
+    assert layout_problems(page) == []
+
+
+def test_the_new_game_form_speaks_finnish(new_page, live_server):
+    """Options by the rules' own short names, their choices, the bot levels and the first
+    device in Finnish; Sixty-six offers the deck only where it is a choice."""
+    expect = sync_api.expect
+    page = new_page(viewport={"width": 360, "height": 740}, locale="fi-FI")
+    start(page, live_server, "Anni")
+    page.get_by_label("Peli", exact=True).select_option(label="Sixty-six")
+    expect(page.get_by_label("Säännöt", exact=True).locator("option:checked")).to_have_text(
+        "Klassinen: mariaasit ja valttikortin vaihto")
+    deck = page.get_by_label("Pakka", exact=True)
+    expect(deck).to_be_disabled()
+    expect(deck.locator("option:checked")).to_have_text("24 korttia (9–ässä)")
+    expect(page.get_by_label("Voittopisteet ottelun voittoon")).to_have_value("7")
+    expect(page.get_by_label("Paikka 2", exact=True).locator("option")).to_have_text(
+        ["Botti (helppo)", "Botti (keskitaso)", "Botti (vaikea)", "Ystävä (ihminen)"])
+    # The rules as written let two players choose the deck; three players have none to choose.
+    page.get_by_label("Säännöt", exact=True).select_option(label="Kuten kirjoitettu: ei mariaaseja eikä vaihtoa")
+    expect(deck).to_be_enabled()
+    page.get_by_label("Pelaajien määrä").fill("3")
+    expect(deck).to_be_hidden()
+    page.get_by_label("Peli", exact=True).select_option(label="Sticheln")
+    expect(page.get_by_label("Kova: kaksi kipuväriä, yksi tikki vähemmän")).to_be_visible()
+    assert layout_problems(page) == []
+    page.get_by_role("link", name=re.compile("^Asetukset")).click()
+    expect(page.get_by_role("region", name="Laitteet").locator(".device-list")).to_contain_text("ensimmäinen laite")
+
+
+BAR_GAMES = {"sixtysix": GAMES["sixtysix"], "sticheln": GAMES["sticheln"]}
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_table_bar_stays_at_the_top_and_covers_no_card(new_page, live_server, screen):
+    """Scrolled down to the log or back up to the hand, the compact bar with the status, the
+    score and the time left stays at the top of the screen, and every card of the hand shown
+    below it can be tapped (nothing of the bar lies over it)."""
+    expect = sync_api.expect
+    viewport, locale, scheme = SCREENS[screen]
+    page = new_page(scheme, viewport=viewport, locale=locale)
+    start(page, live_server, "Anna")
+    score = re.compile(r"^(Score|Pisteet) \d+$")
+    time_left = re.compile(r"\d+ (min|h) (left|jäljellä)$")
+    for game_type, spec in BAR_GAMES.items():
+        game = call(page, live_server, "POST", "/games", {
+            "type": game_type, "players": spec["players"], "options": spec["options"], "pace": "1h",
+            "seats": ["human"] + [EASY] * (spec["players"] - 1)})
+        page.goto(f"{live_server}/#/game/{game['id']}")
+        bar = page.locator("#table-bar")
+        expect(bar.locator(".status-line.yours")).to_be_visible()
+        expect(bar.locator(".bar-score")).to_have_text(score)
+        expect(bar.locator(".bar-time")).to_have_text(time_left)
+        expect(page.locator('[data-part="hand"] button:enabled').first).to_be_visible()
+
+        page.locator(".log").evaluate("(el) => el.scrollIntoView({ block: 'end' })")
+        assert page.evaluate("scrollY") > 100, f"{game_type}: the page did not scroll"
+        box = bar.bounding_box()
+        assert abs(box["y"]) <= 1 and box["height"] <= 110, f"{game_type}: bar at {box} after scrolling to the log"
+        assert in_viewport(page, "#status-line")
+
+        page.locator('[data-part="hand"]').evaluate("(el) => el.scrollIntoView({ block: 'start' })")
+        box = bar.bounding_box()
+        assert abs(box["y"]) <= 1, f"{game_type}: bar at {box} after scrolling to the hand"
+        covered = page.evaluate("""() => [...document.querySelectorAll('[data-part="hand"] button')].filter((card) => {
+            const r = card.getBoundingClientRect();
+            const x = r.left + r.width / 2;
+            return r.top >= 0 && r.bottom <= innerHeight
+              && [r.top + 2, r.top + r.height / 2].some((y) => !card.contains(document.elementFromPoint(x, y)));
+        }).length""")
+        assert covered == 0, f"{game_type}: the bar covers {covered} card(s) of the hand"
+        assert page.evaluate("""() => {
+            const top = document.querySelector('[data-part="hand"]').getBoundingClientRect().top;
+            return top >= document.querySelector('#table-bar').getBoundingClientRect().bottom - 1;
+        }"""), f"{game_type}: the hand starts under the bar"
+        assert layout_problems(page) == [], game_type

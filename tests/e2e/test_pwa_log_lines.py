@@ -18,9 +18,11 @@ SETUPS = [  # (type, players, options): together they make every event a game lo
     ("sixtysix", 4, {"preset": "classic", "match_points": 3}),
     ("sticheln", 3, {"deals": 2}),
 ]
-# Events the server adds to any game (a time-out, a stand-in's move, a resignation).
+# Events the server adds to any game (a time-out, a stand-in's move, a resignation, the end of
+# a game whose log is full).
 SERVICE_EVENTS = [{"type": "timeout", "seat": 0, "standin": False}, {"type": "timeout", "seat": 0, "standin": True},
-                  {"type": "stand_in", "seat": 0}, {"type": "resigned", "seat": 0}]
+                  {"type": "stand_in", "seat": 0}, {"type": "resigned", "seat": 0},
+                  {"type": "ended", "reason": "log_full", "actions": 2000}]
 
 
 def rare_events(type_name: str, events: list[dict]) -> list[dict]:

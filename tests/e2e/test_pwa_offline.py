@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from phone import call, outside, start
+from phone import call, outside, play_by_api, start
 from playwright import sync_api
 
 PLAY = re.compile(r"^Play \d+(, | instead, )\d bullheads?$")
@@ -16,7 +16,7 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     page = new_page()
     start(page, live_server, "Anna")
     game = call(page, live_server, "POST", "/games", {
-        "type": "sixnimmt", "players": 2, "seats": ["human", "human"], "options": {"threshold": 500}})
+        "type": "sixnimmt", "players": 2, "seats": ["human", "human"], "options": {"threshold": 200}})
     bo = outside(live_server, "POST", "/players", body={"name": "Bo"})
     outside(live_server, "POST", f"/games/invites/{game['invites'][0]['code']}", bo["token"], {})
 
@@ -30,7 +30,7 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     # Offline, reopened: the game as it was, marked as not current, and the inbox too.
     page.context.set_offline(True)
     page.reload()
-    expect(page.locator(".stale-note")).to_contain_text("Offline: shown as it was on")
+    expect(page.locator(".stale-note")).to_contain_text("Offline: shown as it was at")
     expect(page.get_by_role("button", name=PLAY)).to_have_count(10)
     page.get_by_role("link", name="Pöytä").click()
     expect(page.locator(".stale-note")).to_be_visible()
@@ -65,3 +65,32 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     assert {"seat": 0, "card": number} in revealed["cards"]  # her first card, not the held change
 
 
+
+
+def test_a_finnish_phone_offline_tells_the_time_and_holds_the_card_by_its_name(new_page, live_server):
+    """Sixty-six offline in Finnish: the kept view says the clock time ("klo 22.03", not a
+    weekday that reads as a date), and the held card is named as it is spoken, without the
+    letters of its face."""
+    expect = sync_api.expect
+    page = new_page(locale="fi-FI")
+    start(page, live_server, "Anni")
+    game = call(page, live_server, "POST", "/games", {
+        "type": "sixtysix", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
+        "options": {"preset": "classic"}})
+    play_by_api(page, live_server, game["id"], lambda view: view["your_seat"] in view["to_act"])
+    page.goto(f"{live_server}/#/game/{game['id']}")
+    card = page.locator('[data-part="hand"] button:enabled').first
+    expect(card).to_be_visible()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".stale-note")).to_have_text(
+        re.compile(r"^Ei yhteyttä: näytetään tilanne klo \d{2}\.\d{2}; se on voinut muuttua\.$"))
+    name = card.locator(".visually-hidden").inner_text()
+    assert re.fullmatch(r"Pelaa [a-zäö]+", name), name
+    card.click()
+    held = page.get_by_role("status").filter(has_text="odottaa ja lähetetään")
+    expect(held).to_contain_text(f"siirtosi ”{name}” odottaa")
+    page.context.set_offline(False)
+    expect(held).to_have_count(0)

@@ -34,11 +34,11 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
     page.get_by_label("Number of players").fill("4")
     for seat in (2, 3, 4):
         page.get_by_label(f"Seat {seat}", exact=True).select_option(label="Bot (easy)")
-    page.get_by_label(re.compile("reaches this many bullheads")).fill("500")
+    page.get_by_label(re.compile("ends at this many bullheads")).fill("200")
     page.get_by_role("button", name="Create game").click()
     page.wait_for_url(re.compile(r"#/game/"))
     game_id = page.url.split("#/game/")[1]
-    assert api_view(page, live_server, game_id)["options"]["threshold"] == 500
+    assert api_view(page, live_server, game_id)["options"]["threshold"] == 200
 
     # How to play opens over the table and closes back to it; its full rules link comes back here.
     page.get_by_role("button", name="How to play").click()
@@ -62,6 +62,11 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
         expect(round_turn).to_have_text(f"Round 1 · turn {turn} of 10")
         expect(status).to_have_text("Your turn: choose a card")
         expect(play).to_have_count(11 - turn)
+        if turn == 4:
+            check_cards_played(page, live_server, game_id)
+        if turn == 5:  # still open on the next turn's view, one turn longer
+            page.get_by_role("button", name="Hide cards played (16)").click()
+            expect(page.locator("#sn-played-cards")).to_be_hidden()
         card = play.first
         label = card.get_attribute("aria-label")
         number = int(re.match(r"Play (\d+)", label).group(1))
@@ -103,6 +108,27 @@ def test_play_a_round_of_sixnimmt_against_bots(page, live_server):
     expect(page.get_by_role("link", name=re.compile(r"^6 nimmt! · your turn"))).to_be_visible()
 
 
+def check_cards_played(page, live_server, game_id):
+    """"Cards played" lists every card of the round so far by number, and stays open."""
+    expect = sync_api.expect
+    view = api_view(page, live_server, game_id)
+    played = view["table"]["played"]
+    assert len(played) == 12
+    toggle = page.get_by_role("button", name="Cards played (12)")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(page.get_by_role("button", name="Hide cards played (12)")).to_have_attribute(
+        "aria-expanded", "true")
+    cards = page.locator("#sn-played-cards li")
+    expect(cards).to_have_count(12)
+    by_number = sorted(played, key=lambda entry: entry["card"])
+    assert [int(number) for number in cards.locator(".nc-num").all_inner_texts()] == [
+        entry["card"] for entry in by_number]
+    names = ["You" if seat["seat"] == view["your_seat"] else seat["name"] for seat in view["seats"]]
+    expect(cards.locator(".visually-hidden")).to_have_text([
+        f"{entry['card']}: {names[entry['seat']]}, turn {entry['turn']}" for entry in by_number])
+
+
 def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
     expect = sync_api.expect
     anna = new_page()
@@ -127,6 +153,10 @@ def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
     bo = new_page("dark")
     bo.goto(link.input_value())
     expect(bo.get_by_role("heading", level=1, name="A friend invited you to a game")).to_be_visible()
+    # Before giving a name: who invited, to which game, with whom, at what pace.
+    offer = bo.get_by_role("region", name="Anna invited you to 6 nimmt!")
+    expect(offer).to_contain_text("3 players: Anna, you and Bot 3 (easy)")
+    expect(offer).to_contain_text("Time per move: 1 day")
     start(bo, live_server, "Bo", link.input_value().removeprefix(live_server))
     bo.wait_for_url(re.compile(rf"#/game/{re.escape(game_id)}$"))
     expect(bo.locator("#status-line")).to_have_text("Your turn: choose a card")

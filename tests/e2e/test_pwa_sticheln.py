@@ -15,7 +15,7 @@ def create_game(page, base: str, seats: list[str], **switches) -> str:
     page.get_by_label("Number of players").fill(str(len(seats) + 1))
     for number, seat in enumerate(seats, start=2):
         page.get_by_label(f"Seat {number}", exact=True).select_option(label=seat)
-    page.get_by_label("number of deals in the match").fill("1")
+    page.get_by_label("Deals in the match").fill("1")
     for name in switches:
         page.locator(f"#opt-{name}").check()
     page.get_by_role("button", name="Create game").click()
@@ -66,6 +66,21 @@ def test_play_a_whole_deal_of_sticheln_against_bots(new_page, live_server):
         expect(row.get_by_role("cell").last).to_have_text(str(seat["score"]))
         assert seat["score"] == scores[seat["seat"]]
     expect(page.get_by_text(re.compile(r"^Deal 1 over: You -?\d+"))).to_be_visible()  # game log
+
+    # Each seat's deal score adds up on screen, the pain card put down included.
+    for seat in view["seats"]:
+        panel = page.locator(".st-seat").nth(seat["seat"])
+        sum_line = panel.locator(".st-sum").inner_text().replace("−", "-")
+        parts, total = sum_line.rsplit(" = ", 1)
+        assert int(total) == scores[seat["seat"]], sum_line
+        added = 0
+        for part in parts.split(", "):
+            plain = re.fullmatch(r"(\d+) other cards × ([+-]1)", part)
+            added += int(plain.group(1)) * int(plain.group(2)) if plain else int(part.rsplit(" ", 1)[1])
+        assert added == int(total), sum_line
+        if seat["seat"] == view["your_seat"]:
+            value = int(hand[0].split("-")[1])
+            assert f"{spoken(hand[0])} put down {-value if value else 0}" in sum_line, sum_line
 
 
 def test_tough_pain_cards_can_be_changed_until_everybody_has_chosen(new_page, live_server):

@@ -386,7 +386,7 @@ def test_view_shape_and_privacy_at_start():
     assert own["hand"] == state["hands"][2]
     assert set(own["table"]) == {"deals", "dealer", "leader", "turn", "hand_sizes", "trick",
                                  "trick_colours", "piles", "passed", "passed_counts", "deal_scores",
-                                 "sheet", "last_trick", "previous_deal"}
+                                 "sheet", "last_trick", "tricks", "previous_deal"}
     spectator = GAME.view(state, None)
     assert spectator["hand"] is None
     for view in (own, spectator):
@@ -459,3 +459,30 @@ def test_bot_rejects_unknown_level():
     state = new()
     with pytest.raises(ValueError, match="no bot level"):
         GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "grandmaster", random.Random(1))
+
+
+@pytest.mark.parametrize("players, seed", [(4, 1), (5, 2), (7, 3)])
+def test_the_view_lists_every_trick_of_the_deal_as_it_was_played(players, seed):
+    """Who played (or passed) what, trick by trick: all of it was shown, so a player may
+    remember it; the events, which everyone sees, are the witness. A new deal starts afresh."""
+    rng = random.Random(seed)
+    state = new(players, seed, deals=2)
+    tricks, current = [], []
+    while GAME.outcome(state) is None:
+        seat = GAME.to_act(state)[0]
+        events = GAME.apply_action(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        for event in events:
+            if event["type"] in ("played", "passed"):
+                current.append({"seat": event["seat"], "card": event["card"],
+                                "passed": event["type"] == "passed"})
+            elif event["type"] == "trick_taken":
+                tricks.append({"cards": current, "next_leader": event["next_leader"],
+                               "taken": {taken["colour"]: taken["seat"] for taken in event["taken"]}})
+                current = []
+            elif event["type"] == "dealt":
+                tricks = []
+        for viewer in (None, *range(players)):
+            table = GAME.view(state, viewer)["table"]
+            assert table["tricks"] == tricks
+            assert table["last_trick"] == (tricks[-1] if tricks else None)
+    assert tricks

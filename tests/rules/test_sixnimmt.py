@@ -96,6 +96,34 @@ def test_rule_book_examples_in_sequence():
     assert state["turn"] == 4
 
 
+def test_the_view_lists_every_card_played_this_round_turn_by_turn():
+    state = position(rows=[[12], [37], [43], [58]],
+                     hands=[[14, 26, 3], [15, 21, 9], [55, 30, 68], [61, 36, 83]])
+    assert GAME.view(state, 0)["table"]["played"] == []
+    play(state, [14, 15, 55, 61])
+    play(state, [26, 21, 30, 36])
+    play(state, [3, 9, 68, 83])
+    GAME.apply_action(state, 0, {"type": "take_row", "row": 1})
+    for viewer in (0, 3, None):
+        played = GAME.view(state, viewer)["table"]["played"]
+        assert [(p["turn"], p["seat"], p["card"], p["row"], p["took"]) for p in played] == [
+            (1, 0, 14, 0, []), (1, 1, 15, 0, []), (1, 2, 55, 2, []), (1, 3, 61, 3, []),
+            (2, 1, 21, 0, []), (2, 0, 26, 0, []), (2, 2, 30, 0, [12, 14, 15, 21, 26]),
+            (2, 3, 36, 0, []),
+            (3, 0, 3, 1, [37]), (3, 1, 9, 1, []), (3, 2, 68, 3, []), (3, 3, 83, 3, [])]
+
+
+def test_a_new_round_starts_with_no_cards_played():
+    state = new(3)
+    for _ in range(10):
+        play(state, [state["hands"][seat][0] for seat in range(3)])
+        while state["phase"] == "take_row":
+            GAME.apply_action(state, state["row_chooser"], {"type": "take_row", "row": 0})
+    assert state["deal"] == 2
+    assert GAME.view(state, 0)["table"]["played"] == []
+    assert GAME.view(state, 0)["table"]["last_turn"] is not None
+
+
 # --- rule clauses ------------------------------------------------------------
 
 def test_target_row_is_the_closest_lower_end():
@@ -214,7 +242,7 @@ def test_choices_are_secret_and_changeable_until_everyone_has_chosen():
 
 
 def test_a_round_is_ten_turns_then_the_next_deal_moves_the_dealer():
-    state = new(3, threshold=1000)
+    state = new(3, threshold=200)
     assert state["dealer"] == 2 and GAME.view(state, 0)["table"]["dealer"] == 2
     for turn in range(1, 11):
         assert state["turn"] == turn and state["deal"] == 1
@@ -317,7 +345,7 @@ def test_ten_players_use_the_whole_deck():
 
 
 def test_dealer_of_each_deal_rotates():
-    state = new(3, threshold=1000)
+    state = new(3, threshold=200)
     for deal in (2, 3, 4):
         state["turn"] = 10
         state["rows"] = [[1, 2, 3, 4, 5], [50], [60], [70]]
@@ -376,7 +404,7 @@ def test_draft_takes_turns_until_each_has_ten_and_the_four_left_start_the_rows()
 
 
 def test_draft_of_a_later_round_starts_with_the_next_seat():
-    state = new(3, draft=True, threshold=1000)
+    state = new(3, draft=True, threshold=200)
     draft_all(state)
     state["turn"] = 10
     state["rows"] = [[1, 2, 3, 4, 5], [50], [60], [70]]
@@ -440,7 +468,7 @@ def test_option_defaults():
     (11, {}, "2 to 10 players"),
     (True, {}, "whole number"),
     (4, {"threshold": 0}, "at least 1"),
-    (4, {"threshold": 1001}, "at most 1000"),
+    (4, {"threshold": 201}, "at most 200"),
     (4, {"threshold": "66"}, "whole number"),
     (4, {"threshold": True}, "whole number"),
     (4, {"tactical_deck": 1}, "true or false"),
@@ -464,7 +492,7 @@ def test_default_row_prefers_fewest_bullheads_then_fewest_cards_then_lowest_numb
 # --- view shape ----------------------------------------------------------------
 
 TABLE_KEYS = {"rows", "row_bullheads", "chosen", "my_choice", "revealed", "row_chooser",
-              "last_turn", "round_penalties", "round_scores", "taken_counts", "hand_sizes",
+              "last_turn", "played", "round_penalties", "round_scores", "taken_counts", "hand_sizes",
               "draft_display", "draft_turn", "dealer", "round", "turn", "threshold",
               "cards_in_use"}
 

@@ -11,7 +11,8 @@ from rules.sixnimmt import GAME
 from rules.sixnimmt.game import HAND_SIZE
 from rules.sixnimmt.bots import Seen
 from rules.sixnimmt.game import default_row
-from rules.sixnimmt.search import Rows, baseline, play_out, play_turn
+from rules.sixnimmt.search import (OPPONENT_RANKS, Rows, _opponents_preference, baseline,
+                                   card_problem, play_out, play_turn)
 
 SEARCHERS = ("medium", "hard")
 VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
@@ -114,6 +115,67 @@ def test_every_true_deal_is_one_the_search_may_sample():
             assert sizes == sorted(n for s, n in enumerate(known.cards_each) if s != known.me)
             assert len(known.own) == known.cards_each[known.me]
             assert len(known.unseen) >= sum(sizes)
+
+
+def test_no_card_played_this_round_is_dealt_to_an_opponent():
+    """Every card of this round that was face up is out of the pool, not only the last turn's."""
+    for state in positions(200):
+        if state["phase"] == "draft" or state["turn"] < 3:
+            continue
+        for seat in GAME.to_act(state):
+            known = Seen.of(GAME.view(state, seat))
+            face_up = {card for entry in state["played"] for card in [entry["card"], *entry["took"]]}
+            assert face_up and not face_up & set(known.unseen)
+
+
+def test_hard_deals_each_opponent_this_turns_card_by_its_rank_as_often_as_the_table_says():
+    """Hard's deals put each opponent's card of this turn first, drawn by its rank in easy's
+    order of caution with OPPONENT_RANKS' shares; medium's leave it to chance."""
+    state = random_position(4, {}, 3, phase="choose")
+    while state["turn"] < 5:  # six cards a hand: a table of six ranks
+        for seat in range(4):
+            GAME.apply_action(state, seat, GAME.legal_actions(state, seat)[0])
+        if state["phase"] == "take_row":
+            GAME.apply_action(state, state["row_chooser"], {"type": "take_row", "row": 0})
+    seen = Seen.of(GAME.view(state, 0))
+    cards = [action["card"] for action in GAME.legal_actions(state, 0)]
+    preference = _opponents_preference(seen)
+    size = seen.cards_each[1]
+    counts = {"hard": [0] * size, "medium": [0] * size}
+    rng = random.Random(5)
+    for level, ranks in (("hard", OPPONENT_RANKS), ("medium", None)):
+        deal = card_problem(seen, cards, ranks).deal
+        for _ in range(3000):
+            hands = deal(rng)
+            for hand in hands[1:]:
+                counts[level][sorted(hand, key=preference.__getitem__).index(hand[0])] += 1
+    shares = {level: [count / sum(ranked) for count in ranked]
+              for level, ranked in counts.items()}
+    assert all(abs(share - expected) < 0.025
+               for share, expected in zip(shares["hard"], OPPONENT_RANKS[size]))
+    assert all(abs(share - 1 / size) < 0.025 for share in shares["medium"])
+
+
+def last_two_turns_with_every_card_known():
+    """Two players, the tactical deck (24 cards), turn 9: everything but the opponent's
+    21 and 22 has been seen. Playing 20 now and 6 next costs nothing; 6 now fills row 0,
+    and 20 must then take it. Both are safe this turn."""
+    state = GAME.new_game(2, GAME.normalise_options(2, {"tactical_deck": True}), 1)
+    state["turn"] = HAND_SIZE - 1
+    state["rows"] = [[1, 2, 3, 5], [23], [24], [17, 18, 19]]
+    state["hands"] = [[6, 20], [21, 22]]
+    state["played"] = [{"turn": 1 + index // 2, "seat": index % 2, "card": card, "row": 0,
+                        "took": []} for index, card in enumerate([4, *range(7, 17)])]
+    return state
+
+
+def test_the_baseline_plays_the_whole_round_out():
+    state = last_two_turns_with_every_card_known()
+    known = Seen.of(GAME.view(state, 0))
+    assert sorted(known.unseen) == [21, 22]
+    for seed in range(5):
+        assert baseline(GAME.view(state, 0), GAME.legal_actions(state, 0), random.Random(seed),
+                        Budget()) == {"type": "play", "card": 20}
 
 
 # --- the bots --------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def test_a_too_low_card_asks_for_a_row_then_tells_what_was_taken():
 
 
 def test_the_last_turn_of_a_round_tells_the_penalties_and_the_new_deal():
-    state = new(2, threshold=1000)
+    state = new(2, threshold=200)
     while state["turn"] < 10 or state["hands"][0]:
         events = []
         for seat in (0, 1):

@@ -46,6 +46,8 @@ def cards_shown(view):
     if table["turn"] > 1 or view["phase"] == "over":
         for placement in table["last_turn"] or []:
             shown += [placement["card"], *placement["took"]]
+    for placement in table["played"]:
+        shown += [placement["card"], *placement["took"]]
     if table["my_choice"] is not None:
         shown.append(table["my_choice"])
     return shown

@@ -429,7 +429,7 @@ def test_nobody_reaching_the_target_carries_one_point_which_accumulates():
         play(state, seat, card)
     assert state["scores"] == [0, 0, 0] and state["carry"] == 2
     assert GAME.view(state, None)["table"]["carry"] == 2
-    assert state["last_hand"]["game_points"] == [0, 0, 0]
+    assert state["last_hand"]["game_points"] == [0, 0, 0] and state["last_hand"]["carried"] == 0
 
 
 def test_carried_points_go_to_every_scoring_side():
@@ -438,6 +438,8 @@ def test_carried_points_go_to_every_scoring_side():
     act(state, 0, type="declare")
     assert state["scores"] == [0, 4, 4] and state["carry"] == 0
     assert GAME.record(state)["deals"][0]["scores"] == [0, 4, 4]
+    # The result says how much of it was carried over, so a player sees 2 + 2.
+    assert state["last_hand"]["game_points"] == [0, 4, 4] and state["last_hand"]["carried"] == 2
 
 
 # --- the match ---------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def test_a_declaration_reports_the_result_then_the_new_deal_with_private_hands()
     assert events[1] == {
         "type": "hand_over", "deal": 1, "ended_by": "declare", "declarer": 0, "correct": True,
         "closed_by": None, "points": [70, 20], "tricks": [3, 1], "game_points": [2, 0],
-        "reason": "correct declaration", "scores": [2, 0], "carry": 0}
+        "carried": 0, "reason": "correct declaration", "scores": [2, 0], "carry": 0}
     dealt, *hands = events[2:]
     assert dealt == {"type": "dealt", "deal": 2, "dealer": 0, "leader": 1,
                      "trump": state["trump"], "trump_card": state["stock"][-1], "stock_size": 20}

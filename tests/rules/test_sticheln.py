@@ -533,7 +533,8 @@ def test_view_shape_and_spectator():
     assert set(view["table"]) == {
         "seat", "dealer", "leader", "turn", "to_act", "tricks_played", "tricks_per_deal", "trick",
         "led_color", "last_trick", "leftover", "chosen", "pain", "pain_colors", "collected",
-        "collected_count", "deal_score", "deal_scores", "deals", "variants", "previous_deal"}
+        "collected_count", "deal_score", "deal_scores", "deals", "variants", "previous_deal",
+        "tricks"}
     assert "12345678901" not in json.dumps(view)
     own = GAME.view(state, 2)
     assert own["hand"] == [CARD_NAMES[c] for c in state["hands"][2]]
@@ -565,3 +566,25 @@ def test_unknown_bot_level_is_refused():
     state = new(3)
     with pytest.raises(ValueError, match="no bot level"):
         GAME.bot_action(GAME.view(state, 0), GAME.legal_actions(state, 0), "grandmaster", random.Random(1))
+
+
+@pytest.mark.parametrize("players, seed, options", [(3, 1, {}), (4, 2, {"dark": True}),
+                                                    (6, 3, {"late": True, "tough": True})])
+def test_the_view_lists_every_trick_of_the_deal_as_it_was_played(players, seed, options):
+    """Who played what, trick by trick: every card was played face up, so a player may
+    remember it; the events, which everyone sees, are the witness. A new deal starts afresh."""
+    rng = random.Random(seed)
+    state = new(players, seed, deals=2, **options)
+    tricks = []
+    while GAME.outcome(state) is None:
+        seat = GAME.to_act(state)[0]
+        for event in GAME.apply_action(state, seat, rng.choice(GAME.legal_actions(state, seat))):
+            if event["type"] == "trick_won":
+                tricks.append({"cards": event["cards"], "winner": event["winner"]})
+            elif event["type"] == "dealt":
+                tricks = []
+        for viewer in (None, *range(players)):
+            table = GAME.view(state, viewer)["table"]
+            assert table["tricks"] == tricks
+            assert len(tricks) == table["tricks_played"]
+    assert tricks

@@ -1,0 +1,118 @@
+"""Ratings on the phone: the result shows each seat's rating change, a name at the table, in the
+result or on a leaderboard opens its profile, and each game type's leaderboard is reachable from
+home, in English and in Finnish."""
+from __future__ import annotations
+
+import re
+
+from phone import call, layout_problems, play_by_api, start
+from playwright import sync_api
+from test_pwa_accessibility import axe_installed, serious_violations  # noqa: F401 (a fixture)
+
+GAME = {"type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}],
+        "options": {"threshold": 1}, "pace": "none"}
+CHANGE = re.compile(r"^([+−]\d+\.\d|±0\.0)$")
+
+
+def finished_game(page, base: str) -> dict:
+    game = call(page, base, "POST", "/games", GAME)
+    return play_by_api(page, base, game["id"], lambda view: view["status"] == "finished")
+
+
+def shown_change(change: float) -> str:
+    shown = f"{abs(change):.1f}"
+    return "±0.0" if float(shown) == 0 else ("+" if change > 0 else "−") + shown
+
+
+def test_result_profile_and_leaderboard(new_page, live_server):
+    expect = sync_api.expect
+    page = new_page()
+    start(page, live_server, "Anna")
+    # The new-game form makes a rated game unless asked for a friendly one.
+    expect(page.get_by_label("Rated: the result changes the players' ratings")).to_be_checked()
+    page.get_by_label("Rated: the result changes the players' ratings").uncheck()
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url(re.compile(r"#/game/"))
+    friendly = page.url.split("#/game/")[1]
+    assert call(page, live_server, "GET", f"/games/{friendly}")["rated"] is False
+
+    game = finished_game(page, live_server)
+    page.goto(f"{live_server}/#/game/{game['id']}")
+
+    # The result: each seat's rating change, once the worker has recorded it.
+    result = page.locator(".outcome")
+    changes = result.locator("td.rating-change")
+    expect(changes).to_have_count(2)
+    for cell in (changes.nth(0), changes.nth(1)):
+        expect(cell).to_have_text(CHANGE)
+    recorded = call(page, live_server, "GET", f"/games/{game['id']}")["results"]["seats"]
+    anna_row = result.locator("tr", has=page.get_by_role("link", name="Anna: profile"))
+    expect(anna_row.locator("td.rating-change")).to_have_text(shown_change(recorded[0]["rating"]["change"]))
+    assert layout_problems(page) == []
+
+    # Tapping a name in the result opens the profile.
+    result.get_by_role("link", name="Anna: profile").click()
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Anna")
+    expect(page.get_by_text(re.compile(r"^Playing since"))).to_be_visible()
+    sixnimmt = page.get_by_role("region", name="6 nimmt!")
+    expect(sixnimmt).to_contain_text("(provisional) · rated games: 1")
+    expect(sixnimmt).to_contain_text("Finished games")
+    expect(page.locator(".recent-games")).to_contain_text("6 nimmt! · ")
+    assert layout_problems(page) == []
+
+    sixnimmt.get_by_role("link", name="Leaderboard of 6 nimmt!").click()
+    expect(heading).to_have_text("Leaderboard: 6 nimmt!")
+    expect(page.locator(".your-place")).to_have_text(re.compile(
+        r"^Your rating is -?\d+\.\d \(rated games: 1\)\. You are listed after 10\.$"))
+    expect(page.get_by_text("Nobody has 10 rated games yet.")).to_be_visible()
+
+    # A name at the table: the bot's seat opens its level's profile.
+    page.goto(f"{live_server}/#/game/{game['id']}")
+    page.locator(".seat-list").get_by_role("link", name=re.compile(r"^Bot 2")).click()
+    expect(heading).to_have_text("Easy bot")
+    expect(page.get_by_text("A bot: each of its levels has a rating of its own in every game")).to_be_visible()
+
+    # Nine more rated games put Anna and the easy bot on the leaderboard.
+    for _ in range(9):
+        finished_game(page, live_server)
+    board = "/games/types/sixnimmt/leaderboard"
+    for _ in range(300):  # the worker records the last game's results a moment after it ends
+        listed = call(page, live_server, "GET", board)
+        if listed["you"]["games"] == 10:
+            break
+        page.wait_for_timeout(100)
+    assert listed["you"]["place"] in (1, 2)
+
+    # From home, in Finnish: the leaderboards, and a name there opens its profile.
+    page.evaluate("localStorage.setItem('poyta.lang', 'fi')")
+    page.goto(f"{live_server}/#/")
+    page.reload()
+    page.get_by_role("region", name="Tulostaulut").get_by_role("link", name="6 nimmt!").click()
+    expect(heading).to_have_text("Tulostaulu: 6 nimmt!")
+    rows = page.locator("table.leaderboard tbody tr")
+    expect(rows).to_have_count(2)
+    expect(page.locator(".your-place")).to_have_text(
+        f"Olet {listed['you']['place']}. vahvuusluvulla {listed['you']['ordinal']:.1f}.")
+    assert layout_problems(page) == []
+    page.get_by_role("link", name="Easy bot").click()
+    expect(heading).to_have_text("Easy bot")
+    expect(page.get_by_role("region", name="6 nimmt!")).to_contain_text("laskettuja pelejä: 10")
+
+
+def test_the_rating_pages_pass_the_accessibility_audit_light_and_dark(axe_installed, new_page,
+                                                                      live_server):
+    expect = sync_api.expect
+    for scheme in ("light", "dark"):
+        page = new_page(scheme, bypass_csp=True)  # the page's CSP would refuse the injected axe
+        start(page, live_server, "Anna")
+        game = finished_game(page, live_server)
+        page.goto(f"{live_server}/#/game/{game['id']}")
+        expect(page.locator(".outcome td.rating-change").first).to_have_text(CHANGE)
+        assert serious_violations(page) == [], f"result, {scheme}"
+        page.locator(".outcome").get_by_role("link", name="Anna: profile").click()
+        expect(page.get_by_role("region", name="6 nimmt!")).to_contain_text("rated games")
+        assert serious_violations(page) == [], f"profile, {scheme}"
+        page.get_by_role("link", name="Leaderboard of 6 nimmt!").click()
+        expect(page.locator(".your-place")).to_be_visible()
+        assert serious_violations(page) == [], f"leaderboard, {scheme}"
