@@ -258,7 +258,7 @@ def run(args, url: str) -> None:
                       if game.has_bot_level(level)]
             for index in range(count):
                 player = service.players.create(f"{level} {index}")
-                humans.append(Human(base, service, player, player["token"],
+                humans.append(Human(base, service, player, player.token,
                                     tables[index % len(tables)], level, think,
                                     seed=len(humans), results=results, stop=stop))
         threads = [threading.Thread(target=human.play, daemon=True) for human in humans]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from api.devtools.serve import BOT_WORKERS
 from api.storage import connections
-from api.storage.jobs import NOTICE_QUEUE
+from api.storage.jobs import NOTICE_WORKER_QUEUES
 from api.tables import Tables
 from bench.redis_for_bench import bench_redis_url
 
@@ -45,7 +45,7 @@ def one_round(url: str, code: str, idle: float, logs: Path) -> tuple[float, dict
     env = {**os.environ, "REDIS_URL": url, "REDIS_CLUSTER": "", "RQ_REDIS_URL": url,
            "POYTA_HARD_SECONDS": str(HARD_SECONDS)}
     workers = []
-    for number, queues in enumerate([*BOT_WORKERS, (NOTICE_QUEUE,)]):
+    for number, queues in enumerate([*BOT_WORKERS, NOTICE_WORKER_QUEUES]):
         with open(logs / f"worker-{number}.log", "wb") as log:
             workers.append(subprocess.Popen([sys.executable, "-c", code, *queues], cwd=ROOT,
                                             env=env, stdout=log, stderr=subprocess.STDOUT))
@@ -68,7 +68,7 @@ def one_round(url: str, code: str, idle: float, logs: Path) -> tuple[float, dict
             worker.wait(30)
     backoffs = {" ".join(queues): max(map(int, BACKOFF.findall(
         (logs / f"worker-{number}.log").read_text())), default=0)
-        for number, queues in enumerate([*BOT_WORKERS, (NOTICE_QUEUE,)])}
+        for number, queues in enumerate([*BOT_WORKERS, NOTICE_WORKER_QUEUES])}
     return took, backoffs
 
 

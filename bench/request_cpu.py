@@ -5,7 +5,8 @@
 Runs `create_app()` with Flask's test client (no HTTP server, no network but Redis) against the
 Redis in REDIS_URL (default: an embedded one) and prints the CPU microseconds of: the bare endpoint
 of `bench.bare_flask`, `GET /games/types`, an unchanged poll (304), a seated view and an
-accepted action (a changed 6 nimmt! choice), and that action's own work without HTTP or Flask
+accepted action (a changed 6 nimmt! choice), the same with a new Idempotency-Key each time
+(kept, at most 500 a player), and that action's own work without HTTP or Flask
 (`Play.act`, the view and its JSON: what no framework could take away); the best of three
 rounds each. `--without` leaves out the named request hooks (modules of `api/` with an
 `init_app`) to show what they cost.
@@ -22,7 +23,8 @@ import time
 
 from bench.redis_for_bench import bench_redis_url
 
-HOOKS = ("logs", "headers", "metrics", "budgets", "authenticate_first", "request_bounds")
+HOOKS = ("logs", "headers", "metrics", "budgets", "authenticate_first", "request_bounds",
+         "strict_input", "idempotency")
 
 
 def cpu_microseconds(request, count: int) -> float:
@@ -69,6 +71,11 @@ def main() -> None:
             return client.post(path + "/actions", headers=anna,
                                json={"action": {"type": "play", "card": cards[sent[0] % 2]}})
 
+        def keyed_act():
+            sent[0] += 1
+            return client.post(path + "/actions", headers={**anna, "Idempotency-Key": f"k{sent[0]}"},
+                               json={"action": {"type": "play", "card": cards[sent[0] % 2]}})
+
         service = app.extensions["poyta"]
         player = service.players.for_token(token)
 
@@ -84,6 +91,7 @@ def main() -> None:
             "304 poll": lambda: client.get(path, headers={**anna, "If-None-Match": etag}),
             "seated view": lambda: client.get(path, headers=anna),
             "accepted action": act,
+            "with Idempotency-Key": keyed_act,
             "the action's own work": act_alone,
         }
         print(f"CPU per request, best of 3 rounds of {args.requests}"

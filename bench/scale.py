@@ -48,6 +48,7 @@ from api.devtools.embedded_redis import start_embedded
 from api.devtools.serve import BOT_WORKERS
 from bench.starting import wait_until_ready
 from rules import GAMES
+from rules.search import DEFAULT_BUDGETS
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -427,7 +428,6 @@ ASSUMED = {
     "online_share": 0.2,            # humans with the app open (one long-poll each) at that hour
     "finished_per_active": 10,      # a game lasts ~3 days, records kept 30 days
     "level_mix": {"easy": 0.7, "medium": 0.25, "hard": 0.05},
-    "default_budget": {"medium": 0.2, "hard": 1.0},  # CPU seconds a move at default settings
     "long_polls_per_process": 2000,  # gunicorn --worker-connections, as `make run` serves
     "shard_bytes": 8e9,             # usable memory per shard (half of a 16 GB node)
     "utilisation": 0.5,             # API processes and workers are sized for half load
@@ -438,9 +438,10 @@ def sizing(bytes_active: float, bytes_finished: float, actions_per_process: floa
            easy_seconds: float) -> list[str]:
     """What N active games take, from the measured figures and the assumptions above."""
     a = ASSUMED
+    # A search level spends its default budget a move (rules.search.DEFAULT_BUDGETS).
     cpu_per_bot_move = (a["level_mix"]["easy"] * easy_seconds
-                        + a["level_mix"]["medium"] * a["default_budget"]["medium"]
-                        + a["level_mix"]["hard"] * a["default_budget"]["hard"])
+                        + a["level_mix"]["medium"] * DEFAULT_BUDGETS["medium"].seconds
+                        + a["level_mix"]["hard"] * DEFAULT_BUDGETS["hard"].seconds)
     lines = ["| active games | Redis memory | shards | long-polls | API processes | actions/s "
              "| bot moves/s | bot workers (cores) | first to saturate |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import tournament
+from bench import ablation
 from rules.search import Budget
 from rules.sticheln import GAME, bots, search
 from rules.sticheln.game import Sticheln
@@ -39,19 +39,6 @@ def _mixed(pain_level, play_level):
     return act
 
 
-def _patched(level, settings: dict):
-    def act(view, legal, rng, budget):
-        saved = {name: getattr(search, name) for name in settings}
-        for name, value in settings.items():
-            setattr(search, name, value)
-        try:
-            return level(view, legal, rng, budget)
-        finally:
-            for name, value in saved.items():
-                setattr(search, name, value)
-    return act
-
-
 def _deep_pain(times: float):
     """Hard with `times` its budget for the pain choice alone: is that choice short of time?"""
     def act(view, legal, rng, budget):
@@ -61,20 +48,10 @@ def _deep_pain(times: float):
     return act
 
 
-_seen = {}
-
-
-def _remember_state(view):
-    def remembering(self, state, seat):
-        _seen["state"] = state
-        return view(self, state, seat)
-    return remembering
-
-
 def _oracle_dark(view, legal, rng, budget):
     """Hard under "dark" shown the others' pain cards, as without "dark": what knowing them
     is worth, the most any inference of them could gain."""
-    state = _seen["state"]
+    state = ablation.STATES["state"]
     seen = GAME.view({**state, "options": {**state["options"], "dark": False}}, view["seat"])
     return bots.hard_action(seen, legal, rng, budget)
 
@@ -122,22 +99,9 @@ LEVELS = {
 BASES = {"hard": bots.hard_action, "medium": bots.medium_action, **LEVELS}
 
 
-def levels_for(seats: list[str]) -> dict:
-    levels = dict(LEVELS)
-    for seat in seats:
-        base, *settings = seat.split("+")
-        if settings and base in BASES:
-            pairs = [setting.split("=", 1) for setting in settings]
-            levels[seat] = _patched(BASES[base], {name: float(value) for name, value in pairs})
-    return levels
-
-
 def main(argv: list[str] | None = None) -> int:
-    argv = ["sticheln", *(sys.argv[1:] if argv is None else argv)]
-    seats = argv[argv.index("--seats") + 1].split(",")
-    search.BENCHMARK_LEVELS = levels_for(seats)
-    Sticheln.view = _remember_state(Sticheln.view)
-    return tournament.main(argv)
+    ablation.remember_states(Sticheln)
+    return ablation.run("sticheln", search, LEVELS, BASES, [search], argv)
 
 
 if __name__ == "__main__":

@@ -94,6 +94,25 @@ def read_record(path: str, line: dict) -> dict:
     return games
 
 
+def play_line(game_name: str, players: int, options: dict, seatings: list[list[str]],
+              seeds: list[int], budget, jobs: int, record: str | None, line: dict
+              ) -> tuple[dict, list[int]]:
+    """Every game of a line by seed, those not yet in `record` played `jobs` at a time and
+    appended to it as each ends; and the indices of the games played now."""
+    recorded = read_record(record, line) if record else {}
+    missing = [i for i in range(len(seeds)) if seeds[i] not in recorded]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        played = pool.map(play_one, [game_name] * len(missing), [players] * len(missing),
+                          [options] * len(missing), [seatings[i] for i in missing],
+                          [seeds[i] for i in missing], [budget] * len(missing))
+        for index, result in zip(missing, played):
+            recorded[seeds[index]] = result
+            if record:
+                with open(record, "a") as out:
+                    out.write(json.dumps({**line, "seed": seeds[index], "result": result}) + "\n")
+    return recorded, missing
+
+
 def mean_interval(values: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(values)
     spread = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
@@ -163,18 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     line = {"game": args.game, "seats": seats, "options": options,
             "budget": (None if budget is None else ["scale", args.scale] if args.scale is not None
                        else [budget.seconds, budget.iterations])}
-    recorded = read_record(args.record, line) if args.record else {}
-    missing = [i for i in range(args.games) if seeds[i] not in recorded]
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        played = pool.map(play_one, [args.game] * len(missing), [args.players] * len(missing),
-                          [options] * len(missing), [seatings[i] for i in missing],
-                          [seeds[i] for i in missing], [budget] * len(missing))
-        for index, result in zip(missing, played):
-            recorded[seeds[index]] = result
-            if args.record:
-                with open(args.record, "a") as record:
-                    record.write(json.dumps({**line, "seed": seeds[index], "result": result}) + "\n")
+    recorded, missing = play_line(args.game, args.players, options, seatings, seeds, budget,
+                                  args.jobs, args.record, line)
     elapsed = time.perf_counter() - started
     results = [recorded[seed] for seed in seeds]
 

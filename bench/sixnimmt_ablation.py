@@ -1,0 +1,204 @@
+"""6 nimmt! hard-bot ablations: bench.tournament with extra benchmark levels, each a search bot
+with one part changed, so a change is measured against the published baseline before it is kept.
+
+    nice -n 15 python -m bench.sixnimmt_ablation --players 4 \\
+        --seats hard,greedy_self,baseline,baseline --games 200 --seconds 0.03 \\
+        --option threshold=1 --jobs 2
+
+Two variants at one table with two baselines face the same deals and opponents (levels rotate
+round the table), so their ratios to the baseline are paired by seed.
+
+Levels added (besides the game's own and `baseline`); each is hard with one part changed, and
+plays its rollouts in this module:
+    careful        hard as it was before OPPONENT_RANKS (as at df30589): each opponent's card
+                   of this turn easy's own CAREFUL_OPPONENTS of the time, else a random one
+    selfish        hard valuing a rollout by its own bullheads, not its margin over the others
+    greedy_self    hard whose own later cards in a rollout are the greedy ones, not random
+    greedy_all     greedy_self, and every opponent's later cards greedy too (GREEDY_OPPONENTS
+                   of the time)
+    oracle_hands   `careful` dealt the opponents' real cards (not a fair level): the headroom
+                   of guessing them better
+    hard_as_variant
+                   hard itself, a level to set constants on, e.g. careful+CAREFUL_OPPONENTS=1
+                   or hard_as_variant+HALVING=16 (the weaker half of the cards dropped after
+                   that many rounds, again after twice as many, and so on)
+    LEVEL+NAME=VALUE[+NAME=VALUE...]
+                   LEVEL with constants of this module or rules/sixnimmt/search.py set to
+                   these numbers while it decides, e.g. greedy_all+GREEDY_OPPONENTS=0.5
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+from bench import ablation
+from rules.search import Clock, Problem, search
+from rules.sixnimmt import search as sixnimmt
+from rules.sixnimmt.bots import Seen, easy_choice
+from rules.sixnimmt.game import BULLHEADS, ROW_LIMIT, SixNimmt
+
+GREEDY_OPPONENTS = 0.5
+HALVING = 0
+CAREFUL_OPPONENTS = 0.75
+ROWS = sixnimmt.ROWS
+
+
+def _greedy_pick(hand: list[int], ends: list[int], lengths: list[int], heads: list[int]) -> int:
+    """The index of the card that costs least if placed now, the snuggest fit on ties."""
+    best, best_key = 0, None
+    for index, card in enumerate(hand):
+        row, row_end = -1, 0
+        for r in ROWS:
+            end = ends[r]
+            if row_end < end < card:
+                row, row_end = r, end
+        if row < 0:
+            key = (min(heads), 200)
+        elif lengths[row] == ROW_LIMIT:
+            key = (heads[row], card - row_end)
+        else:
+            key = (0, card - row_end + 8 * lengths[row])
+        if best_key is None or key < best_key:
+            best, best_key = index, key
+    return best
+
+
+def play_out_greedy(rows: sixnimmt.Rows, hands: list[list[int]], penalties: list[int],
+                    greedy: list[float], first: list[int], rng: random.Random) -> None:
+    """`first` is every seat's card of this turn; later, seat s plays its greedy card with
+    chance greedy[s], else the next card of its (random) order."""
+    ends, lengths, heads = rows.ends, rows.lengths, rows.heads
+    hands = [hand[:] for hand in hands]
+    cards = first
+    players = len(hands)
+    while True:
+        for card, seat in sorted((card, seat) for seat, card in enumerate(cards)):
+            row, row_end = -1, 0
+            for index in ROWS:
+                end = ends[index]
+                if row_end < end < card:
+                    row, row_end = index, end
+            if row >= 0 and lengths[row] < ROW_LIMIT:
+                ends[row] = card
+                lengths[row] += 1
+                heads[row] += BULLHEADS[card]
+                continue
+            if row < 0:
+                row = rows.cheapest()
+            penalties[seat] += heads[row]
+            ends[row], lengths[row], heads[row] = card, 1, BULLHEADS[card]
+        if not hands[0]:
+            return
+        cards = []
+        for seat in range(players):
+            hand = hands[seat]
+            index = (_greedy_pick(hand, ends, lengths, heads)
+                     if greedy[seat] and rng.random() < greedy[seat] else len(hand) - 1)
+            hand[index], hand[-1] = hand[-1], hand[index]
+            cards.append(hand.pop())
+
+
+def _score(penalties: list[int], me: int, selfish: bool) -> float:
+    return -penalties[me] if selfish else sixnimmt.relative(penalties, me)
+
+
+def _careful_first(seen: Seen):
+    """Hard before OPPONENT_RANKS: an opponent's card of this turn is easy's own
+    CAREFUL_OPPONENTS of the time, else a random one."""
+    preference = sixnimmt._opponents_preference(seen)
+
+    def first(hand, rng):
+        if rng.random() < CAREFUL_OPPONENTS:
+            index = min(range(len(hand)), key=lambda index: preference[hand[index]])
+            hand[0], hand[index] = hand[index], hand[0]
+    return first
+
+
+def _careful_deal(seen: Seen):
+    first = _careful_first(seen)
+
+    def deal(rng):
+        hands = seen.deal(rng)
+        for seat, hand in enumerate(hands):
+            if seat == seen.me:
+                rng.shuffle(hand)
+            elif hand:
+                first(hand, rng)
+        return hands
+    return deal
+
+
+def _oracle_deal(seen: Seen):
+    """The opponents' real cards (not a fair level): what knowing them is worth. Their card
+    of this turn is chosen as `careful` chooses it (the hard it was measured against)."""
+    state = ablation.STATES["state"]
+    first = _careful_first(seen)
+
+    def deal(rng):
+        hands = []
+        for seat in range(seen.players):
+            if seat == seen.me:
+                hand = seen.own[:]
+            else:
+                chosen = state["chosen"][seat]
+                hand = state["hands"][seat] + ([chosen] if chosen is not None else [])
+            rng.shuffle(hand)
+            if seat != seen.me:
+                first(hand, rng)
+            hands.append(hand)
+        return hands
+    return deal
+
+
+def variant(selfish: bool = False, greedy_self: bool = False, greedy_opponents: bool = False,
+            oracle: bool = False, careful: bool = False):
+    def play(view, legal, rng, budget):
+        clock = Clock(budget)
+        seen = Seen.of(view)
+        if seen.phase != "choose":
+            return sixnimmt.hard(view, legal, rng, budget)
+        base = sixnimmt.card_problem(seen, sixnimmt._values(legal), sixnimmt.OPPONENT_RANKS)
+        if careful:
+            base.deal = _careful_deal(seen)
+        if oracle:
+            base.deal = _oracle_deal(seen)
+        rows = sixnimmt.Rows.of(seen.rows)
+        me = seen.me
+        others = GREEDY_OPPONENTS if greedy_opponents else 0.0
+        greedy = [1.0 if seat == me and greedy_self else others if seat != me else 0.0
+                  for seat in range(seen.players)]
+
+        def simulate(card, hands, rng):
+            first = [hand[0] if seat != me else card for seat, hand in enumerate(hands)]
+            rest = [hand[1:] if seat != me else [other for other in hand if other != card]
+                    for seat, hand in enumerate(hands)]
+            penalties = [0] * seen.players
+            play_out_greedy(rows.copy(), rest, penalties, greedy, first, rng)
+            return _score(penalties, me, selfish)
+
+        problem = Problem(base.candidates, base.deal, simulate,
+                          halving=int(HALVING) if HALVING else None)
+        return sixnimmt._action(legal, search(problem, clock, rng,
+                                              lambda: easy_choice(seen, legal)["card"]))
+    return play
+
+
+LEVELS = {
+    "hard_as_variant": variant(),
+    "careful": variant(careful=True),
+    "oracle_hands": variant(oracle=True, careful=True),
+    "selfish": variant(selfish=True),
+    "greedy_self": variant(greedy_self=True),
+    "greedy_all": variant(greedy_self=True, greedy_opponents=True),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ablation.remember_states(SixNimmt)
+    return ablation.run("sixnimmt", sixnimmt, LEVELS,
+                        {"hard": sixnimmt.hard, "medium": sixnimmt.medium, **LEVELS},
+                        [sys.modules[__name__], sixnimmt], argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
