@@ -82,7 +82,7 @@ def run_bots(redis):
 
 
 @pytest.fixture
-def serve(redis, redis_url, store_env):
+def serve(redis, store_env):
     """Start the app over real HTTP, with extra config, and a real RQ worker process (with its
     scheduler, for deadlines) beside it; returns the base URL."""
     running = []
@@ -92,11 +92,10 @@ def serve(redis, redis_url, store_env):
         app = create_app({**store_env, "TESTING": True, **(config or {})})
         server = make_server("127.0.0.1", 0, wrap(app) if wrap else app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
+        # The production worker (RQ's own CLI sleeps in its back-off, up to 60 s, after idle waits),
+        # quick replies first and not niced, like the quick worker of `make run`.
         worker = subprocess.Popen(
-            [str(Path(sys.executable).parent / "rq"), "worker", DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE,
-             *NOTICE_WORKER_QUEUES,
-             "--url", redis_url,
-             "--worker-class", "worker.runner.PoytaWorker", "--with-scheduler", "--quiet"],
+            [sys.executable, "-m", "worker.run", BOT_QUEUE, HEAVY_BOT_QUEUE, DEEP_BOT_QUEUE, *NOTICE_WORKER_QUEUES],
             cwd=ROOT, env={**os.environ, **store_env})
         running.append((server, worker))
         return f"http://127.0.0.1:{server.port}"
