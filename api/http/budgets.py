@@ -117,10 +117,9 @@ def init_app(app: Flask) -> None:
         rates = parse_many(chosen.get(budget.name, budget.limits))
         for endpoint in budget.endpoints:
             by_endpoint.setdefault(endpoint, []).append((budget, rates))
-    app.extensions["poyta_budgets"] = (RateCounters(connections.queue_url(app.config)),
-                                       by_endpoint)
-    app.extensions["poyta_long_polls"] = LongPollSlots(
-        connections.queue_client(app.config, **connections.COMMAND_OPTIONS))
+    counters = connections.queue_client(app.config, **connections.COMMAND_OPTIONS)
+    app.extensions["poyta_budgets"] = (RateCounters(counters), by_endpoint)
+    app.extensions["poyta_long_polls"] = LongPollSlots(counters)
     app.before_request(spend_budgets)
     app.after_request(tell_rate_limits)
     app.teardown_request(release_long_poll)

@@ -33,11 +33,12 @@ return held + 1
 class RateCounters:
     """Fixed windows per budget and caller, shared by every process."""
 
-    def __init__(self, url: str):
+    def __init__(self, client: Redis):
+        # On the client's blocking pool: `limits` would make its own, and redis-py's default
+        # pool fails at 100 connections instead of waiting, so a burst of requests met 503s.
         self.limiter = FixedWindowRateLimiter(storage_from_string(
-            url, key_prefix=keys.RATE_LIMIT_PREFIX,
-            socket_connect_timeout=connections.CONNECT_TIMEOUT,
-            socket_timeout=connections.COMMAND_TIMEOUT))
+            connections.url_of(client), connection_pool=client.connection_pool,
+            key_prefix=keys.RATE_LIMIT_PREFIX))
 
     def hit(self, rate: RateLimitItem, budget: str, who: str) -> bool:
         """Counts one; False when the window is full."""

@@ -5,9 +5,14 @@ import time
 
 import pytest
 import requests
+from limits import parse
 
 from api.http import create_app
 from api.http.budgets import MAX_OPEN_LONG_POLLS
+from api.storage import connections
+from api.storage.budgets import RateCounters
+
+
 def assert_429(response):
     assert response.status_code == 429, response.data[:200] if hasattr(response, "data") else ""
     body = response.get_json() if hasattr(response, "get_json") else response.json()
@@ -219,3 +224,34 @@ def test_answers_under_a_budget_carry_the_ietf_ratelimit_headers(redis, store_en
     seconds = int(answers[3].headers["RateLimit"].split(";t=")[1])
     assert 0 < seconds <= 60 and abs(seconds - int(answers[3].headers["Retry-After"])) <= 1
     assert "RateLimit" not in client.get("/api/v1/games/types").headers
+
+
+def test_more_requests_at_once_than_connections_wait_for_one_and_all_count(redis, redis_url):
+    """The counters share the API's blocking pool: a burst beyond its size waits for a
+    connection (redis-py's own pool, which `limits` made before, failed past 100 with 503s)."""
+    pool_size, callers = 4, 12
+    client = connections.queue_client({"REDIS_URL": redis_url}, max_connections=pool_size,
+                                      **connections.COMMAND_OPTIONS)
+    counters = RateCounters(client)
+    rate = parse("100/minute")
+    connected = lambda: redis.info("clients")["connected_clients"]  # noqa: E731
+    before = connected()
+    results, errors = [], []
+
+    def hit():
+        try:
+            results.append(counters.hit(rate, "burst", "anna"))
+        except Exception as error:  # noqa: BLE001 - the test reports whatever a caller met
+            errors.append(repr(error))
+
+    redis.client_pause(400, all=False)  # writes wait: every caller holds its connection a while
+    threads = [threading.Thread(target=hit) for _ in range(callers)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.2)
+    during = connected() - before
+    for thread in threads:
+        thread.join()
+    assert errors == [] and results == [True] * callers
+    assert during <= pool_size
+    assert counters.window(rate, "burst", "anna")[1] == 100 - callers
