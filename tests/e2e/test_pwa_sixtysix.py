@@ -38,6 +38,8 @@ def test_play_a_whole_two_player_match_against_the_easy_bot(page, live_server):
     declare_short = table.get_by_role("button", name=re.compile(r"^Declare with only \d+ of 66 card points"))
     hand = table.locator('[data-part="hand"]')
     close = table.get_by_role("button", name="Close the stock")
+    # The trump nine, while the exchange is allowed, opens a choice instead of playing.
+    nine = table.get_by_role("button", name=re.compile(r"^nine of \w+: exchange it for the trump card, or play it$"))
     confirm = page.get_by_role("group", name="Confirm your move")
     closing_asked = False
     result = page.get_by_role("heading", name="Result", exact=True)
@@ -68,6 +70,10 @@ def test_play_a_whole_two_player_match_against_the_easy_bot(page, live_server):
             assert api_view(page, live_server, page.url.split("#/game/")[1])["table"]["closed_by"] is None
             closing_asked = True
             continue
+        elif nine.is_visible():
+            nine.click()
+            table.get_by_role("group", name=re.compile(r": exchange it")).get_by_role(
+                "button", name=re.compile(r"^Exchange nine of \w+ for ")).click()
         else:
             playable.first.click()
         # The shell marks the table busy while our action is posted; its answer re-renders it.
@@ -176,6 +182,7 @@ def test_the_exchange_is_a_choice_on_the_trump_nine(new_page, live_server):
     page.goto(f"{live_server}/#/game/{game['id']}")
     card = page.locator(f'.sixtysix [data-part="hand"] [data-focus-key^="play-{nine}-"]')
     expect(card).to_have_attribute("aria-expanded", "false")
+    expect(card).to_have_accessible_name(re.compile(r"^nine of \w+: exchange it for the trump card, or play it$"))
     expect(page.locator(".sx-special").get_by_role("button", name=re.compile("^Exchange"))).to_have_count(0)
     card.click()
     choice = page.get_by_role("group", name=re.compile(r"^nine of \w+: exchange it for the trump card, or play it$"))

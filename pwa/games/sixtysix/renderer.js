@@ -486,14 +486,17 @@ function cardButton(card, i, can, legal, table, act, nineChoice) {
   const mark = marry ? h("span", { class: "sx-marry-mark", "aria-hidden": "true", text: `+${marriagePoints(card, table)}` }) : null;
   const button = h("button", { type: "button", class: "sx-play", disabled: !can, "data-focus-key": `play-${card}-${i}`,
     "data-marry": marry ? "true" : null }, label, face(card), mark);
+  // The trump nine opens the choice of exchanging or playing it: its name says so, not "Play".
+  const choosing = nineChoice && nineChoice.card === card;
   button.showLabel = () => {
     const showing = marry && marryOnLead;
-    label.textContent = t(!can ? "sixtysix.notPlayable" : (showing ? "sixtysix.playMarry" : "sixtysix.play"),
-      { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
+    label.textContent = t(!can ? "sixtysix.notPlayable"
+      : (choosing ? "sixtysix.exchangeOrPlay" : (showing ? "sixtysix.playMarry" : "sixtysix.play")),
+    { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
     if (mark) mark.hidden = !marryOnLead;
   };
   button.showLabel();
-  if (nineChoice && nineChoice.card === card) {
+  if (choosing) {
     button.setAttribute("aria-expanded", "false");
     button.setAttribute("aria-controls", nineChoice.box.id);
     button.addEventListener("click", () => {
