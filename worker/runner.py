@@ -43,6 +43,14 @@ class PoytaWorker(SimpleWorker):
             except UNAVAILABLE:
                 pass
 
+    def unsubscribe(self):
+        # RQ sends UNSUBSCRIBE and then stops its listener thread, which redis-py 8 joins without
+        # a timeout. A listener that reads the reply before the stop flag is set waits for a new
+        # subscription for RQ's 60 s: so the flag is set first, and a stop takes no minute.
+        if self.pubsub_thread:
+            self.pubsub_thread.stop(timeout=0)
+        super().unsubscribe()
+
     def _beat(self) -> None:
         jobs = tables_for(self.connection).jobs
         while not self._stopped.is_set():
