@@ -14,6 +14,16 @@ def start(page, base: str, name: str = "Anna", path: str = "/") -> None:
     sync_api.expect(page.locator("#who")).to_contain_text(name)
 
 
+def wait_for_control(page) -> None:
+    """Until the service worker controls the page. Polled from here: Playwright's in-page polling
+    evaluates a string after its first try, which the page's Content-Security-Policy refuses."""
+    for _ in range(300):
+        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never took control of the page")
+
+
 def call(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
     """The API as this phone's player (its token in localStorage)."""
     token = page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from phone import call, outside, play_by_api, start
+from phone import call, outside, play_by_api, start, wait_for_control
 from playwright import sync_api
 
 PLAY = re.compile(r"^Play \d+(, | instead, )\d bullheads?$")
@@ -25,7 +25,7 @@ def test_kept_inbox_and_view_and_held_moves(new_page, live_server):
     expect(page.locator(".game-list").first.get_by_role("link")).to_have_text(re.compile(r"^6 nimmt! · your turn"))
     page.goto(f"{live_server}/#/game/{game['id']}")
     expect(page.locator("#status-line")).to_have_text("Your turn: choose a card")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_for_control(page)
 
     # Offline, reopened: the game as it was, marked as not current, and the inbox too.
     page.context.set_offline(True)
@@ -81,7 +81,7 @@ def test_a_finnish_phone_offline_tells_the_time_and_holds_the_card_by_its_name(n
     page.goto(f"{live_server}/#/game/{game['id']}")
     card = page.locator('[data-part="hand"] button:enabled').first
     expect(card).to_be_visible()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_for_control(page)
 
     page.context.set_offline(True)
     page.reload()

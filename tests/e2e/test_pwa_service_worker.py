@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from flask import Flask
-from phone import call, start
+from phone import call, start, wait_for_control
 from playwright import sync_api
 from werkzeug.serving import make_server
 
@@ -37,16 +37,6 @@ def served_worker(client) -> tuple[str, list[str]]:
     answer = client.get("/sw.js")
     assert answer.status_code == 200
     return parse_worker(answer.get_data(as_text=True))
-
-
-def wait_for_control(page) -> None:
-    """Until the service worker controls the page. Polled from here: Playwright's in-page polling
-    evaluates a string, which the page's Content-Security-Policy refuses with a console error."""
-    for _ in range(300):
-        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the service worker never took control of the page")
 
 
 def wait_for_cache(page, version: str) -> None:

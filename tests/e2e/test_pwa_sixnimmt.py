@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from phone import api_view, start
+from phone import api_view, start, wait_for_control
 from playwright import sync_api
 
 TIMEOUT = 30_000  # ms: bots move through the RQ worker a moment after us
@@ -177,7 +177,7 @@ def test_invite_a_friend_then_play_and_go_offline(new_page, live_server):
 
     # Offline: the page says so, even reloaded the shell comes from the service worker's
     # cache, and the page recovers by itself once the network is back.
-    anna.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_for_control(anna)
     anna.context.set_offline(True)
     expect(anna.locator("#offline")).to_contain_text("offline")
     anna.reload()
