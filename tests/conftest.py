@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 from werkzeug.serving import make_server
 
 from api.http import create_app
 from api.devtools.embedded_redis import start_embedded
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
+from worker.runner import PromptWorker
 from redis_servers import (  # noqa: F401 (fixtures)
     connect_store, queue_redis_url, store_settings, valkey_cluster,
 )
@@ -76,7 +77,7 @@ def client(app):
 def run_bots(redis):
     """Run queued bot jobs in a real RQ worker until both bot queues are empty."""
     def run() -> None:
-        SimpleWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)],
+        PromptWorker([Queue(name, connection=redis) for name in (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)],
                      connection=redis).work(burst=True)
     return run
 

@@ -1,6 +1,6 @@
 """The worker Pöytä runs: `rq worker bots --worker-class worker.runner.PoytaWorker`.
 
-RQ's SimpleWorker (jobs run in the worker's own process: no fork and no re-import per job,
+RQ's SimpleWorker that stops at once (`PromptWorker`; jobs run in the worker's own process: no fork and no re-import per job,
 which keeps an easy bot's move in milliseconds) plus two threads:
 
 * a liveness beat, a key that lives `ALIVE_SECONDS` and is renewed every second, so the
@@ -29,7 +29,19 @@ ALIVE_SECONDS = 3
 SWEEP_SECONDS = 1.0
 
 
-class PoytaWorker(SimpleWorker):
+class PromptWorker(SimpleWorker):
+    """RQ's SimpleWorker that stops at once: also what the tests run jobs with."""
+
+    def unsubscribe(self):
+        # RQ sends UNSUBSCRIBE and then stops its listener thread, which redis-py 8 joins without
+        # a timeout. A listener that reads the reply before the stop flag is set waits for a new
+        # subscription for RQ's 60 s: so the flag is set first, and a stop takes no minute.
+        if self.pubsub_thread:
+            self.pubsub_thread.stop(timeout=0)
+        super().unsubscribe()
+
+
+class PoytaWorker(PromptWorker):
     def work(self, *args, **kwargs):
         self._stopped = threading.Event()
         threading.Thread(target=self._beat, name="poyta-beat", daemon=True).start()
@@ -42,14 +54,6 @@ class PoytaWorker(SimpleWorker):
                 tables_for(self.connection).jobs.worker_gone(self.name)
             except UNAVAILABLE:
                 pass
-
-    def unsubscribe(self):
-        # RQ sends UNSUBSCRIBE and then stops its listener thread, which redis-py 8 joins without
-        # a timeout. A listener that reads the reply before the stop flag is set waits for a new
-        # subscription for RQ's 60 s: so the flag is set first, and a stop takes no minute.
-        if self.pubsub_thread:
-            self.pubsub_thread.stop(timeout=0)
-        super().unsubscribe()
 
     def _beat(self) -> None:
         jobs = tables_for(self.connection).jobs

@@ -4,7 +4,7 @@ import subprocess
 import time
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from api.http import create_app
 from api.settings import TEST_CLOCK
@@ -12,6 +12,7 @@ from api.storage import connections
 from api.storage.jobs import QUEUES
 from api.tables import Tables
 from api.tables.clock import FileClock
+from worker.runner import PromptWorker
 from push_receivers import PushService, Webhook
 from redis_servers import STORES, store_settings
 
@@ -70,7 +71,7 @@ def run_worker(redis):
         tables.bots.sweep()
         tables.reminders.sweep_digests()
         tables.webhooks.sweep()
-        SimpleWorker([Queue(name, connection=redis) for name in QUEUES],
+        PromptWorker([Queue(name, connection=redis) for name in QUEUES],
                      connection=redis).work(burst=True)
     return run
 

@@ -3,12 +3,13 @@ import threading
 import time
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from api.http import create_app
 from api.storage import connections
 from api.storage.jobs import BOT_QUEUE_ORDER
 from api.tables import Tables
+from worker.runner import PromptWorker
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
 
@@ -192,7 +193,7 @@ def run_due_jobs(redis, sweep=True):
         if sweeping:
             # The store under test, as the environment names it to this process's jobs.
             Tables(connections.store_client(connections.settings()), queue_redis=redis).bots.sweep()
-        SimpleWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
+        PromptWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
                      connection=redis).work(burst=True)
 
 

@@ -1,10 +1,11 @@
 """A fair share of the bots' time: a player whose bots thought more than their share in the last
 minute waits behind everyone else, and their bots think only the least share of their budget."""
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from api.http import create_app
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE
 from api.tables.bots import LEAST_SHARE
+from worker.runner import PromptWorker
 
 HARD3 = ["human", {"bot": "hard"}, {"bot": "hard"}, {"bot": "hard"}]
 
@@ -19,7 +20,7 @@ def test_a_player_over_their_share_of_bot_time_waits_behind_everyone_else(
     monkeypatch.setenv("POYTA_BOT_SECONDS_A_MINUTE", "0.4")
     app = create_app({**store_env, "TESTING": True})
     client, service = app.test_client(), app.extensions["poyta"]
-    worker = SimpleWorker([Queue(name, connection=redis)
+    worker = PromptWorker([Queue(name, connection=redis)
                            for name in (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)],
                           connection=redis)
 
@@ -72,7 +73,7 @@ def test_a_player_over_their_share_of_bot_time_waits_behind_everyone_else(
 def test_a_reply_to_a_human_goes_first_and_each_waiting_game_gets_one_bot_move_in_turn(redis, store_env):
     app = create_app({**store_env, "TESTING": True})
     client, service = app.test_client(), app.extensions["poyta"]
-    worker = SimpleWorker([Queue(name, connection=redis)
+    worker = PromptWorker([Queue(name, connection=redis)
                            for name in (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)],
                           connection=redis)
     games = []
@@ -104,7 +105,7 @@ def test_the_bots_of_a_game_nobody_waits_for_take_the_heavy_queue(redis, store_e
     game_id = client.post("/api/v1/games", headers=headers, json={
         "type": "sixtysix", "players": 3, "pace": "none",
         "seats": ["human", {"bot": "medium"}, {"bot": "medium"}]}).get_json()["id"]
-    SimpleWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    PromptWorker([Queue(BOT_QUEUE, connection=redis)], connection=redis).work(burst=True)
     assert client.post(f"/api/v1/games/{game_id}/resign", headers=headers,
                        json={}).status_code == 200
     assert service.games.find(game_id).nobody_waits()

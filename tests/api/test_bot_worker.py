@@ -3,13 +3,14 @@ import random
 import time
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 from rq.registry import StartedJobRegistry
 
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
 from api.tables import Tables
 from rules import GAMES
 from rules.search import Budget
+from worker.runner import PromptWorker
 from worker_processes import start_worker, within
 
 BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
@@ -200,12 +201,12 @@ def test_a_quick_job_hands_a_hard_bot_on_to_the_deep_queue(new_player, store, re
             service.play.act(game_id, anna, rng.choice(stored.game.legal_actions(stored.state, 0)),
                              None)
         before = service.games.load(game_id)
-        SimpleWorker(quick, connection=redis).work(burst=True)
+        PromptWorker(quick, connection=redis).work(burst=True)
         after = service.games.load(game_id)
         if 2 in after.bots_to_act():
             assert bot_jobs(redis, DEEP_BOT_QUEUE) == [game_id], "the hard seat's move waits deep"
             handed_on += after.version > before.version  # the easy bot moved, then handed on
-            SimpleWorker([Queue(DEEP_BOT_QUEUE, connection=redis)], connection=redis).work(
+            PromptWorker([Queue(DEEP_BOT_QUEUE, connection=redis)], connection=redis).work(
                 burst=True)
         assert not bot_jobs(redis, BOT_QUEUE) and not bot_jobs(redis, DEEP_BOT_QUEUE)
     assert handed_on, "no quick job met the hard seat due"

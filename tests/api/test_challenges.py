@@ -4,11 +4,12 @@ it, and nothing of it stays in the decliner's inbox). A challenge reaches the ch
 player's subscribed devices once, by a real RQ worker and a real push receiver, unless it is
 gone before the job runs; a profile says whether its player may be challenged."""
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from api.storage.jobs import NOTICE_QUEUE
 from api.tables import Tables
 from api.tables.notices import NotifyRetry
+from worker.runner import PromptWorker
 
 CHALLENGE = {"type": "sixtysix", "players": 2}
 
@@ -122,7 +123,7 @@ def receivers_are_local(monkeypatch):
 @pytest.fixture
 def pushes(redis):
     """Runs the notices queue in a real RQ worker."""
-    return lambda: SimpleWorker([Queue(NOTICE_QUEUE, connection=redis)],
+    return lambda: PromptWorker([Queue(NOTICE_QUEUE, connection=redis)],
                                 connection=redis).work(burst=True)
 
 

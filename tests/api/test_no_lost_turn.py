@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 import requests
-from rq import Queue, SimpleWorker
+from rq import Queue
 from rq.registry import StartedJobRegistry
 
 from api.http import create_app
 from api.storage.jobs import BOT_QUEUE, BOT_QUEUE_ORDER, DEEP_BOT_QUEUE
 from api.tables import Tables
 from api.settings import DIE_AFTER_COMMIT
+from worker.runner import PromptWorker
 from worker_processes import start_worker, within
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +44,7 @@ def start_api(processes, **env) -> str:
 
 
 def run_jobs(redis):
-    SimpleWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
+    PromptWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
                  connection=redis).work(burst=True)
 
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 import worker.jobs
 from api.storage import connections
@@ -13,6 +13,7 @@ from api.storage.jobs import NOTICE_QUEUE
 from api.tables import Tables, views
 from api.tables.model import Player
 from api.tables.notices import NotifyRetry
+from worker.runner import PromptWorker
 from push_receivers import Webhook
 
 PUBLIC_URL = "https://poyta.example"
@@ -290,7 +291,7 @@ def test_the_real_worker_notifies_both_players_once(client, service, redis, new_
     subscribe(client, bert_headers, push_service.subscription(bert_phone))
     assert client.post(f"/api/v1/games/invites/{stored.seats[1].invite}",
                        headers=bert_headers).status_code == 200
-    SimpleWorker([Queue(NOTICE_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    PromptWorker([Queue(NOTICE_QUEUE, connection=redis)], connection=redis).work(burst=True)
     assert push_service.errors == [] and webhook.errors == []
     assert len(push_service.received(anna_phone)) == 1
     assert len(push_service.received(bert_phone)) == 1

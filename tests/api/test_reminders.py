@@ -5,11 +5,12 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 from rq.job import Job
 
 from api.storage.jobs import NOTICE_QUEUE, RETRY, reminder_job_id
 from api.tables import Tables
+from worker.runner import PromptWorker
 from push_receivers import Webhook
 
 DAY = 86400
@@ -117,7 +118,7 @@ def test_a_reminder_that_cannot_be_sent_is_not_tried_forever(clocked_client, clo
         job_id = reminder_job_id(game_id, 1, tables.games.load(game_id).seats[1].turn_since,
                                  "used")
         assert job_id in notices.job_ids
-        SimpleWorker([notices], connection=redis).work(burst=True)
+        PromptWorker([notices], connection=redis).work(burst=True)
         failed = Job.fetch(job_id, connection=redis)
         # A few retries of its own (RQ's, at growing intervals), no more...
         assert failed.get_status() == "scheduled" and failed.retries_left == RETRY.max - 1

@@ -10,11 +10,12 @@ import time
 
 import pytest
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from api.http import create_app
 from api.storage.jobs import BOT_QUEUE, BOT_QUEUE_ORDER
 from api.tables import Tables
+from worker.runner import PromptWorker
 from redis_servers import store_settings
 
 # Issue 10 asked for at most 2 commands for a poll and a view; a view without `wait` is
@@ -80,7 +81,7 @@ def counted(app):
 
 
 def run_jobs(redis):
-    SimpleWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
+    PromptWorker([Queue(name, connection=redis) for name in BOT_QUEUE_ORDER],
                  connection=redis).work(burst=True)
 
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 import requests
-from rq import Queue, SimpleWorker
+from rq import Queue
 from standardwebhooks import Webhook
 
 from api.settings import DIE_AFTER_COMMIT
@@ -21,6 +21,7 @@ from http_receivers import Receiver
 from test_no_lost_turn import start_api
 from test_ratelimits import assert_429
 from test_ratings import play_out
+from worker.runner import PromptWorker
 from worker_processes import start_worker, within
 
 WEBHOOK = "/api/v1/players/me/webhook"
@@ -84,7 +85,7 @@ def types(bodies: list[dict]) -> list[str]:
 
 
 def run_deliveries(redis) -> None:
-    SimpleWorker([Queue(WEBHOOK_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    PromptWorker([Queue(WEBHOOK_QUEUE, connection=redis)], connection=redis).work(burst=True)
 
 
 # --- the API ---------------------------------------------------------------------------------
