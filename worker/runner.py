@@ -1,8 +1,7 @@
 """The worker Pöytä runs: `rq worker bots --worker-class worker.runner.PoytaWorker`.
 
 RQ's SimpleWorker that stops at once (`PromptWorker`; jobs run in the worker's own process: no
-fork and no re-import per job,
-which keeps an easy bot's move in milliseconds) plus two threads:
+fork and no re-import per job, which keeps an easy bot's move in milliseconds) plus two threads:
 
 * a liveness beat, a key that lives `ALIVE_SECONDS` and is renewed every second, so the
   sweeper tells a job in hand from the job of a worker that was killed (RQ itself notices an
