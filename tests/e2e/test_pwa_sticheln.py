@@ -115,11 +115,14 @@ def test_tough_pain_cards_can_be_changed_until_everybody_has_chosen(new_page, li
     assert sorted(mine["table"]["pain"][0]) == sorted(changed)
     assert set(chosen) <= set(mine["hand"])
 
+    # Bo's table shows the bot's choice before Bo taps: a redraw under a tap would lose it.
+    expect(bo.locator(".seat-list li").nth(2)).to_contain_text("has chosen")
     bo_hand = api_view(bo, live_server, game_id)["hand"]
     first = bo_hand[0]
     second = next(card for card in bo_hand if card.split("-")[0] != first.split("-")[0])
-    for card in (first, second):
-        bo.get_by_role("button", name=f"Pick {spoken(card)}", exact=True).click()
+    bo.get_by_role("button", name=f"Pick {spoken(first)}", exact=True).click()
+    expect(bo.get_by_role("status").filter(has_text="Picked: ")).to_contain_text(spoken(first))
+    bo.get_by_role("button", name=f"Pick {spoken(second)}", exact=True).click()
     # Everybody has chosen: the pain colours are shown to all, and play begins.
     colours = sorted({card.split("-")[0] for card in changed})
     seat = bo.locator(".st-seat").first
