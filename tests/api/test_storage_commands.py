@@ -183,12 +183,13 @@ def test_a_long_poll_wakes_with_two_commands_beyond_its_first_check(app, client,
     answers = []
     waiting = threading.Thread(target=lambda: answers.append(
         client.get(f"{url}?wait=10", headers={**anna, "If-None-Match": etag})))
-    # The token's identity is cached for 2 s: a slow machine must not make the wait pay its lookup.
+    # The token's identity is cached for 2 s: the other app is made before the wait, so the wait
+    # lasts about 0.5 s and no part of its answer pays a lookup on a slow machine.
+    other = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
     app.extensions["poyta"].players.for_token(anna["Authorization"].partition(" ")[2])
     start = len(counted.commands)
     waiting.start()
     time.sleep(0.5)
-    other = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
     other.post(f"{url}/actions", json={"action": first.get_json()["legal_actions"][0]},
                headers=anna)
     waiting.join(15)
