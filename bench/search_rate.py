@@ -49,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     ticks = [0]
     tick = Clock.tick
 
-    def counted(clock: Clock) -> None:
-        ticks[0] += 1
-        tick(clock)
+    def counted(clock: Clock, simulations: int = 1) -> None:
+        ticks[0] += simulations
+        tick(clock, simulations)
 
     Clock.tick = counted
     budget = Budget(seconds=args.seconds)

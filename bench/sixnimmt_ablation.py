@@ -8,8 +8,12 @@ with one part changed, so a change is measured against the published baseline be
 Two variants at one table with two baselines face the same deals and opponents (levels rotate
 round the table), so their ratios to the baseline are paired by seed.
 
-Levels added (besides the game's own and `baseline`); each is hard with one part changed, and
-plays its rollouts in this module:
+Levels added (besides the game's own and `baseline`); each is hard with one part changed.
+`valued` plays hard's own rollouts on arrays; the others are hard as it was before those (one
+world at a time, its deal as at 4d4a80d) and play their rollouts in this module:
+    valued         each opponent's card of this turn the one a flat Monte Carlo of its own
+                   would pick: the lowest value of its hand from VALUE_WORLDS shared random
+                   rollouts a card, with Gumbel noise of VALUE_TEMPERATURE bullheads
     careful        hard as it was before OPPONENT_RANKS (as at df30589): each opponent's card
                    of this turn easy's own CAREFUL_OPPONENTS of the time, else a random one
     selfish        hard valuing a rollout by its own bullheads, not its margin over the others
@@ -19,8 +23,8 @@ plays its rollouts in this module:
     oracle_hands   `careful` dealt the opponents' real cards (not a fair level): the headroom
                    of guessing them better
     hard_as_variant
-                   hard itself, a level to set constants on, e.g. careful+CAREFUL_OPPONENTS=1
-                   or hard_as_variant+HALVING=16 (the weaker half of the cards dropped after
+                   hard as it was, one world at a time, a level to set constants on, e.g.
+                   careful+CAREFUL_OPPONENTS=1 or hard_as_variant+HALVING=16 (the weaker half of the cards dropped after
                    that many rounds, again after twice as many, and so on)
     LEVEL+NAME=VALUE[+NAME=VALUE...]
                    LEVEL with constants of this module or rules/sixnimmt/search.py set to
@@ -31,6 +35,8 @@ from __future__ import annotations
 import random
 import sys
 
+import numpy as np
+
 from bench import ablation
 from rules.search import Clock, Problem, search
 from rules.sixnimmt import search as sixnimmt
@@ -38,6 +44,8 @@ from rules.sixnimmt.bots import Seen, easy_choice
 from rules.sixnimmt.game import BULLHEADS, ROW_LIMIT, SixNimmt
 
 GREEDY_OPPONENTS = 0.5
+VALUE_WORLDS = 20
+VALUE_TEMPERATURE = 1.0
 HALVING = 0
 CAREFUL_OPPONENTS = 0.75
 ROWS = sixnimmt.ROWS
@@ -150,6 +158,25 @@ def _oracle_deal(seen: Seen):
     return deal
 
 
+def _ranked_deal(seen: Seen):
+    """Hard's deal before its rollouts ran on arrays (at 4d4a80d), one world at a time: each
+    opponent's card of this turn drawn by its rank in easy's order (OPPONENT_RANKS)."""
+    preference = sixnimmt._opponents_preference(seen)
+    ranks = sixnimmt.OPPONENT_RANKS
+
+    def deal(rng):
+        hands = seen.deal(rng)
+        for seat, hand in enumerate(hands):
+            if seat == seen.me:
+                rng.shuffle(hand)
+            elif len(hand) > 1:
+                order = sorted(range(len(hand)), key=lambda index: preference[hand[index]])
+                first = order[rng.choices(range(len(hand)), ranks[len(hand)])[0]]
+                hand[0], hand[first] = hand[first], hand[0]
+        return hands
+    return deal
+
+
 def variant(selfish: bool = False, greedy_self: bool = False, greedy_opponents: bool = False,
             oracle: bool = False, careful: bool = False):
     def play(view, legal, rng, budget):
@@ -157,11 +184,11 @@ def variant(selfish: bool = False, greedy_self: bool = False, greedy_opponents: 
         seen = Seen.of(view)
         if seen.phase != "choose":
             return sixnimmt.hard(view, legal, rng, budget)
-        base = sixnimmt.card_problem(seen, sixnimmt._values(legal), sixnimmt.OPPONENT_RANKS)
+        deal = _ranked_deal(seen)
         if careful:
-            base.deal = _careful_deal(seen)
+            deal = _careful_deal(seen)
         if oracle:
-            base.deal = _oracle_deal(seen)
+            deal = _oracle_deal(seen)
         rows = sixnimmt.Rows.of(seen.rows)
         me = seen.me
         others = GREEDY_OPPONENTS if greedy_opponents else 0.0
@@ -176,14 +203,59 @@ def variant(selfish: bool = False, greedy_self: bool = False, greedy_opponents: 
             play_out_greedy(rows.copy(), rest, penalties, greedy, first, rng)
             return _score(penalties, me, selfish)
 
-        problem = Problem(base.candidates, base.deal, simulate,
+        problem = Problem(sixnimmt._values(legal), deal, simulate,
                           halving=int(HALVING) if HALVING else None)
         return sixnimmt._action(legal, search(problem, clock, rng,
                                               lambda: easy_choice(seen, legal)["card"]))
     return play
 
 
+def _card_values(seen: Seen, rows: sixnimmt.Rows, draw: np.random.Generator) -> np.ndarray:
+    """What playing each card now costs a seat over the rest of the round, every seat then
+    playing at random (an opponent's own estimate, if it thinks as the published baseline
+    does): VALUE_WORLDS random deals shared by every card, indexed by card."""
+    turns, players, worlds = seen.cards_each[seen.me], seen.players, int(VALUE_WORLDS)
+    pool = np.array(seen.unseen + seen.own)
+    cards = np.array(seen.unseen)
+    dealt = np.argsort(draw.random((worlds, len(pool))), axis=1)[:, :players * turns]
+    hands = pool[dealt].reshape(worlds, players, turns)
+    orders = np.repeat(hands[None], len(cards), axis=0)
+    orders[:, :, 0, 0] = cards[:, None]
+    penalties = sixnimmt.play_out_batch(rows, orders.reshape(-1, players, turns))[:, 0]
+    table = np.zeros(seen.cards_in_use + 1)
+    table[cards] = penalties.reshape(len(cards), worlds).mean(axis=1)
+    return table
+
+
+def valued(view, legal, rng, budget):
+    """Hard with each opponent's card of this turn drawn by `_card_values`: the lowest value
+    in its hand, give or take Gumbel noise of VALUE_TEMPERATURE bullheads."""
+    clock = Clock(budget)
+    seen = Seen.of(view)
+    if seen.phase != "choose" or seen.cards_each[seen.me] == 1:
+        return sixnimmt.hard(view, legal, rng, budget)
+    problem = sixnimmt.card_problem(seen, sixnimmt._values(legal), sixnimmt.OPPONENT_RANKS)
+    dealt, table = problem.deal, []
+
+    def deal(rng, count):
+        hands, own = dealt(rng, count)
+        draw = np.random.default_rng(rng.getrandbits(64))
+        if not table:
+            table.append(_card_values(seen, sixnimmt.Rows.of(seen.rows), draw))
+        noisy = -table[0][hands] / VALUE_TEMPERATURE + draw.gumbel(size=hands.shape)
+        first = noisy.argmax(axis=2)[..., None]
+        card = np.take_along_axis(hands, first, axis=2)
+        np.put_along_axis(hands, first, hands[..., :1].copy(), axis=2)
+        hands[..., :1] = card
+        return hands, own
+
+    problem.deal = deal
+    return sixnimmt._action(legal, search(problem, clock, rng,
+                                          lambda: easy_choice(seen, legal)["card"]))
+
+
 LEVELS = {
+    "valued": valued,
     "hard_as_variant": variant(),
     "careful": variant(careful=True),
     "oracle_hands": variant(oracle=True, careful=True),

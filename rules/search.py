@@ -8,7 +8,9 @@ the loop, the clock, the tie rule and the fallback.
 
 All candidates of a round share the round's deal and replay the same random
 stream (common random numbers), so they are compared on equal luck and their
-differences are far less noisy than with a fresh deal each.
+differences are far less noisy than with a fresh deal each. A game whose
+simulator runs on arrays poses a `Batched` problem instead: the same loop, many
+deals at a time.
 """
 from __future__ import annotations
 
@@ -64,11 +66,7 @@ class Clock:
             return self.done < self.budget.iterations
         if self.done < self.next_reading:
             return True
-        spent = time.process_time() - self.started
-        clocks = [(self.budget.seconds - spent, spent)]  # (time left, time used) on each clock
-        if self.budget.deadline is not None:
-            now = time.monotonic()
-            clocks.append((self.budget.deadline - now, now - self.wall_started))
+        clocks = self._readings()
         if min(left for left, _ in clocks) <= 0:
             return False
         # Simulations until a tenth of the time left, at each clock's pace so far.
@@ -76,8 +74,31 @@ class Clock:
             int(left * self.done / used / 10) if used > 0 else 0 for left, used in clocks)
         return True
 
-    def tick(self) -> None:
-        self.done += 1
+    def _readings(self) -> list[tuple[float, float]]:
+        """(time left, time used) on each clock."""
+        spent = time.process_time() - self.started
+        clocks = [(self.budget.seconds - spent, spent)]
+        if self.budget.deadline is not None:
+            now = time.monotonic()
+            clocks.append((self.budget.deadline - now, now - self.wall_started))
+        return clocks
+
+    def tick(self, simulations: int = 1) -> None:
+        self.done += simulations
+
+    def batch(self, per_world: int) -> int:
+        """How many worlds of `per_world` simulations the next batch may hold, 0 when the
+        budget is spent: a few to learn the pace, then half the time left, so the last
+        batch ends near the budget and never far beyond it."""
+        if self.budget.iterations is not None:
+            left = self.budget.iterations - self.done
+            return 0 if left <= 0 else max(1, min(MAX_BATCH, left // per_world))
+        clocks = self._readings()
+        if not self.done:
+            return FIRST_BATCH if min(left for left, _ in clocks) > 0 else 0
+        worlds = min(int(left / 2 / used * self.done / per_world) if used > 0 else MAX_BATCH
+                     for left, used in clocks)
+        return max(0, min(MAX_BATCH, worlds))
 
 
 def margin(scores: Sequence[float], seat: int, against_best: float = 0.0) -> float:
@@ -93,6 +114,12 @@ def margin(scores: Sequence[float], seat: int, against_best: float = 0.0) -> flo
     if not against_best:
         return over_mean
     return (1 - against_best) * over_mean + against_best * (mine - max(others))
+
+
+# A batched search's first batch only measures the pace; no batch outgrows the memory of
+# a few megabytes of arrays.
+FIRST_BATCH = 4
+MAX_BATCH = 512
 
 
 @dataclass
@@ -116,13 +143,26 @@ class Problem(Generic[Candidate]):
     halving: int | None = None
 
 
-def search(problem: Problem[Candidate], clock: Clock, rng: random.Random,
+@dataclass
+class Batched(Generic[Candidate]):
+    """A decision whose simulator runs on arrays: `deal(rng, count)` returns `count` worlds
+    consistent with the seat's view, and `totals(worlds)` every candidate's value summed
+    over them (each candidate played out in every world: common random numbers)."""
+
+    candidates: Sequence[Candidate]
+    deal: Callable[[random.Random, int], Any]
+    totals: Callable[[Any], Sequence[float]]
+
+
+def search(problem: Problem[Candidate] | Batched[Candidate], clock: Clock, rng: random.Random,
            fallback: Callable[[], Candidate]) -> Candidate:
     """The candidate with the best mean simulated value; `fallback()` when the
     budget allowed not one simulation."""
     candidates = problem.candidates
     if len(candidates) == 1:
         return candidates[0]
+    if isinstance(problem, Batched):
+        return _search_batched(problem, clock, rng, fallback)
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     alive = list(range(len(candidates)))
@@ -150,3 +190,19 @@ def search(problem: Problem[Candidate], clock: Clock, rng: random.Random,
         return fallback()
     # Ties go to the earliest candidate, so the game's order decides, not chance.
     return candidates[max(alive, key=lambda i: (mean(i), -i))]
+
+
+def _search_batched(problem: Batched[Candidate], clock: Clock, rng: random.Random,
+                    fallback: Callable[[], Candidate]) -> Candidate:
+    candidates = problem.candidates
+    totals = [0.0] * len(candidates)
+    simulated = False
+    while worlds := clock.batch(len(candidates)):
+        totals = [total + value for total, value in
+                  zip(totals, problem.totals(problem.deal(rng, worlds)))]
+        clock.tick(worlds * len(candidates))
+        simulated = True
+    if not simulated:
+        return fallback()
+    # Every candidate met every world: the best total is the best mean; ties to the earliest.
+    return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]

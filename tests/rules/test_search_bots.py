@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from rules.search import Budget, Clock, Problem, margin, search
+from rules.search import MAX_BATCH, Batched, Budget, Clock, Problem, margin, search
 
 
 def counting_problem(values, **options):
@@ -79,6 +79,63 @@ def test_a_deadline_stops_the_search_on_the_wall_clock_with_cpu_seconds_left():
     assert 0 < clock.done < 100, "twenty 5 ms waits fill 0.1 s; 60 s of CPU would be 12,000"
     late = Clock(Budget(seconds=60.0, deadline=time.monotonic() - 1))
     assert search(problem, late, random.Random(8), lambda: "b") == "b" and late.done == 0
+
+
+def batched_problem(values, simulate_cost=0.0):
+    """Candidates of fixed value plus each world's shared noise, dealt in batches."""
+    batches = []
+
+    def deal(rng, count):
+        batches.append(count)
+        return [rng.random() for _ in range(count)]
+
+    def totals(worlds):
+        if simulate_cost:
+            time.sleep(simulate_cost * len(worlds))
+        return [sum(value + world for world in worlds) for value in values.values()]
+
+    return Batched(list(values), deal, totals), batches
+
+
+def test_a_batched_search_keeps_the_best_total_and_counts_every_candidate_in_every_world():
+    problem, batches = batched_problem({"a": 0.0, "b": 0.001, "c": -1.0})
+    clock = Clock(Budget(iterations=300))
+    assert search(problem, clock, random.Random(1), lambda: "a") == "b"
+    assert sum(batches) == 100 and clock.done == 300
+    ties, _ = batched_problem({"x": 1.0, "y": 1.0})
+    assert search(ties, Clock(Budget(iterations=10)), random.Random(1), lambda: "y") == "x"
+    none, untouched = batched_problem({"a": 0.0, "b": 1.0})
+    assert search(none, Clock(Budget(iterations=0)), random.Random(1), lambda: "a") == "a"
+    assert not untouched
+
+
+def test_a_batched_search_learns_its_pace_then_ends_near_its_budget():
+    """A few worlds first, then batches of half the time left: the search stops within a
+    small batch of its budget, and no batch outgrows MAX_BATCH."""
+    problem, batches = batched_problem({"a": 0.0, "b": 1.0})
+    started = time.process_time()
+    clock = Clock(Budget(seconds=0.05))
+    spin = problem.totals
+
+    def busy(worlds):  # CPU time, which the budget counts
+        until = time.process_time() + 0.0001 * len(worlds)
+        while time.process_time() < until:
+            pass
+        return spin(worlds)
+
+    problem.totals = busy
+    assert search(problem, clock, random.Random(2), lambda: "a") == "b"
+    spent = time.process_time() - started
+    assert 0.04 < spent < 0.06
+    assert batches[0] < batches[1] and max(batches) <= MAX_BATCH and len(batches) < 30
+
+
+def test_a_batched_search_stops_at_its_deadline_on_the_wall_clock():
+    problem, batches = batched_problem({"a": 0.0, "b": 1.0}, simulate_cost=0.001)
+    started = time.monotonic()
+    clock = Clock(Budget(seconds=60.0, deadline=started + 0.1))
+    search(problem, clock, random.Random(3), lambda: "a")
+    assert 0.08 < time.monotonic() - started < 0.15 and sum(batches) < 150
 
 
 @pytest.mark.parametrize("scores, seat, against_best, expected", [

@@ -4,7 +4,9 @@ import copy
 import random
 import time
 
+import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rules.search import Budget
 from rules.sixnimmt import GAME
@@ -12,7 +14,7 @@ from rules.sixnimmt.game import HAND_SIZE
 from rules.sixnimmt.bots import Seen
 from rules.sixnimmt.game import default_row
 from rules.sixnimmt.search import (OPPONENT_RANKS, Rows, _opponents_preference, baseline,
-                                   card_problem, play_out, play_turn)
+                                   card_problem, play_out, play_out_batch, play_turn)
 
 SEARCHERS = ("medium", "hard")
 VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
@@ -98,6 +100,27 @@ def test_a_rollout_plays_a_whole_round_as_the_rules_do(seed):
     assert any(penalties)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 10), st.integers(1, HAND_SIZE), st.lists(st.integers(1, 5), min_size=4,
+       max_size=4), st.integers(1, 8), st.randoms(use_true_random=False))
+def test_a_batch_of_rollouts_plays_each_deal_as_one_rollout_does(players, turns, lengths,
+                                                                 worlds, rng):
+    """play_out_batch, hard's rollouts on arrays, against play_out on every deal of a batch:
+    rows of any length, cards too low for every row, any number of turns left."""
+    deck = rng.sample(range(1, 105), 104)
+    rows = [sorted(deck.pop() for _ in range(length)) for length in lengths]
+    turns = min(turns, len(deck) // players)
+    shuffled = [rng.sample(deck, len(deck)) for _ in range(worlds)]
+    deals = [[cards[seat * turns:(seat + 1) * turns] for seat in range(players)]
+             for cards in shuffled]
+    expected = []
+    for orders in deals:
+        penalties = [0] * players
+        play_out(Rows.of(rows), orders, penalties)
+        expected.append(penalties)
+    assert play_out_batch(Rows.of(rows), np.array(deals)).tolist() == expected
+
+
 def test_every_true_deal_is_one_the_search_may_sample():
     """The unseen pool holds every card the opponents really have; own cards are exact."""
     for state in positions(200):
@@ -144,10 +167,12 @@ def test_hard_deals_each_opponent_this_turns_card_by_its_rank_as_often_as_the_ta
     counts = {"hard": [0] * size, "medium": [0] * size}
     rng = random.Random(5)
     for level, ranks in (("hard", OPPONENT_RANKS), ("medium", None)):
-        deal = card_problem(seen, cards, ranks).deal
-        for _ in range(3000):
-            hands = deal(rng)
-            for hand in hands[1:]:
+        hands, own = card_problem(seen, cards, ranks).deal(rng, 3000)
+        assert all(sorted(order) == sorted(seen.own) for order in own.tolist())
+        for world in hands.tolist():
+            assert not set().union(*world) - set(seen.unseen)
+            assert len(set().union(*world)) == 3 * size
+            for hand in world:
                 counts[level][sorted(hand, key=preference.__getitem__).index(hand[0])] += 1
     shares = {level: [count / sum(ranked) for count in ranked]
               for level, ranked in counts.items()}
