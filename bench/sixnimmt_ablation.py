@@ -243,10 +243,7 @@ def valued(view, legal, rng, budget):
         if not table:
             table.append(_card_values(seen, sixnimmt.Rows.of(seen.rows), draw))
         noisy = -table[0][hands] / VALUE_TEMPERATURE + draw.gumbel(size=hands.shape)
-        first = noisy.argmax(axis=2)[..., None]
-        card = np.take_along_axis(hands, first, axis=2)
-        np.put_along_axis(hands, first, hands[..., :1].copy(), axis=2)
-        hands[..., :1] = card
+        sixnimmt.put_first(hands, noisy.argmax(axis=2)[..., None])
         return hands, own
 
     problem.deal = deal

@@ -203,10 +203,7 @@ def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -
             by_rank = np.argsort(position[hands], axis=2)
             rank = np.minimum(np.searchsorted(cumulative, draw.random((count, len(opponents))),
                                               side="right"), turns - 1)
-            first = np.take_along_axis(by_rank, rank[..., None], axis=2)
-            card = np.take_along_axis(hands, first, axis=2)
-            np.put_along_axis(hands, first, hands[..., :1].copy(), axis=2)
-            hands[..., :1] = card
+            put_first(hands, np.take_along_axis(by_rank, rank[..., None], axis=2))
         return hands, own[np.argsort(draw.random((count, turns)), axis=1)]
 
     def totals(worlds: tuple[np.ndarray, np.ndarray]) -> list[float]:
@@ -226,6 +223,14 @@ def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -
         return value.reshape(len(candidates), count).sum(axis=1).tolist()
 
     return Batched(cards, deal, totals)
+
+
+def put_first(hands: np.ndarray, index: np.ndarray) -> None:
+    """Swap the card at `index` (one per hand, on the last axis) to the front of its hand,
+    where a rollout plays it this turn."""
+    card = np.take_along_axis(hands, index, axis=-1)
+    np.put_along_axis(hands, index, hands[..., :1].copy(), axis=-1)
+    hands[..., :1] = card
 
 
 def _opponents_preference(seen: Seen) -> dict[int, tuple[float, int]]:
