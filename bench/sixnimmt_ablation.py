@@ -10,7 +10,7 @@ round the table), so their ratios to the baseline are paired by seed.
 
 Levels added (besides the game's own and `baseline`); each is hard with one part changed.
 `valued` plays hard's own rollouts on arrays; the others are hard as it was before those (one
-world at a time, its deal as at 4d4a80d) and play their rollouts in this module:
+world at a time, its deal as at c858562) and play their rollouts in this module:
     valued         each opponent's card of this turn the one a flat Monte Carlo of its own
                    would pick: the lowest value of its hand from VALUE_WORLDS shared random
                    rollouts a card, with Gumbel noise of VALUE_TEMPERATURE bullheads
@@ -159,7 +159,7 @@ def _oracle_deal(seen: Seen):
 
 
 def _ranked_deal(seen: Seen):
-    """Hard's deal before its rollouts ran on arrays (at 4d4a80d), one world at a time: each
+    """Hard's deal before its rollouts ran on arrays (at c858562), one world at a time: each
     opponent's card of this turn drawn by its rank in easy's order (OPPONENT_RANKS)."""
     preference = sixnimmt._opponents_preference(seen)
     ranks = sixnimmt.OPPONENT_RANKS
