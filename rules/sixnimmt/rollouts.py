@@ -7,10 +7,9 @@ many deals at a time (`python -m bench.search_rate`). tests/rules/test_sixnimmt_
 checks these against `play_out` and game.py.
 
 The functions compile when this module is first imported (the entry points' signatures are
-given), or
-load from numba's cache beside this file: a search must not spend its clock compiling.
-Only a process that searches imports it (search.py imports it on the first search), so
-the API's processes never load the compiler.
+given), or load from numba's cache beside this file: a search must not spend its clock
+compiling. Only a process that searches imports it (a worker at start, or search.py before a
+process's first search), so the API's processes never load the compiler.
 """
 from __future__ import annotations
 
