@@ -110,6 +110,6 @@ def test_the_apis_processes_never_load_the_compiler_of_the_bots_rollouts():
 
 
 def test_preparing_the_bots_loads_the_compiled_rollouts_before_any_move():
-    """What a worker does at start (worker/run.py), so no player's first move waits."""
+    """What a worker does when it is made (worker/runner.py), so no player's first move waits."""
     assert loaded_after("from rules import GAMES\nfor game in GAMES.values(): "
                         "game.prepare_bots()") == "['numba', 'rules.sixnimmt.rollouts']"

@@ -23,7 +23,6 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from api.storage import connections
-from rules import GAMES
 from api.storage.jobs import DEEP_BOT_QUEUE
 from worker.runner import PoytaWorker
 
@@ -105,8 +104,6 @@ def main(queues: list[str]) -> int:
     os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
     if queues[0] == DEEP_BOT_QUEUE:
         os.nice(DEEP_NICENESS)
-    for game in GAMES.values():
-        game.prepare_bots()
     connection = queue_connection()
     previous = None
     while True:
