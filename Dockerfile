@@ -7,8 +7,6 @@ COPY worker ./worker
 COPY pwa ./pwa
 COPY seeds ./seeds
 RUN pip install --no-cache-dir -e .
-# Compile 6 nimmt!'s rollouts into numba's cache beside them, so no worker compiles at start.
-RUN python -c "import rules.sixnimmt.rollouts"
 # Inside the container every interface; docker-compose.yml decides what the host publishes.
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000

@@ -243,20 +243,12 @@ def valued(view, legal, rng, budget):
         if not table:
             table.append(_card_values(seen, sixnimmt.Rows.of(seen.rows), draw))
         noisy = -table[0][hands] / VALUE_TEMPERATURE + draw.gumbel(size=hands.shape)
-        put_first(hands, noisy.argmax(axis=2)[..., None])
+        sixnimmt.put_first(hands, noisy.argmax(axis=2)[..., None])
         return hands, own
 
     problem.deal = deal
     return sixnimmt._action(legal, search(problem, clock, rng,
                                           lambda: easy_choice(seen, legal)["card"]))
-
-
-def put_first(hands: np.ndarray, index: np.ndarray) -> None:
-    """Swap the card at `index` (one per hand, on the last axis) to the front of its hand,
-    where a rollout plays it this turn."""
-    card = np.take_along_axis(hands, index, axis=-1)
-    np.put_along_axis(hands, index, hands[..., :1].copy(), axis=-1)
-    hands[..., :1] = card
 
 
 LEVELS = {

@@ -256,9 +256,6 @@ class BotLevel:
     description: str
     # play(view, legal, rng, budget) -> one of legal, from the view alone
     play: Callable[[dict, list, random.Random, Budget], dict]
-    # What a process must load before this level's first move (compiled code): a worker
-    # calls it at start, so no player's first move waits for it.
-    prepare: Callable[[], object] | None = None
 
 
 @dataclass
@@ -399,12 +396,6 @@ class Game:
             if bot.name == level:
                 return bot.play(view, legal, rng, budget or DEFAULT_BUDGETS.get(level, Budget()))
         raise ValueError(f"{self.title} has no bot level {level!r}")
-
-    def prepare_bots(self) -> None:
-        """Load what every bot level needs before its first move."""
-        for bot in self.bot_levels:
-            if bot.prepare:
-                bot.prepare()
 
     # --- shared helpers ---------------------------------------------------------
     def check_seat_may_act(self, state: State, seat: int) -> None:

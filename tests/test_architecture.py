@@ -3,8 +3,6 @@
 `redis`; the domain imports no web framework and no job queue; nothing in production imports
 `api.devtools`. No server module is longer than 400 lines."""
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -92,24 +90,3 @@ def test_no_server_module_is_long():
     long = {module: lines for module, path in FILES.items() if within(module, "api")
             if (lines := len(path.read_text().splitlines())) > MOST_LINES}
     assert long == {}
-
-
-COMPILER_LOADED = ("import sys\n{setup}\n"
-                   "print(sorted({{'numba', 'rules.sixnimmt.rollouts'}} & set(sys.modules)))")
-
-
-def loaded_after(setup: str) -> str:
-    done = subprocess.run([sys.executable, "-c", COMPILER_LOADED.format(setup=setup)],
-                          capture_output=True, text=True, check=True, timeout=120)
-    return done.stdout.strip()
-
-
-def test_the_apis_processes_never_load_the_compiler_of_the_bots_rollouts():
-    """numba costs a process about 60 MB and a third of a second: only searching ones pay."""
-    assert loaded_after("from api.http import create_app; create_app()") == "[]"
-
-
-def test_preparing_the_bots_loads_the_compiled_rollouts_before_any_move():
-    """What a worker does when it is made (worker/runner.py), so no player's first move waits."""
-    assert loaded_after("from rules import GAMES\nfor game in GAMES.values(): "
-                        "game.prepare_bots()") == "['numba', 'rules.sixnimmt.rollouts']"

@@ -21,7 +21,6 @@ import threading
 from rq import SimpleWorker
 
 from api.storage.connections import UNAVAILABLE
-from rules import GAMES
 from worker.jobs import tables_for
 
 log = logging.getLogger(__name__)
@@ -32,13 +31,6 @@ SWEEP_SECONDS = 1.0
 
 class PromptWorker(SimpleWorker):
     """RQ's SimpleWorker that stops at once: also what the tests run jobs with."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # The bots' compiled code loads now, once a process: in a job it would hold up a
-        # player's move and count as that player's bot time.
-        for game in GAMES.values():
-            game.prepare_bots()
 
     def unsubscribe(self):
         # RQ sends UNSUBSCRIBE and then stops its listener thread, which redis-py 8 joins without

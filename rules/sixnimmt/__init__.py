@@ -3,7 +3,7 @@ from rules.base import BotLevel, Option
 from rules.sixnimmt.bots import easy
 from rules.sixnimmt.game import CARD, SixNimmt
 from rules.sixnimmt.shapes import EVENTS, TABLE
-from rules.sixnimmt.search import compiled, hard, medium
+from rules.sixnimmt.search import hard, medium
 
 GAME = SixNimmt(
     name="sixnimmt",
@@ -22,9 +22,9 @@ GAME = SixNimmt(
     bot_levels=(
         BotLevel("easy", "Plays the card least likely to take a row; takes the cheapest row", easy),
         BotLevel("medium", "Tries each card against guesses of the others' hands, played at random",
-                 medium, prepare=compiled),
+                 medium),
         BotLevel("hard", "Thinks longer, and expects the others to play as a strong player does",
-                 hard, prepare=compiled),
+                 hard),
     ),
     lower_score_wins=True,
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,

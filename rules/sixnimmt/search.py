@@ -11,13 +11,12 @@ turn as a strong player picks it (see OPPONENT_RANKS).
 The rules are re-implemented compactly because the rollouts are the hot loop: a
 row is only its end card, its length and its bullheads, and a seat's remaining
 cards are drawn in a pre-shuffled order, so a rollout needs no copies of the game
-state. The card choice, nearly every decision, deals and plays its rollouts
-compiled (rollouts.py), 36 times the rollouts of `play_out` in the same CPU.
-tests/rules/test_sixnimmt_bots.py checks both against game.py.
+state. The card choice, nearly every decision, plays its rollouts many deals at a
+time on arrays (`play_out_batch`), seven times the rollouts of one at a time in the
+same CPU. tests/rules/test_sixnimmt_bots.py checks both against game.py.
 """
 from __future__ import annotations
 
-import functools
 import random
 
 import numpy as np
@@ -44,6 +43,12 @@ OPPONENT_RANKS = {
     10: (0.12, 0.12, 0.11, 0.08, 0.09, 0.12, 0.09, 0.07, 0.10, 0.10),
 }
 ROWS = tuple(range(ROW_COUNT))
+ROWS_ARRAY = np.arange(ROW_COUNT)
+HEADS = np.array(BULLHEADS, dtype=np.int64)
+SEAT_BITS = 16  # a batched rollout sorts card * SEAT_BITS + seat: at most 10 seats
+# Rows.cheapest's order as one number, bullheads * 64 * 4 + cards * 4 + index: a row's cards
+# and index never reach one bullhead's weight.
+CHEAPEST_ORDER = (64 * ROW_COUNT, ROW_COUNT)
 
 
 class Rows:
@@ -58,10 +63,6 @@ class Rows:
     def of(cls, rows: list[list[int]]) -> "Rows":
         return cls([row[-1] for row in rows], [len(row) for row in rows],
                    [sum(BULLHEADS[card] for card in row) for row in rows])
-
-    def array(self) -> np.ndarray:
-        """The rows as the compiled rollouts take them: end cards, lengths, bullheads."""
-        return np.array([self.ends, self.lengths, self.heads], dtype=np.int64)
 
     def copy(self) -> "Rows":
         return Rows(self.ends[:], self.lengths[:], self.heads[:])
@@ -140,46 +141,96 @@ def relative(penalties: list[int], me: int) -> float:
 
 def play_out_batch(rows: Rows, orders: np.ndarray) -> np.ndarray:
     """`play_out` for many worlds at once: orders[w, s, t] is seat s's card of turn t in
-    world w, every world starting from `rows`; returns each world's penalties per seat."""
-    return compiled().play_worlds(rows.array(), np.ascontiguousarray(orders, dtype=np.int64))
+    world w, every world starting from `rows`; returns each world's penalties per seat.
 
-
-@functools.cache
-def compiled():
-    """The compiled rollouts, loaded by a process's first search, before its clock starts:
-    only processes that search load the compiler (rollouts.py)."""
-    from rules.sixnimmt import rollouts
-    return rollouts
+    Each step places the next card of every world together, so the Python loop runs once
+    per card of a turn, not once per card of every world: about seven times the rollouts a
+    second of `play_out` (`python -m bench.search_rate`)."""
+    worlds, players, turns = orders.shape
+    ends = np.tile(np.array(rows.ends, dtype=np.int64), (worlds, 1))
+    lengths = np.tile(np.array(rows.lengths, dtype=np.int64), (worlds, 1))
+    heads = np.tile(np.array(rows.heads, dtype=np.int64), (worlds, 1))
+    penalties = np.zeros((worlds, players), dtype=np.int64)
+    # Each turn's cards in ascending order, each with its seat in the low bits.
+    keys = np.sort(orders.astype(np.int64) * SEAT_BITS + np.arange(players)[None, :, None], axis=1)
+    first_row, first_seat = np.arange(worlds) * ROW_COUNT, np.arange(worlds) * players
+    flat_ends, flat_lengths, flat_heads = ends.ravel(), lengths.ravel(), heads.ravel()
+    flat_penalties = penalties.ravel()
+    for turn in range(turns):
+        for place in range(players):
+            key = keys[:, place, turn]
+            card = key // SEAT_BITS
+            below = np.where(ends < card[:, None], ends, 0)
+            row = below.argmax(axis=1)
+            fits = below.max(axis=1) > 0
+            if not fits.all():
+                # Too low for every row: the cheapest (fewest bullheads, fewest cards, lowest).
+                row = np.where(fits, row, (heads * CHEAPEST_ORDER[0] + lengths * CHEAPEST_ORDER[1]
+                                           + ROWS_ARRAY).argmin(axis=1))
+            flat = first_row + row
+            length, taken = flat_lengths[flat], flat_heads[flat]
+            full = ~fits | (length == ROW_LIMIT)
+            flat_penalties[first_seat + key % SEAT_BITS] += taken * full
+            flat_ends[flat] = card
+            flat_lengths[flat] = np.where(full, 1, length + 1)
+            flat_heads[flat] = taken * ~full + HEADS[card]
+    return penalties
 
 
 def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -> Batched:
     """With `ranks` (OPPONENT_RANKS), each opponent's card of this turn is drawn by its rank
     in easy's order of caution; without, it is a random one like the rest."""
-    start = Rows.of(seen.rows).array()
-    me, opponents = seen.me, seen.players - 1
+    rows = Rows.of(seen.rows)
+    me, players = seen.me, seen.players
+    opponents = [seat for seat in range(players) if seat != me]
     turns = seen.cards_each[me]  # every seat holds as many cards, this turn's included
-    unseen, own = np.array(seen.unseen, dtype=np.int64), np.array(seen.own, dtype=np.int64)
-    candidates = np.array(cards, dtype=np.int64)
-    deal_worlds, card_totals = compiled().deal_worlds, compiled().card_totals
+    unseen, own = np.array(seen.unseen), np.array(seen.own)
+    candidates = np.array(cards)
     shares = ranks.get(turns) if ranks else None
-    position = np.zeros(seen.cards_in_use + 1, dtype=np.int64)
-    cumulative = np.zeros(0)
     if shares:
         preference = _opponents_preference(seen)
+        position = np.zeros(seen.cards_in_use + 1, dtype=np.int64)
         position[sorted(seen.unseen, key=preference.__getitem__)] = np.arange(len(seen.unseen))
         cumulative = np.cumsum(shares) / sum(shares)
 
     def deal(rng: random.Random, count: int) -> tuple[np.ndarray, np.ndarray]:
         """Each opponent's cards in a random playing order, only this turn's card drawn by
         rank; our own in a random order."""
-        return deal_worlds(unseen, own, opponents, turns, position, cumulative, count,
-                           rng.getrandbits(32))
+        draw = np.random.default_rng(rng.getrandbits(64))
+        dealt = np.argsort(draw.random((count, len(unseen))), axis=1)[:, :len(opponents) * turns]
+        hands = unseen[dealt].reshape(count, len(opponents), turns)
+        if shares:
+            by_rank = np.argsort(position[hands], axis=2)
+            rank = np.minimum(np.searchsorted(cumulative, draw.random((count, len(opponents))),
+                                              side="right"), turns - 1)
+            put_first(hands, np.take_along_axis(by_rank, rank[..., None], axis=2))
+        return hands, own[np.argsort(draw.random((count, turns)), axis=1)]
 
     def totals(worlds: tuple[np.ndarray, np.ndarray]) -> list[float]:
         hands, own_orders = worlds
-        return card_totals(start, hands, own_orders, candidates, me).tolist()
+        count = len(hands)
+        orders = np.empty((len(candidates), count, players, turns), dtype=np.int64)
+        orders[:, :, opponents, :] = hands[None]
+        # The candidate now, then the other own cards in the world's order.
+        mine = np.broadcast_to(own_orders, (len(candidates), count, turns))
+        orders[:, :, me, 0] = candidates[:, None]
+        orders[:, :, me, 1:] = mine[mine != candidates[:, None, None]].reshape(
+            len(candidates), count, turns - 1)
+        penalties = play_out_batch(rows, orders.reshape(-1, players, turns))
+        own_penalty = penalties[:, me]
+        # relative(): the opponents' mean penalty less our own
+        value = (penalties.sum(axis=1) - own_penalty) / (players - 1) - own_penalty
+        return value.reshape(len(candidates), count).sum(axis=1).tolist()
 
     return Batched(cards, deal, totals)
+
+
+def put_first(hands: np.ndarray, index: np.ndarray) -> None:
+    """Swap the card at `index` (one per hand, on the last axis) to the front of its hand,
+    where a rollout plays it this turn."""
+    card = np.take_along_axis(hands, index, axis=-1)
+    np.put_along_axis(hands, index, hands[..., :1].copy(), axis=-1)
+    hands[..., :1] = card
 
 
 def _opponents_preference(seen: Seen) -> dict[int, tuple[float, int]]:
@@ -252,7 +303,6 @@ def searcher(ranks: dict[int, tuple] | None):
     `ranks` draws a rollout's opponent's card of this turn as a strong player picks it;
     None is the plain flat Monte Carlo with random rollouts."""
     def play(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
-        compiled()
         clock = Clock(budget)
         seen = Seen.of(view)
         if seen.phase == "take_row":
