@@ -60,6 +60,7 @@ class Clock:
         self.wall_started = time.monotonic() if budget.deadline is not None else 0.0
         self.done = 0
         self.next_reading = 0
+        self._last_batch: tuple[list[tuple[float, float]], int] | None = None
 
     def more(self) -> bool:
         if self.budget.iterations is not None:
@@ -88,16 +89,22 @@ class Clock:
 
     def batch(self, per_world: int) -> int:
         """How many worlds of `per_world` simulations the next batch may hold, 0 when the
-        budget is spent: a few to learn the pace, then half the time left, so the last
-        batch ends near the budget and never far beyond it."""
+        budget is spent: a few to learn the pace, then each batch BATCH_SHARE of the time
+        left at the pace of the batch before. A batch's fixed cost makes a small batch's
+        pace slower than a larger one's, so the batches grow quickly and the last one ends
+        near the budget, rarely beyond it."""
         if self.budget.iterations is not None:
             left = self.budget.iterations - self.done
             return 0 if left <= 0 else max(1, min(MAX_BATCH, left // per_world))
         clocks = self._readings()
+        last_clocks, last_done = self._last_batch or (clocks, 0)
+        self._last_batch = (clocks, self.done)
         if not self.done:
             return FIRST_BATCH if min(left for left, _ in clocks) > 0 else 0
-        worlds = min(int(left / 2 / used * self.done / per_world) if used > 0 else MAX_BATCH
-                     for left, used in clocks)
+        simulations = self.done - last_done
+        worlds = min(int(BATCH_SHARE * left / (used - used_before) * simulations / per_world)
+                     if used > used_before else MAX_BATCH
+                     for (left, used), (_, used_before) in zip(clocks, last_clocks))
         return max(0, min(MAX_BATCH, worlds))
 
 
@@ -119,7 +126,8 @@ def margin(scores: Sequence[float], seat: int, against_best: float = 0.0) -> flo
 # A batched search's first batch only measures the pace; no batch outgrows the memory of
 # a few megabytes of arrays.
 FIRST_BATCH = 4
-MAX_BATCH = 512
+MAX_BATCH = 2048
+BATCH_SHARE = 0.8
 
 
 @dataclass

@@ -43,12 +43,14 @@ OPPONENT_RANKS = {
     10: (0.12, 0.12, 0.11, 0.08, 0.09, 0.12, 0.09, 0.07, 0.10, 0.10),
 }
 ROWS = tuple(range(ROW_COUNT))
-ROWS_ARRAY = np.arange(ROW_COUNT)
-HEADS = np.array(BULLHEADS, dtype=np.int64)
+ROW_INDEX = np.arange(ROW_COUNT, dtype=np.int16)
+HEADS = np.array(BULLHEADS, dtype=np.int16)
 SEAT_BITS = 16  # a batched rollout sorts card * SEAT_BITS + seat: at most 10 seats
-# Rows.cheapest's order as one number, bullheads * 64 * 4 + cards * 4 + index: a row's cards
-# and index never reach one bullhead's weight.
-CHEAPEST_ORDER = (64 * ROW_COUNT, ROW_COUNT)
+# A batched rollout's row as one number, bullheads * 256 + cards * 4 + index, which is also
+# Rows.cheapest's order: a row's cards and index never reach one bullhead's weight.
+ROW_ORDER = (np.int16(256), np.int16(4))
+HEADS_SHIFT, LENGTH_BITS = np.int16(8), np.int16(255 - 3)
+FULL_LENGTH, NONE = np.int16(ROW_LIMIT * 4), np.int16(0)
 
 
 class Rows:
@@ -144,37 +146,58 @@ def play_out_batch(rows: Rows, orders: np.ndarray) -> np.ndarray:
     world w, every world starting from `rows`; returns each world's penalties per seat.
 
     Each step places the next card of every world together, so the Python loop runs once
-    per card of a turn, not once per card of every world: about seven times the rollouts a
-    second of `play_out` (`python -m bench.search_rate`)."""
+    per card of a turn, not once per card of every world. The rows lie row by row with the
+    worlds along the last axis, in 16 bits, and a row's bullheads, length and index share
+    one number, its order as the cheapest row (ROW_ORDER): a step is a few element-wise
+    operations and reductions over four rows, with no gathers (`python -m
+    bench.search_rate`)."""
     worlds, players, turns = orders.shape
-    ends = np.tile(np.array(rows.ends, dtype=np.int64), (worlds, 1))
-    lengths = np.tile(np.array(rows.lengths, dtype=np.int64), (worlds, 1))
-    heads = np.tile(np.array(rows.heads, dtype=np.int64), (worlds, 1))
-    penalties = np.zeros((worlds, players), dtype=np.int64)
-    # Each turn's cards in ascending order, each with its seat in the low bits.
-    keys = np.sort(orders.astype(np.int64) * SEAT_BITS + np.arange(players)[None, :, None], axis=1)
-    first_row, first_seat = np.arange(worlds) * ROW_COUNT, np.arange(worlds) * players
-    flat_ends, flat_lengths, flat_heads = ends.ravel(), lengths.ravel(), heads.ravel()
-    flat_penalties = penalties.ravel()
-    for turn in range(turns):
-        for place in range(players):
-            key = keys[:, place, turn]
-            card = key // SEAT_BITS
-            below = np.where(ends < card[:, None], ends, 0)
-            row = below.argmax(axis=1)
-            fits = below.max(axis=1) > 0
-            if not fits.all():
-                # Too low for every row: the cheapest (fewest bullheads, fewest cards, lowest).
-                row = np.where(fits, row, (heads * CHEAPEST_ORDER[0] + lengths * CHEAPEST_ORDER[1]
-                                           + ROWS_ARRAY).argmin(axis=1))
-            flat = first_row + row
-            length, taken = flat_lengths[flat], flat_heads[flat]
-            full = ~fits | (length == ROW_LIMIT)
-            flat_penalties[first_seat + key % SEAT_BITS] += taken * full
-            flat_ends[flat] = card
-            flat_lengths[flat] = np.where(full, 1, length + 1)
-            flat_heads[flat] = taken * ~full + HEADS[card]
-    return penalties
+    ends = np.repeat(np.array(rows.ends, dtype=np.int16)[:, None], worlds, axis=1)
+    index = np.repeat(ROW_INDEX, worlds)
+    order = np.repeat((np.array(rows.heads, dtype=np.int16) * ROW_ORDER[0]
+                       + np.array(rows.lengths, dtype=np.int16) * ROW_ORDER[1]
+                       + ROW_INDEX)[:, None], worlds, axis=1)
+    penalties = np.zeros(players * worlds, dtype=np.int32)
+    # Each turn's cards in ascending order, each with its seat in the low bits; then one
+    # line of every world's card per step, in playing order.
+    keys = sort_lines(orders.transpose(1, 2, 0).astype(np.int16) * SEAT_BITS
+                      + np.arange(players, dtype=np.int16)[:, None, None])
+    keys = keys.transpose(1, 0, 2).reshape(turns * players, worlds)
+    cards = keys // SEAT_BITS
+    growth = HEADS[cards] * ROW_ORDER[0] + ROW_ORDER[1]  # a card added to a row
+    takers = (keys % SEAT_BITS).astype(np.int32) * worlds + np.arange(worlds, dtype=np.int32)
+    for step in range(turns * players):
+        card = cards[step]
+        highest_below = (ends * (ends < card)).max(axis=0)  # row ends are distinct and > 0
+        target = ends == highest_below
+        fits = highest_below != NONE
+        full = order & LENGTH_BITS == FULL_LENGTH
+        if not fits.all():
+            # Too low for every row: the cheapest (fewest bullheads, fewest cards, lowest).
+            low = ~fits
+            target |= (order == order.min(axis=0)) & low
+            full |= low
+        full &= target
+        np.add.at(penalties, takers[step],
+                  ((order >> HEADS_SHIFT) * full).sum(axis=0, dtype=np.int32))
+        np.putmask(ends, target, card)  # putmask repeats `card` once per row
+        np.putmask(order, full, index)  # a taken row starts again: no bullheads, no cards
+        order += target * growth[step]
+    return penalties.reshape(players, worlds).T
+
+
+def sort_lines(lines: np.ndarray) -> np.ndarray:
+    """`lines` sorted along its first axis, by an insertion sort of whole lines: numpy's
+    sort along a short axis pays a call per line, forty times the time of these
+    element-wise minimums and maximums for four seats (`bench.search_rate`)."""
+    lines = lines.copy()
+    for end in range(1, len(lines)):
+        for index in range(end, 0, -1):
+            lower, upper = lines[index - 1], lines[index]
+            low = np.minimum(lower, upper)
+            np.maximum(lower, upper, out=upper)
+            lower[...] = low
+    return lines
 
 
 def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -> Batched:
@@ -184,7 +207,7 @@ def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -
     me, players = seen.me, seen.players
     opponents = [seat for seat in range(players) if seat != me]
     turns = seen.cards_each[me]  # every seat holds as many cards, this turn's included
-    unseen, own = np.array(seen.unseen), np.array(seen.own)
+    unseen, own = np.array(seen.unseen, dtype=np.int16), np.array(seen.own, dtype=np.int16)
     candidates = np.array(cards)
     shares = ranks.get(turns) if ranks else None
     if shares:
@@ -197,19 +220,19 @@ def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -
         """Each opponent's cards in a random playing order, only this turn's card drawn by
         rank; our own in a random order."""
         draw = np.random.default_rng(rng.getrandbits(64))
-        dealt = np.argsort(draw.random((count, len(unseen))), axis=1)[:, :len(opponents) * turns]
-        hands = unseen[dealt].reshape(count, len(opponents), turns)
+        hands = shuffled(draw, unseen, count)[:, :len(opponents) * turns].reshape(
+            count, len(opponents), turns)
         if shares:
             by_rank = np.argsort(position[hands], axis=2)
             rank = np.minimum(np.searchsorted(cumulative, draw.random((count, len(opponents))),
                                               side="right"), turns - 1)
             put_first(hands, np.take_along_axis(by_rank, rank[..., None], axis=2))
-        return hands, own[np.argsort(draw.random((count, turns)), axis=1)]
+        return hands, shuffled(draw, own, count)
 
     def totals(worlds: tuple[np.ndarray, np.ndarray]) -> list[float]:
         hands, own_orders = worlds
         count = len(hands)
-        orders = np.empty((len(candidates), count, players, turns), dtype=np.int64)
+        orders = np.empty((len(candidates), count, players, turns), dtype=np.int16)
         orders[:, :, opponents, :] = hands[None]
         # The candidate now, then the other own cards in the world's order.
         mine = np.broadcast_to(own_orders, (len(candidates), count, turns))
@@ -223,6 +246,12 @@ def card_problem(seen: Seen, cards: list[int], ranks: dict[int, tuple] | None) -
         return value.reshape(len(candidates), count).sum(axis=1).tolist()
 
     return Batched(cards, deal, totals)
+
+
+def shuffled(draw: np.random.Generator, cards: np.ndarray, count: int) -> np.ndarray:
+    """`count` independent random orders of `cards`, one a line."""
+    lines = np.tile(cards, (count, 1))
+    return draw.permuted(lines, axis=1, out=lines)
 
 
 def put_first(hands: np.ndarray, index: np.ndarray) -> None:
