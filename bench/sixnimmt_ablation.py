@@ -40,7 +40,7 @@ import numpy as np
 from bench import ablation
 from rules.search import Clock, Problem, search
 from rules.sixnimmt import search as sixnimmt
-from rules.sixnimmt.bots import Seen, easy_choice
+from rules.sixnimmt.bots import Seen, caution, easy_choice
 from rules.sixnimmt.game import BULLHEADS, ROW_LIMIT, SixNimmt
 
 GREEDY_OPPONENTS = 0.5
@@ -49,6 +49,49 @@ VALUE_TEMPERATURE = 1.0
 HALVING = 0
 CAREFUL_OPPONENTS = 0.75
 ROWS = sixnimmt.ROWS
+
+
+# How often the published baseline (at 0.03 s of CPU) played the card of each rank in easy's
+# order of caution, by the number of cards in its hand: 100 four-player rounds, 400 decisions
+# a hand size (`python -m bench.sixnimmt_opponent_ranks`). Hard's rollouts drew each
+# opponent's card of this turn so (the rest at random) until the fitted model replaced it. Early in a round a strong
+# player's card is nearly unrelated to easy's order, late it is often the safest or the one
+# easy likes least (a low card taking a cheap row): easy's own card every time, or three
+# times in four as hard did before, overrated it (0.909x the bullheads of that hard, 300
+# one-round games).
+OPPONENT_RANKS = {
+    2: (0.67, 0.33), 3: (0.44, 0.27, 0.29), 4: (0.37, 0.14, 0.17, 0.32),
+    5: (0.32, 0.09, 0.10, 0.17, 0.32), 6: (0.29, 0.14, 0.12, 0.07, 0.16, 0.22),
+    7: (0.37, 0.14, 0.06, 0.06, 0.08, 0.11, 0.18),
+    8: (0.24, 0.16, 0.10, 0.07, 0.07, 0.10, 0.14, 0.12),
+    9: (0.17, 0.10, 0.07, 0.09, 0.11, 0.09, 0.12, 0.12, 0.13),
+    10: (0.12, 0.12, 0.11, 0.08, 0.09, 0.12, 0.09, 0.07, 0.10, 0.10),
+}
+
+
+def opponents_preference(seen: Seen) -> dict[int, tuple[float, int]]:
+    """Easy's order of caution for each card an opponent may hold now; the cards it cannot
+    see are roughly those we cannot, plus our own."""
+    hidden = seen.unseen + seen.own
+    return {card: caution(card, seen.rows, seen.row_bullheads, hidden, seen.players - 1)
+            for card in seen.unseen}
+
+
+def ranked_opponents(seen: Seen):
+    """Hard's opponent model before the fitted one (`ranked`): each opponent's card of this
+    turn drawn by its rank in easy's order of caution with OPPONENT_RANKS' shares."""
+    shares = OPPONENT_RANKS[seen.cards_each[seen.me]]
+    preference = opponents_preference(seen)
+    position = np.zeros(seen.cards_in_use + 1, dtype=np.int64)
+    position[sorted(seen.unseen, key=preference.__getitem__)] = np.arange(len(seen.unseen))
+    cumulative = np.cumsum(shares) / sum(shares)
+
+    def guess(hands, draw):
+        by_rank = np.argsort(position[hands], axis=2)
+        rank = np.minimum(np.searchsorted(cumulative, draw.random(hands.shape[:2]),
+                                          side="right"), hands.shape[2] - 1)
+        return np.take_along_axis(by_rank, rank[..., None], axis=2)[..., 0]
+    return guess
 
 
 def _greedy_pick(hand: list[int], ends: list[int], lengths: list[int], heads: list[int]) -> int:
@@ -113,7 +156,7 @@ def _score(penalties: list[int], me: int, selfish: bool) -> float:
 def _careful_first(seen: Seen):
     """Hard before OPPONENT_RANKS: an opponent's card of this turn is easy's own
     CAREFUL_OPPONENTS of the time, else a random one."""
-    preference = sixnimmt._opponents_preference(seen)
+    preference = opponents_preference(seen)
 
     def first(hand, rng):
         if rng.random() < CAREFUL_OPPONENTS:
@@ -161,8 +204,8 @@ def _oracle_deal(seen: Seen):
 def _ranked_deal(seen: Seen):
     """Hard's deal before its rollouts ran on arrays (at c858562), one world at a time: each
     opponent's card of this turn drawn by its rank in easy's order (OPPONENT_RANKS)."""
-    preference = sixnimmt._opponents_preference(seen)
-    ranks = sixnimmt.OPPONENT_RANKS
+    preference = opponents_preference(seen)
+    ranks = OPPONENT_RANKS
 
     def deal(rng):
         hands = seen.deal(rng)
@@ -234,7 +277,7 @@ def valued(view, legal, rng, budget):
     seen = Seen.of(view)
     if seen.phase != "choose" or seen.cards_each[seen.me] == 1:
         return sixnimmt.hard(view, legal, rng, budget)
-    problem = sixnimmt.card_problem(seen, sixnimmt._values(legal), sixnimmt.OPPONENT_RANKS)
+    problem = sixnimmt.card_problem(seen, sixnimmt._values(legal), ranked_opponents)
     dealt, table = problem.deal, []
 
     def deal(rng, count):
@@ -252,6 +295,7 @@ def valued(view, legal, rng, budget):
 
 
 LEVELS = {
+    "ranked": sixnimmt.searcher(ranked_opponents),
     "valued": valued,
     "hard_as_variant": variant(),
     "careful": variant(careful=True),

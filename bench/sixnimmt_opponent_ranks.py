@@ -1,5 +1,6 @@
 """Which card the published baseline plays, by its rank in easy's order of caution: the table
-behind 6 nimmt! hard's opponent model (rules/sixnimmt/search.py, OPPONENT_RANKS).
+behind 6 nimmt! hard's opponent model until the fitted one replaced it (OPPONENT_RANKS, now in
+bench.sixnimmt_ablation).
 
     nice -n 15 python -m bench.sixnimmt_opponent_ranks --players 4 --rounds 100 --seconds 0.03
 

@@ -53,7 +53,7 @@ def positions(count: int) -> list[tuple[dict, list]]:
 def model_values(view: dict, legal: list, worlds: int, seed: int) -> dict[int, float]:
     """Each card's mean value over `worlds` worlds of hard's own model."""
     cards = [action["card"] for action in legal]
-    problem = search.card_problem(Seen.of(view), cards, search.OPPONENT_RANKS)
+    problem = search.card_problem(Seen.of(view), cards, search.fitted_opponents)
     rng = random.Random(seed)
     totals = np.zeros(len(cards))
     for _ in range(max(1, worlds // BATCH)):

@@ -11,10 +11,11 @@ from hypothesis import given, settings, strategies as st
 from rules.search import Budget
 from rules.sixnimmt import GAME
 from rules.sixnimmt.game import HAND_SIZE
-from rules.sixnimmt.bots import Seen
+from rules.sixnimmt.bots import Seen, caution
 from rules.sixnimmt.game import default_row
-from rules.sixnimmt.search import (OPPONENT_RANKS, Rows, _opponents_preference, baseline,
-                                   card_problem, play_out, play_out_batch, play_turn)
+from rules.sixnimmt.search import (OPPONENT_WEIGHTS, Rows, baseline, card_features,
+                                   card_problem, fitted_opponents, play_out, play_out_batch,
+                                   play_turn)
 
 SEARCHERS = ("medium", "hard")
 VARIANTS = ({}, {"tactical_deck": True}, {"draft": True}, {"tactical_deck": True, "draft": True})
@@ -151,34 +152,59 @@ def test_no_card_played_this_round_is_dealt_to_an_opponent():
             assert face_up and not face_up & set(known.unseen)
 
 
-def test_hard_deals_each_opponent_this_turns_card_by_its_rank_as_often_as_the_table_says():
-    """Hard's deals put each opponent's card of this turn first, drawn by its rank in easy's
-    order of caution with OPPONENT_RANKS' shares; medium's leave it to chance."""
+def test_hard_deals_each_opponent_this_turns_card_as_often_as_the_fitted_model_says():
+    """Hard's deals put each opponent's card of this turn first, drawn with the fitted
+    conditional logit's chances (OPPONENT_WEIGHTS over card_features and the card's place
+    in its hand); medium's leave it to chance."""
     state = random_position(4, {}, 3, phase="choose")
-    while state["turn"] < 5:  # six cards a hand: a table of six ranks
+    while state["turn"] < 5:  # six cards a hand
         for seat in range(4):
             GAME.apply_action(state, seat, GAME.legal_actions(state, seat)[0])
         if state["phase"] == "take_row":
             GAME.apply_action(state, state["row_chooser"], {"type": "take_row", "row": 0})
     seen = Seen.of(GAME.view(state, 0))
     cards = [action["card"] for action in GAME.legal_actions(state, 0)]
-    preference = _opponents_preference(seen)
     size = seen.cards_each[1]
-    counts = {"hard": [0] * size, "medium": [0] * size}
+    features = card_features(seen.rows, seen.row_bullheads, seen.unseen + seen.own, 3,
+                             np.array(seen.unseen))
+    logit = dict(zip(seen.unseen, features @ np.array(OPPONENT_WEIGHTS[:-1])))
     rng = random.Random(5)
-    for level, ranks in (("hard", OPPONENT_RANKS), ("medium", None)):
-        hands, own = card_problem(seen, cards, ranks).deal(rng, 3000)
+    for model in (fitted_opponents, None):
+        hands, own = card_problem(seen, cards, model).deal(rng, 3000)
         assert all(sorted(order) == sorted(seen.own) for order in own.tolist())
+        # By the model's order of each hand, likeliest first: how often each place was dealt
+        # first, against the model's chances (or a uniform draw's) summed over the hands.
+        dealt, expected = np.zeros(size), np.zeros(size)
         for world in hands.tolist():
             assert not set().union(*world) - set(seen.unseen)
             assert len(set().union(*world)) == 3 * size
             for hand in world:
-                counts[level][sorted(hand, key=preference.__getitem__).index(hand[0])] += 1
-    shares = {level: [count / sum(ranked) for count in ranked]
-              for level, ranked in counts.items()}
-    assert all(abs(share - expected) < 0.025
-               for share, expected in zip(shares["hard"], OPPONENT_RANKS[size]))
-    assert all(abs(share - 1 / size) < 0.025 for share in shares["medium"])
+                places = {card: place for place, card in enumerate(sorted(hand))}
+                scores = np.array([logit[card] + OPPONENT_WEIGHTS[-1] * places[card] / (size - 1)
+                                   for card in hand])
+                order = np.argsort(-scores)
+                chances = np.exp(scores - scores.max())
+                chances = chances / chances.sum() if model else np.full(size, 1 / size)
+                dealt[list(order).index(0)] += 1
+                expected += chances[order]
+        assert np.abs(dealt - expected).max() / dealt.sum() < 0.02
+        if model:  # far enough from a uniform draw for the test to tell them apart
+            assert np.abs(expected / dealt.sum() - 1 / size).max() > 0.06
+
+
+def test_the_models_risk_is_easys_expected_penalty():
+    """The first of the model's features is easy's own estimate of what a card costs this turn."""
+    for seed in range(20):
+        state = random_position(2 + seed % 9, {}, seed, phase="choose")
+        if GAME.outcome(state) is not None:
+            continue
+        seen = Seen.of(GAME.view(state, 0))
+        hidden = seen.unseen + seen.own
+        risk = card_features(seen.rows, seen.row_bullheads, hidden, seen.players - 1,
+                             np.array(seen.hand))[:, 0]
+        easy = [caution(card, seen.rows, seen.row_bullheads, hidden, seen.players - 1)[0]
+                for card in seen.hand]
+        assert risk == pytest.approx(easy)
 
 
 def last_two_turns_with_every_card_known():
