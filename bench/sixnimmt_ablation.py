@@ -9,6 +9,8 @@ Two variants at one table with two baselines face the same deals and opponents (
 round the table), so their ratios to the baseline are paired by seed.
 
 Levels added (besides the game's own and `baseline`); each is hard with one part changed.
+    ranked         hard before its fitted opponent model (as at 4450283): each opponent's card
+                   of this turn drawn by its rank in easy's order of caution (OPPONENT_RANKS)
 `valued` plays hard's own rollouts on arrays; the others are hard as it was before those (one
 world at a time, its deal as at c858562) and play their rollouts in this module:
     valued         each opponent's card of this turn the one a flat Monte Carlo of its own
@@ -53,8 +55,9 @@ ROWS = sixnimmt.ROWS
 
 # How often the published baseline (at 0.03 s of CPU) played the card of each rank in easy's
 # order of caution, by the number of cards in its hand: 100 four-player rounds, 400 decisions
-# a hand size (`python -m bench.sixnimmt_opponent_ranks`). Hard's rollouts drew each
-# opponent's card of this turn so (the rest at random) until the fitted model replaced it. Early in a round a strong
+# a hand size (bench.sixnimmt_opponent_ranks, which bench.sixnimmt_opponent_model replaced).
+# Hard's rollouts drew each opponent's card of this turn so until the fitted model
+# (OPPONENT_WEIGHTS) replaced it: level `ranked`. Early in a round a strong
 # player's card is nearly unrelated to easy's order, late it is often the safest or the one
 # easy likes least (a low card taking a cheap row): easy's own card every time, or three
 # times in four as hard did before, overrated it (0.909x the bullheads of that hard, 300
