@@ -47,11 +47,10 @@ def collect(players: int, seed: int, seconds: float | None) -> list[tuple[np.nda
         if legal[0]["type"] == "play" and len(legal) > 1:
             seen = Seen.of(view)
             cards = [choice["card"] for choice in legal]
-            # What hard sees of this seat: the cards hidden from it are roughly the ones
-            # hidden from hard, plus hard's own; so the seat's own cards count as hidden.
+            # As hard sees an opponent, whose own cards it cannot tell from the other hidden
+            # ones: card_features counts the seat's own cards as hidden too.
             hidden = seen.unseen + seen.own
-            features = np.hstack([card_features(seen.rows, seen.row_bullheads, hidden,
-                                                players - 1, np.array(cards)),
+            features = np.hstack([card_features(seen, np.array(cards)),
                                   hand_rank(np.array(cards))[:, None]])
             order = sorted(range(len(cards)), key=lambda index: caution(
                 cards[index], seen.rows, seen.row_bullheads, hidden, players - 1))

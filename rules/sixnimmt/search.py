@@ -25,7 +25,7 @@ import numpy as np
 
 from rules.base import Action
 from rules.search import Batched, Budget, Clock, Problem, margin, search
-from rules.sixnimmt.bots import Seen, caution, easy_choice
+from rules.sixnimmt.bots import Seen, easy_choice
 from rules.sixnimmt.game import BULLHEADS, ROW_COUNT, ROW_LIMIT
 
 # Hard's model of an opponent's card of this turn (fitted_opponents): weights of
@@ -259,27 +259,27 @@ def put_first(hands: np.ndarray, index: np.ndarray) -> None:
 def fitted_opponents(seen: Seen) -> Guess:
     """Each opponent plays a card of its hand with a chance proportional to
     exp(features . OPPONENT_WEIGHTS): the conditional logit fitted to the published
-    baseline's own choices. The cards hidden from an opponent are roughly those hidden from
-    us, plus our own."""
+    baseline's own choices."""
     card_weights, rank_weight = np.array(OPPONENT_WEIGHTS[:-1]), OPPONENT_WEIGHTS[-1]
     unseen = np.array(seen.unseen)
     logits = np.zeros(seen.cards_in_use + 1)
-    logits[unseen] = card_features(seen.rows, seen.row_bullheads, seen.unseen + seen.own,
-                                   seen.players - 1, unseen) @ card_weights
+    logits[unseen] = card_features(seen, unseen) @ card_weights
     return lambda hands, draw: (logits[hands] + rank_weight * hand_rank(hands)
                                 + draw.gumbel(size=hands.shape)).argmax(axis=-1)
 
 
-def card_features(rows: list[list[int]], row_bullheads: list[int], hidden: list[int],
-                  opponents: int, cards: np.ndarray) -> np.ndarray:
-    """What the opponent model (OPPONENT_WEIGHTS) knows of each of `cards` for a seat to which
-    `hidden` are hidden, one line a card: the bullheads it may take this turn if every
-    opponent plays a uniform hidden card (easy's risk), whether it is too low for every row
+def card_features(seen: Seen, cards: np.ndarray) -> np.ndarray:
+    """What the opponent model (OPPONENT_WEIGHTS) knows of each of `cards` in the hand of an
+    opponent of `seen`'s seat, one line a card: the bullheads it may take this turn if every
+    other seat plays a uniform hidden card (easy's risk), whether it is too low for every row
     and the cheapest row then, how far above its row's end it lies, how many hidden cards lie
-    between, the bullheads and free places of its row, and its height."""
+    between, the bullheads and free places of its row, and its height in the deck. The cards
+    hidden from that opponent are roughly those hidden from this seat, plus its own."""
+    rows, opponents = seen.rows, seen.players - 1
+    hidden = seen.unseen + seen.own
     ends = np.array([row[-1] for row in rows])
     lengths = np.array([len(row) for row in rows])
-    heads = np.array(row_bullheads, dtype=float)
+    heads = np.array(seen.row_bullheads, dtype=float)
     below = np.where(ends[None, :] < cards[:, None], ends[None, :], 0)
     target = below.argmax(axis=1)
     end = below.max(axis=1)
@@ -298,7 +298,8 @@ def card_features(rows: list[list[int]], row_bullheads: list[int], hidden: list[
     fits = ~low
     return np.stack([risk, low, low * heads.min(), fits * np.log1p(cards - end),
                      fits * between / 10, fits * heads[target], fits * needed,
-                     cards / 104, (cards / 104) ** 2], axis=1).astype(float)
+                     cards / seen.cards_in_use, (cards / seen.cards_in_use) ** 2], axis=1
+                    ).astype(float)
 
 
 def hand_rank(hands: np.ndarray) -> np.ndarray:

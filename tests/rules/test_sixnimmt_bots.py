@@ -165,8 +165,7 @@ def test_hard_deals_each_opponent_this_turns_card_as_often_as_the_fitted_model_s
     seen = Seen.of(GAME.view(state, 0))
     cards = [action["card"] for action in GAME.legal_actions(state, 0)]
     size = seen.cards_each[1]
-    features = card_features(seen.rows, seen.row_bullheads, seen.unseen + seen.own, 3,
-                             np.array(seen.unseen))
+    features = card_features(seen, np.array(seen.unseen))
     logit = dict(zip(seen.unseen, features @ np.array(OPPONENT_WEIGHTS[:-1])))
     rng = random.Random(5)
     for model in (fitted_opponents, None):
@@ -200,8 +199,7 @@ def test_the_models_risk_is_easys_expected_penalty():
             continue
         seen = Seen.of(GAME.view(state, 0))
         hidden = seen.unseen + seen.own
-        risk = card_features(seen.rows, seen.row_bullheads, hidden, seen.players - 1,
-                             np.array(seen.hand))[:, 0]
+        risk = card_features(seen, np.array(seen.hand))[:, 0]
         easy = [caution(card, seen.rows, seen.row_bullheads, hidden, seen.players - 1)[0]
                 for card in seen.hand]
         assert risk == pytest.approx(easy)
