@@ -59,6 +59,13 @@ def collect(players: int, seed: int, seconds: float | None) -> list[tuple[np.nda
     return samples
 
 
+def chances(features: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The model's chance of each card: a softmax of features . weights."""
+    logits = features @ weights
+    odds = np.exp(logits - logits.max())
+    return odds / odds.sum()
+
+
 def fit_weights(samples, steps: int = 30) -> np.ndarray:
     """Maximum likelihood by Newton's method: the conditional logit's log-likelihood is
     concave, and with a few weights its Hessian is cheap."""
@@ -67,13 +74,11 @@ def fit_weights(samples, steps: int = 30) -> np.ndarray:
         gradient = np.zeros_like(weights)
         hessian = np.zeros((len(weights), len(weights)))
         for features, chosen, _ in samples:
-            logits = features @ weights
-            chances = np.exp(logits - logits.max())
-            chances /= chances.sum()
-            mean = chances @ features
+            chance = chances(features, weights)
+            mean = chance @ features
             gradient += features[chosen] - mean
             centred = features - mean
-            hessian -= (centred * chances[:, None]).T @ centred
+            hessian -= (centred * chance[:, None]).T @ centred
         step = np.linalg.solve(hessian - 1e-6 * np.eye(len(weights)), gradient)
         weights -= step
         if np.abs(step).max() < 1e-6:
@@ -85,18 +90,18 @@ def judge(samples, chance_of) -> tuple[float, float]:
     """Mean log-likelihood of the played card and the share of likeliest cards played."""
     log_likelihood, hits = 0.0, 0
     for sample in samples:
-        chances = chance_of(sample)
-        log_likelihood += math.log(max(chances[sample[1]], 1e-9))
-        hits += int(np.argmax(chances) == sample[1])
+        chance = chance_of(sample)
+        log_likelihood += math.log(max(chance[sample[1]], 1e-9))
+        hits += int(np.argmax(chance) == sample[1])
     return log_likelihood / len(samples), hits / len(samples)
 
 
 def by_rank_table(sample) -> np.ndarray:
     _, _, order = sample
     shares = np.array(OPPONENT_RANKS[len(order)])
-    chances = np.empty(len(order))
-    chances[order] = shares / shares.sum()
-    return chances
+    chance = np.empty(len(order))
+    chance[order] = shares / shares.sum()
+    return chance
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,17 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     held_out = [sample for round_ in rounds[split:] for sample in round_]
     weights = fit_weights(fit)
 
-    def by_model(sample) -> np.ndarray:
-        logits = sample[0] @ weights
-        chances = np.exp(logits - logits.max())
-        return chances / chances.sum()
-
     uniform = sum(-math.log(len(sample[2])) for sample in held_out) / len(held_out)
     print(f"baseline at {args.seconds or 'its 100 rollouts a card'} s, {args.players} players, "
           f"{args.rounds} rounds: {len(fit)} card choices fitted, {len(held_out)} held out")
     print(f"  uniform:    log-likelihood {uniform:.3f}, likeliest card played "
           f"{sum(1 / len(s[2]) for s in held_out) / len(held_out):.1%} (expected)")
-    for name, chance_of in (("rank table", by_rank_table), ("model", by_model)):
+    for name, chance_of in (("rank table", by_rank_table),
+                            ("model", lambda sample: chances(sample[0], weights))):
         log_likelihood, hits = judge(held_out, chance_of)
         print(f"  {name + ':':11} log-likelihood {log_likelihood:.3f}, likeliest card played "
               f"{hits:.1%}")

@@ -18,14 +18,13 @@ the same CPU. tests/rules/test_sixnimmt_bots.py checks both against game.py.
 from __future__ import annotations
 
 import random
-from math import comb
 from typing import Callable
 
 import numpy as np
 
 from rules.base import Action
 from rules.search import Batched, Budget, Clock, Problem, margin, search
-from rules.sixnimmt.bots import Seen, easy_choice
+from rules.sixnimmt.bots import Seen, caution, easy_choice
 from rules.sixnimmt.game import BULLHEADS, ROW_COUNT, ROW_LIMIT
 
 # Hard's model of an opponent's card of this turn (fitted_opponents): weights of
@@ -287,17 +286,12 @@ def card_features(seen: Seen, cards: np.ndarray) -> np.ndarray:
     ordered = np.sort(np.array(hidden))
     between = np.where(low, 0, np.searchsorted(ordered, cards)
                        - np.searchsorted(ordered, end, side="right"))
-    needed = ROW_LIMIT - lengths[target]
-    chance = between / max(len(ordered), 1)
-    hits = np.arange(opponents + 1)
-    ways = np.array([comb(opponents, count) for count in hits], dtype=float)
-    spread = ways * chance[:, None] ** hits * (1 - chance[:, None]) ** (opponents - hits)
-    filled = (spread * (hits[None, :] >= needed[:, None])).sum(axis=1)
-    risk = np.where(low, heads.min(), np.where(needed == 0, heads[target],
-                                                filled * (heads[target] + needed)))
+    risk = [caution(card, rows, seen.row_bullheads, hidden, opponents)[0]
+            for card in cards.tolist()]
     fits = ~low
     return np.stack([risk, low, low * heads.min(), fits * np.log1p(cards - end),
-                     fits * between / 10, fits * heads[target], fits * needed,
+                     fits * between / 10, fits * heads[target],
+                     fits * (ROW_LIMIT - lengths[target]),
                      cards / seen.cards_in_use, (cards / seen.cards_in_use) ** 2], axis=1
                     ).astype(float)
 
