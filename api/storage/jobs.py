@@ -9,6 +9,7 @@ so a job queued twice is queued once) and the retry policy.
 from __future__ import annotations
 
 import secrets
+import time
 
 from redis import Redis
 from rq import Queue, Retry
@@ -42,6 +43,10 @@ DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
 WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
+# RQ's scheduler queues a retry within a second of its time. One this much later has no scheduler
+# to run it: a scheduler that died in a Redis outage keeps its lock, and every other out, for a
+# minute.
+RETRY_OVERDUE_SECONDS = 3
 
 
 def bots_job_id(game_id: str, version: int) -> str:
@@ -131,7 +136,10 @@ class JobBoard:
                                    failure_ttl=FAILED_JOB_SECONDS, at_front=at_front)
 
     def in_hand(self, job_id: str | None) -> bool:
-        """True when the job waits in the queue or runs in a worker that is still alive."""
+        """True when the job waits in its queue, waits for a retry that is not overdue, or runs
+        in a worker that is still alive. A job in none of these was lost: a worker died or lost
+        Redis after taking it from its queue and before marking it started (its status still
+        says queued), or its retry's scheduler is gone."""
         if job_id is None:
             return False
         try:
@@ -139,7 +147,17 @@ class JobBoard:
         except NoSuchJobError:
             return False
         status = job.get_status(refresh=False)
-        if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+        queue = self.queues.get(job.origin)
+        if status == JobStatus.QUEUED and queue is not None:
+            return self.redis.lpos(queue.key, job_id) is not None
+        if status == JobStatus.SCHEDULED and queue is not None:
+            registry = queue.scheduled_job_registry
+            due = self.redis.zscore(registry.key, job_id)
+            if due is not None and due > time.time() - RETRY_OVERDUE_SECONDS:
+                return True
+            registry.remove(job)  # queued again by the caller; the scheduler must not add a third run
+            return False
+        if status == JobStatus.DEFERRED:
             return True
         if status == JobStatus.STARTED and job.worker_name:
             return bool(self.redis.exists(keys.worker_alive(job.worker_name)))

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import requests
 from rq import Queue
+from rq.job import JobStatus
 from rq.registry import StartedJobRegistry
+from rq.scheduler import RQScheduler
 
 from api.http import create_app
 from api.storage.jobs import BOT_QUEUE, BOT_QUEUE_ORDER, DEEP_BOT_QUEUE
@@ -93,6 +95,43 @@ def test_a_worker_killed_mid_move_loses_no_bot_turn(client, store, redis, redis_
 
     start_worker(processes, redis, redis_url, deep, POYTA_HARD_SECONDS="0.05")
     within(RECOVERY_SECONDS, lambda: not service.games.load(view["id"]).bots_to_act())
+
+
+def bots_job_taken_by_a_worker(client, redis):
+    """A human's move whose bot answer a worker took from the queue exactly as RQ takes it
+    (into RQ's intermediate list) and then did nothing more with: the job and the queue."""
+    view, anna = human_against_a_bot(client)
+    run_jobs(redis)  # the bot chooses
+    card = {"type": "play", "card": max(view["hand"])}  # the highest card takes no row
+    client.post(f"/api/v1/games/{view['id']}/actions", json={"action": card}, headers=anna)
+    job, queue = Queue.dequeue_any([Queue(BOT_QUEUE, connection=redis)], None, connection=redis)
+    assert job.func_name == "worker.jobs.play_bots" and job.get_status() == JobStatus.QUEUED
+    return view, job, queue
+
+
+def test_a_worker_that_dies_between_taking_a_job_and_starting_it_loses_no_bot_turn(
+        client, store, redis, redis_url, processes):
+    view, _, _ = bots_job_taken_by_a_worker(client, redis)
+    service = Tables(store, queue_redis=redis)
+    assert service.games.load(view["id"]).bots_to_act() == [1]
+
+    start_worker(processes, redis, redis_url, (BOT_QUEUE,))
+    within(RECOVERY_SECONDS, lambda: not service.games.load(view["id"]).bots_to_act())
+
+
+def test_a_bots_retry_whose_scheduler_died_loses_no_bot_turn(
+        client, store, redis, redis_url, processes):
+    view, job, queue = bots_job_taken_by_a_worker(client, redis)
+    # The job failed (Redis went away under it) and RQ stored its retry for a second later; the
+    # scheduler that should queue it died with Redis and still holds its lock, as for a minute.
+    PromptWorker([queue], connection=redis).handle_job_failure(job, queue, exc_string="gone")
+    assert job.get_status() == JobStatus.SCHEDULED
+    redis.set(RQScheduler.get_locking_key(BOT_QUEUE), "a-dead-scheduler", ex=61)
+    service = Tables(store, queue_redis=redis)
+
+    start_worker(processes, redis, redis_url, (BOT_QUEUE,), scheduler=True)
+    within(RECOVERY_SECONDS, lambda: not service.games.load(view["id"]).bots_to_act())
+    assert len(queue.scheduled_job_registry) == 0, "a later third run of the same job"
 
 
 def test_a_deadline_that_passes_while_no_worker_runs_is_played_when_one_starts(
