@@ -139,7 +139,9 @@ class JobBoard:
         """True when the job waits in its queue, waits for a retry that is not overdue, or runs
         in a worker that is still alive. A job in none of these was lost: a worker died or lost
         Redis after taking it from its queue and before marking it started (its status still
-        says queued), or its retry's scheduler is gone."""
+        says queued), or its retry's scheduler is gone. A job caught in the milliseconds between
+        two of these states is queued twice, which every job, checking its game's version first,
+        shrugs off."""
         if job_id is None:
             return False
         try:
@@ -149,7 +151,12 @@ class JobBoard:
         status = job.get_status(refresh=False)
         queue = self.queues.get(job.origin)
         if status == JobStatus.QUEUED and queue is not None:
-            return self.redis.lpos(queue.key, job_id) is not None
+            if self.redis.lpos(queue.key, job_id) is not None:
+                return True
+            # A worker of one queue leaves the id in RQ's intermediate list, whose cleanup would
+            # fail the next run under this id a minute later.
+            self.redis.lrem(queue.intermediate_queue_key, 0, job_id)
+            return False
         if status == JobStatus.SCHEDULED and queue is not None:
             registry = queue.scheduled_job_registry
             due = self.redis.zscore(registry.key, job_id)
