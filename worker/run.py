@@ -5,9 +5,10 @@ Redis vanishes in the middle of a job, and its scheduler child dies at the
 first failed heartbeat and is started again only at the next maintenance run
 (every ten minutes by default). Here a worker that quit for a lost Redis is
 replaced by a fresh one once Redis answers again (retrying with backoff from
-0.5 s to 8 s) and the job it was running is queued again; maintenance runs
-every few seconds, and the scheduler child is told to stop (releasing its
-lock) when its worker dies, even by SIGKILL.
+0.5 s to 8 s), the job it was running is queued again and the scheduler locks
+it could not release are released; maintenance runs every few seconds, and the
+scheduler child is told to stop (releasing its lock) when its worker dies, even
+by SIGKILL.
 """
 from __future__ import annotations
 
@@ -71,7 +72,13 @@ class OutageProofWorker(PoytaWorker):
         self.in_flight = None
         return result
 
-    def requeue_in_flight(self) -> None:
+    def recover(self) -> None:
+        """Once Redis answers again after this worker quit for losing it: queue again the job
+        it was running, and release the locks its scheduler died holding (it could not release
+        them without Redis), so the next worker's scheduler runs the retries at once rather
+        than when the locks lapse, a minute on."""
+        if self.scheduler is not None:
+            self.scheduler.release_locks()
         if self.in_flight is None:
             return
         job_id, queue_name = self.in_flight
@@ -110,7 +117,7 @@ def main(queues: list[str]) -> int:
         wait_for_redis(connection)
         try:
             if previous is not None:
-                previous.requeue_in_flight()
+                previous.recover()
         except connections.UNAVAILABLE:
             continue  # gone again: wait once more
         worker = OutageProofWorker(queues, connection=connection, worker_ttl=WORKER_TTL,

