@@ -44,8 +44,8 @@ RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
 WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
 # RQ's scheduler queues a retry within a second of its time. One this much later has no scheduler
-# to run it: a scheduler that died in a Redis outage keeps its lock, and every other out, for a
-# minute.
+# to run it: a worker killed during a Redis outage leaves its scheduler's lock, which keeps every
+# other scheduler out, for a minute.
 RETRY_OVERDUE_SECONDS = 3
 
 
