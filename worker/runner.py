@@ -19,6 +19,7 @@ import logging
 import threading
 
 from rq import SimpleWorker
+from rq.command import send_command
 
 from api.storage.connections import UNAVAILABLE
 from worker.jobs import tables_for
@@ -27,18 +28,30 @@ log = logging.getLogger(__name__)
 
 ALIVE_SECONDS = 3
 SWEEP_SECONDS = 1.0
+WAKE_LISTENER = "wake"  # no command of RQ's: its listener reads it and ignores it
+# RQ's listener sleeps 2 s after a failed connection before it looks at its stop flag again.
+LISTENER_STOP_SECONDS = 3.0
 
 
 class PromptWorker(SimpleWorker):
     """RQ's SimpleWorker that stops at once: also what the tests run jobs with."""
 
     def unsubscribe(self):
-        # RQ sends UNSUBSCRIBE and then stops its listener thread, which redis-py 8 joins without
-        # a timeout. A listener that reads the reply before the stop flag is set waits for a new
-        # subscription for RQ's 60 s: so the flag is set first, and a stop takes no minute.
-        if self.pubsub_thread:
-            self.pubsub_thread.stop(timeout=0)
-        super().unsubscribe()
+        # RQ wakes its listener thread (waiting up to 60 s for a message) with an UNSUBSCRIBE
+        # sent over the listener's own connection, then joins it without a timeout. redis-py's
+        # PubSub is not safe across threads: when Redis had closed that connection (a restart, a
+        # failover, a proxy's idle cut), both threads reconnected it at once, and the stop failed
+        # on a broken pipe or hung for minutes. So the listener alone touches its connection: its
+        # stop flag is set, it is woken by a message on its channel sent over the worker's own
+        # connection, and as it ends it closes its connection, which drops the subscription.
+        if not self.pubsub_thread:
+            return
+        self.pubsub_thread.stop(timeout=0)
+        try:
+            send_command(self.connection, self.name, WAKE_LISTENER)
+        except UNAVAILABLE:
+            pass  # the listener is failing on the same Redis: it sees its flag between retries
+        self.pubsub_thread.join(LISTENER_STOP_SECONDS)
 
 
 class PoytaWorker(PromptWorker):
