@@ -21,7 +21,7 @@ import threading
 from rq import SimpleWorker
 from rq.command import send_command
 
-from api.storage.connections import UNAVAILABLE
+from api.storage.connections import UNAVAILABLE, trying_once
 from worker.jobs import tables_for
 
 log = logging.getLogger(__name__)
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 ALIVE_SECONDS = 3
 SWEEP_SECONDS = 1.0
 WAKE_LISTENER = "wake"  # no command of RQ's: its listener reads it and ignores it
+LISTENER_WAKE_SECONDS = 1.0
 # RQ's listener sleeps 2 s after a failed connection before it looks at its stop flag again.
 LISTENER_STOP_SECONDS = 3.0
 
@@ -42,16 +43,32 @@ class PromptWorker(SimpleWorker):
         # PubSub is not safe across threads: when Redis had closed that connection (a restart, a
         # failover, a proxy's idle cut), both threads reconnected it at once, and the stop failed
         # on a broken pipe or hung for minutes. So the listener alone touches its connection: its
-        # stop flag is set, it is woken by a message on its channel sent over the worker's own
-        # connection, and as it ends it closes its connection, which drops the subscription.
+        # stop flag is set, it is woken by a message on its channel sent over a connection of
+        # its own, and as it ends it closes its connection, which drops the subscription.
         if not self.pubsub_thread:
             return
         self.pubsub_thread.stop(timeout=0)
+        if self.pubsub_thread.is_alive():
+            self._wake_listener()
+            # One still retrying a dead Redis sees its flag between retries, and closes then.
+            self.pubsub_thread.join(LISTENER_STOP_SECONDS)
+        if not self.pubsub_thread.is_alive():
+            self.pubsub.close()  # a listener that died of an error RQ re-raises left it open
+
+    def _wake_listener(self) -> None:
+        waker = trying_once(self.connection, LISTENER_WAKE_SECONDS)
         try:
-            send_command(self.connection, self.name, WAKE_LISTENER)
+            send_command(waker, self.name, WAKE_LISTENER)
         except UNAVAILABLE:
-            pass  # the listener is failing on the same Redis: it sees its flag between retries
-        self.pubsub_thread.join(LISTENER_STOP_SECONDS)
+            pass  # the listener is failing on the same Redis: it looks at its flag between tries
+        finally:
+            waker.close()
+
+    def teardown(self):
+        # RQ records the worker's death before it stops the listener. With Redis down the record
+        # fails, and the listener would live on, to subscribe again once Redis is back.
+        self.unsubscribe()
+        super().teardown()
 
 
 class PoytaWorker(PromptWorker):

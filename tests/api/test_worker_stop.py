@@ -5,40 +5,12 @@ import time
 
 import pytest
 from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from api.devtools.embedded_redis import start_embedded
 from worker.runner import PoytaWorker
 
 STOP_SECONDS = 5  # RQ's own listener could wait 60 s for a message, or hang for minutes
-
-
-def stop_within_limit(worker: PoytaWorker) -> None:
-    failures: list[BaseException] = []
-
-    def stop() -> None:
-        try:
-            worker.unsubscribe()
-        except BaseException as error:  # noqa: BLE001 (reported below, in the test's thread)
-            failures.append(error)
-
-    stopping = threading.Thread(target=stop, daemon=True)
-    stopping.start()
-    stopping.join(STOP_SECONDS)
-    assert not stopping.is_alive(), "the worker's stop hung"
-    assert not failures, failures
-    worker.pubsub_thread.join(STOP_SECONDS)
-    assert not worker.pubsub_thread.is_alive()
-
-
-def subscribers(redis, worker: PoytaWorker) -> int:
-    return dict(redis.pubsub_numsub(worker.pubsub_channel_name))[worker.pubsub_channel_name.encode()]
-
-
-def wait_for_subscription(redis, worker: PoytaWorker) -> None:
-    deadline = time.monotonic() + STOP_SECONDS
-    while subscribers(redis, worker) == 0:
-        assert time.monotonic() < deadline, "the worker never subscribed"
-        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -49,44 +21,106 @@ def redis(redis_url):
     connection.close()
 
 
-def test_a_worker_stops_at_once_and_leaves_no_subscription(redis):
+def subscribed_worker(redis) -> PoytaWorker:
+    """A worker whose listener notes any other thread that sends over its connection: redis-py's
+    PubSub is not safe across threads, so the stop must leave it to the listener."""
     worker = PoytaWorker(["nothing-queued-here"], connection=redis)
     worker.subscribe()
-    wait_for_subscription(redis, worker)
-    stop_within_limit(worker)
-    assert subscribers(redis, worker) == 0
+    worker.intruders = []
+    send = worker.pubsub.execute_command
+
+    def send_from_listener_only(*args):
+        if threading.current_thread() is not worker.pubsub_thread:
+            worker.intruders.append(args)
+        return send(*args)
+
+    worker.pubsub.execute_command = send_from_listener_only
+    return worker
+
+
+def stop_within_limit(worker: PoytaWorker, stop=None, seconds=STOP_SECONDS) -> list[BaseException]:
+    """Stop the worker in a thread of its own, within `seconds`; return what it raised."""
+    raised: list[BaseException] = []
+    start = time.monotonic()
+
+    def run_stop() -> None:
+        try:
+            (stop or worker.unsubscribe)()
+        except BaseException as error:  # noqa: BLE001 (handed to the test's thread)
+            raised.append(error)
+
+    stopping = threading.Thread(target=run_stop, daemon=True)
+    stopping.start()
+    stopping.join(seconds + 10)  # longer, to tell a slow stop from a hung one
+    assert not stopping.is_alive(), "the worker's stop hung"
+    assert time.monotonic() - start < seconds
+    worker.pubsub_thread.join(STOP_SECONDS)  # one retrying a dead Redis ends on its next look
+    assert not worker.pubsub_thread.is_alive(), "the worker's listener lives on"
+    assert worker.intruders == [], "the stop sent over the listener's connection"
+    return raised
+
+
+def subscribers(redis, worker: PoytaWorker) -> int:
+    return dict(redis.pubsub_numsub(worker.pubsub_channel_name))[worker.pubsub_channel_name.encode()]
+
+
+def wait_for_subscribers(redis, worker: PoytaWorker, count: int) -> None:
+    deadline = time.monotonic() + STOP_SECONDS
+    while subscribers(redis, worker) != count:
+        assert time.monotonic() < deadline, f"not {count} subscribers on the worker's channel"
+        time.sleep(0.01)
+
+
+def test_a_worker_stops_at_once_and_leaves_no_subscription(redis):
+    worker = subscribed_worker(redis)
+    wait_for_subscribers(redis, worker, 1)
+    start = time.monotonic()
+    assert stop_within_limit(worker) == []
+    assert time.monotonic() - start < 1  # woken, not left to RQ's 60 s wait for a message
+    wait_for_subscribers(redis, worker, 0)
 
 
 def test_a_worker_stops_at_once_just_after_it_subscribed(redis):
-    worker = PoytaWorker(["nothing-queued-here"], connection=redis)
-    worker.subscribe()  # its listener may not have read the subscription's reply yet
-    stop_within_limit(worker)
-    assert subscribers(redis, worker) == 0
+    worker = subscribed_worker(redis)  # its listener may not have read the subscription's reply
+    assert stop_within_limit(worker) == []
+    wait_for_subscribers(redis, worker, 0)
 
 
 def test_a_worker_whose_subscription_was_cut_stops_at_once(redis):
     """Redis closed the listener's connection (a restart, a failover, a proxy's idle timeout)
     just before the stop: the listener reconnects as the worker stops."""
-    worker = PoytaWorker(["nothing-queued-here"], connection=redis)
-    worker.subscribe()
-    wait_for_subscription(redis, worker)
+    worker = subscribed_worker(redis)
+    wait_for_subscribers(redis, worker, 1)
     host, port = worker.pubsub.connection._sock.getsockname()[:2]
     assert redis.client_kill_filter(addr=f"{host}:{port}") == 1
-    stop_within_limit(worker)
-    deadline = time.monotonic() + STOP_SECONDS
-    while subscribers(redis, worker):  # a reconnected listener subscribed again before it stopped
-        assert time.monotonic() < deadline, "the stopped worker is still subscribed"
-        time.sleep(0.01)
+    assert stop_within_limit(worker) == []
+    wait_for_subscribers(redis, worker, 0)  # a listener that subscribed again closed as it ended
 
 
-def test_a_worker_stops_at_once_while_redis_is_down(tmp_path):
+@pytest.fixture
+def redis_to_stop(tmp_path):
     server = start_embedded(tmp_path)
     connection = Redis(host=server.host, port=server.port)
-    try:
-        worker = PoytaWorker(["nothing-queued-here"], connection=connection)
-        worker.subscribe()
-        wait_for_subscription(connection, worker)
-    finally:
-        server.stop()
-    stop_within_limit(worker)
+    yield server, connection
     connection.close()
+    server.stop()
+
+
+def test_a_worker_stops_at_once_while_redis_is_down(redis_to_stop):
+    server, connection = redis_to_stop
+    worker = subscribed_worker(connection)
+    wait_for_subscribers(connection, worker, 1)
+    server.stop()
+    assert stop_within_limit(worker) == []
+
+
+def test_a_worker_whose_teardown_meets_redis_down_still_stops_its_listener(redis_to_stop):
+    """RQ records a worker's death before it stops the listener; with Redis down that fails,
+    and the listener must not live on to subscribe again once Redis is back."""
+    server, connection = redis_to_stop
+    worker = subscribed_worker(connection)
+    wait_for_subscribers(connection, worker, 1)
+    server.stop()
+    # RQ's record of the death tries for about 4 s before it gives up.
+    [raised] = stop_within_limit(worker, stop=worker.teardown, seconds=STOP_SECONDS + 5)
+    assert isinstance(raised, RedisConnectionError)
