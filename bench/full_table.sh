@@ -3,13 +3,16 @@
 # every Sticheln, Hattrick and Sixty-six line, hard and medium each against easy, 200 whole
 # games. About a day of this two-core machine, so every finished game is appended to
 # bench/records/full-table.jsonl and a rerun plays only what is missing; run it again to go
-# on, and once more when done to print every line from the record alone.
+# on, and once more when done to print every line from the record alone. LEVELS picks the
+# levels played against easy, in that order (medium's lines cost a fifth of hard's).
 #     nice -n 19 bash bench/full_table.sh
+#     LEVELS=medium nice -n 19 bash bench/full_table.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
 RECORD=bench/records/full-table.jsonl
 JOBS=${JOBS:-2}
+LEVELS=${LEVELS:-hard medium}
 
 line() {  # game players seats [options...]
   local game=$1 players=$2 seats=$3
@@ -19,7 +22,7 @@ line() {  # game players seats [options...]
     --jobs "$JOBS" --record "$RECORD" "$@"
 }
 
-for level in hard medium; do
+for level in $LEVELS; do
   line sticheln 6 $level,easy,easy,easy,easy,easy
   line sticheln 4 $level,easy,easy,easy
   line hattrick 4 $level,easy,easy,easy
