@@ -41,3 +41,6 @@ for level in $LEVELS; do
   line sticheln 6 $level,easy,easy,easy,easy,easy --option late=true --option deals=1
 done
 line sixtysix 2 hard,medium
+# Against five easy, hard and medium both come first about as often as this seat can (hard
+# 52.5%, medium 53.5%): at one table they were told apart at a twentieth of these budgets.
+line sticheln 6 hard,medium,easy,easy,easy,easy --option tough=true
