@@ -1,0 +1,64 @@
+"""Two recorded lines of bench.tournament told apart game by game: the same seats with one level
+swapped for another, at each level's default budget, on the same seeds.
+
+    python -m bench.paired_lines sticheln --players 6 --seats medium,easy,easy,easy,easy,easy \\
+        --instead hard --option tough=true --record bench/records/full-table.jsonl
+
+Game i of both lines deals the same cards and seats the swapped level in the same seat, so the
+difference of each game is paired. Prints, with 95% intervals over the games both lines have,
+the first level's minus the other's: points of first place and points a game.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bench.tournament import mean_interval, read_record
+from rules import GAMES
+
+
+def outcomes(record: str, game: str, seats: list[str], options: dict) -> dict:
+    """Per seed, whether the seats of seats[0]'s level ranked first, and their mean score."""
+    players, level = len(seats), seats[0]
+    line = {"game": game, "seats": seats, "options": options, "budget": None}
+    result = {}
+    for seed, (outcome, *_) in read_record(record, line).items():
+        shift = (seed - 1) % players
+        mine = [seat for seat, name in enumerate(seats[shift:] + seats[:shift]) if name == level]
+        result[seed] = (100.0 * bool(set(mine) & set(outcome["winners"])),
+                        sum(outcome["scores"][seat] for seat in mine) / len(mine))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", choices=list(GAMES))
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--seats", required=True, help="the first line's seats, as recorded")
+    parser.add_argument("--instead", required=True,
+                        help="the level that takes the first seat's level's seats in the other line")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    parser.add_argument("--record", required=True)
+    args = parser.parse_args(argv)
+
+    seats = args.seats.split(",")
+    swapped = [args.instead if name == seats[0] else name for name in seats]
+    raw_options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    options = GAMES[args.game].normalise_options(args.players, raw_options)
+    first = outcomes(args.record, args.game, seats, options)
+    other = outcomes(args.record, args.game, swapped, options)
+    seeds = sorted(set(first) & set(other))
+    if len(seeds) < 2:
+        parser.error("fewer than two games are in both lines")
+    places, spread_places = mean_interval([first[s][0] - other[s][0] for s in seeds])
+    points, spread_points = mean_interval([first[s][1] - other[s][1] for s in seeds])
+    print(f"{len(seeds)} games paired by seed, {seats[0]} − {args.instead}: "
+          f"{places:+.1f} ± {spread_places:.1f} points of first place, "
+          f"{points:+.2f} ± {spread_points:.2f} points a game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
