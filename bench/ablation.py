@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from bench import tournament
+from rules.search import DEFAULT_BUDGETS
 
 
 STATES: dict = {}
@@ -19,6 +20,13 @@ def remember_states(game_class) -> None:
         STATES["state"] = state
         return view(self, state, seat)
     game_class.view = remembering
+
+
+def on_clock_of(base: str, level):
+    """`level` thinking on the bot level `base`'s default budget when a tournament gives it
+    none (no --seconds or --iterations), and on that times F under --scale F."""
+    level.default_budget = DEFAULT_BUDGETS[base]
+    return level
 
 
 def patched(level, owners: list, settings: dict):
@@ -50,5 +58,8 @@ def run(game_name: str, search_module, levels: dict, bases: dict, owners: list,
             pairs = [setting.split("=", 1) for setting in settings]
             added[seat] = patched(bases[base], owners,
                                   {name: float(value) for name, value in pairs})
+            own = tournament.default_budget(base, added)
+            if own is not None:
+                added[seat].default_budget = own
     search_module.BENCHMARK_LEVELS = added
     return tournament.main(argv)

@@ -1,12 +1,19 @@
-"""Two recorded lines of bench.tournament told apart game by game: the same seats with one level
-swapped for another, at each level's default budget, on the same seeds.
+"""Two levels of bench.tournament's record told apart game by game, at each level's default
+budget: either two lines, the same seats with one level swapped for another (`--instead`), or
+two levels at one table (`--against`).
 
     python -m bench.paired_lines sticheln --players 6 --seats medium,easy,easy,easy,easy,easy \\
         --instead hard --option tough=true --record bench/records/full-table.jsonl
+    python -m bench.paired_lines sticheln --players 6 --seats hard,medium,easy,easy,easy,easy \\
+        --against medium --option tough=true --record bench/records/full-table.jsonl
+    python -m bench.paired_lines sticheln --players 6 --seats hard_plays5,medium,easy,easy,easy,easy \\
+        --instead hard --option tough=true --record bench/records/sticheln-ablation.jsonl \\
+        --record bench/records/full-table.jsonl
 
-Game i of both lines deals the same cards and seats the swapped level in the same seat, so the
-difference of each game is paired. Prints, with 95% intervals over the games both lines have,
-the first level's minus the other's: points of first place and points a game.
+Game i of both lines deals the same cards and seats the swapped level in the same seat, and at
+one table both levels play the same deal, so the difference of each game is paired. Prints, with
+95% intervals over the games both sides have, the first seat's level's minus the other's: points
+of first place and points a game.
 """
 from __future__ import annotations
 
@@ -18,12 +25,13 @@ from bench.tournament import mean_interval, read_record
 from rules import GAMES
 
 
-def outcomes(record: str, game: str, seats: list[str], options: dict) -> dict:
-    """Per seed, whether the seats of seats[0]'s level ranked first, and their mean score."""
-    players, level = len(seats), seats[0]
+def outcomes(records: list[str], game: str, seats: list[str], options: dict, level: str) -> dict:
+    """Per seed, whether the seats of `level` ranked first, and their mean score."""
+    players = len(seats)
     line = {"game": game, "seats": seats, "options": options, "budget": None}
+    games = {seed: result for record in records for seed, result in read_record(record, line).items()}
     result = {}
-    for seed, (outcome, *_) in read_record(record, line).items():
+    for seed, (outcome, *_) in games.items():
         shift = (seed - 1) % players
         mine = [seat for seat, name in enumerate(seats[shift:] + seats[:shift]) if name == level]
         result[seed] = (100.0 * bool(set(mine) & set(outcome["winners"])),
@@ -37,24 +45,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("game", choices=list(GAMES))
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--seats", required=True, help="the first line's seats, as recorded")
-    parser.add_argument("--instead", required=True,
-                        help="the level that takes the first seat's level's seats in the other line")
+    other_level = parser.add_mutually_exclusive_group(required=True)
+    other_level.add_argument("--instead",
+                             help="the level that takes the first seat's level's seats in the other line")
+    other_level.add_argument("--against", help="the other level at the same table")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
-    parser.add_argument("--record", required=True)
+    parser.add_argument("--record", action="append", required=True,
+                        help="a record of bench.tournament or an ablation bench; may be repeated")
     args = parser.parse_args(argv)
 
     seats = args.seats.split(",")
-    swapped = [args.instead if name == seats[0] else name for name in seats]
     raw_options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     options = GAMES[args.game].normalise_options(args.players, raw_options)
-    first = outcomes(args.record, args.game, seats, options)
-    other = outcomes(args.record, args.game, swapped, options)
+    first = outcomes(args.record, args.game, seats, options, seats[0])
+    if args.instead:
+        swapped = [args.instead if name == seats[0] else name for name in seats]
+        other_name = args.instead
+        other = outcomes(args.record, args.game, swapped, options, args.instead)
+    else:
+        if args.against not in seats or args.against == seats[0]:
+            parser.error("--against names another level of the same seats")
+        other_name = args.against
+        other = outcomes(args.record, args.game, seats, options, args.against)
     seeds = sorted(set(first) & set(other))
     if len(seeds) < 2:
         parser.error("fewer than two games are in both lines")
     places, spread_places = mean_interval([first[s][0] - other[s][0] for s in seeds])
     points, spread_points = mean_interval([first[s][1] - other[s][1] for s in seeds])
-    print(f"{len(seeds)} games paired by seed, {seats[0]} − {args.instead}: "
+    print(f"{len(seeds)} games paired by seed, {seats[0]} − {other_name}: "
           f"{places:+.1f} ± {spread_places:.1f} points of first place, "
           f"{points:+.2f} ± {spread_points:.2f} points a game")
     return 0

@@ -4,7 +4,8 @@ with one part swapped, so a change is measured before it is kept.
     nice -n 15 python -m bench.sticheln_ablation --players 4 --seats hard+RANK=1,easy,easy,easy \\
         --games 200 --seconds 0.02 --option deals=1 --option reverse=true
 
-Levels added (besides the game's own):
+Levels added (besides the game's own), each on hard's default budget (medium_plays3 and 8 on
+medium's) unless --seconds, --iterations or --scale say otherwise:
     easy_pain   hard's search in play, easy's pain choice
     easy_play   hard's pain choice, easy's play
     deep_pain   hard with ten times the budget for its pain choice (not a fair level)
@@ -83,18 +84,20 @@ def _selfish(view, legal, rng, budget):
 
 
 LEVELS = {
-    "selfish": _selfish,
-    "no_hints": _no_hints,
-    "oracle_dark": _oracle_dark,
-    "deep_pain": _deep_pain(10),
-    "medium_plays3": bots.search_bot(shortlist=4, plays=3),
-    "medium_plays8": bots.search_bot(shortlist=4, plays=8),
-    "hard_plays5": bots.search_bot(shortlist=8, plays=5),
-    "hard_plays8": bots.search_bot(shortlist=8, plays=8),
-    "short4": bots.search_bot(shortlist=4),
-    "short16": bots.search_bot(shortlist=16),
-    "easy_pain": _mixed(bots.easy_action, bots.hard_action),
-    "easy_play": _mixed(bots.hard_action, bots.easy_action),
+    **{name: ablation.on_clock_of("hard", level) for name, level in {
+        "selfish": _selfish,
+        "no_hints": _no_hints,
+        "oracle_dark": _oracle_dark,
+        "deep_pain": _deep_pain(10),
+        "hard_plays5": bots.search_bot(shortlist=8, plays=5),
+        "hard_plays8": bots.search_bot(shortlist=8, plays=8),
+        "short4": bots.search_bot(shortlist=4),
+        "short16": bots.search_bot(shortlist=16),
+        "easy_pain": _mixed(bots.easy_action, bots.hard_action),
+        "easy_play": _mixed(bots.hard_action, bots.easy_action),
+    }.items()},
+    "medium_plays3": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=3)),
+    "medium_plays8": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=8)),
 }
 BASES = {"hard": bots.hard_action, "medium": bots.medium_action, **LEVELS}
 

@@ -46,6 +46,13 @@ def benchmark_levels(game_name: str) -> dict:
         return {}
 
 
+def default_budget(level: str, extra: dict) -> Budget | None:
+    """A level's budget when none is given: a bot level's default, or the `default_budget` a
+    benchmark level carries (an ablation of hard thinks on hard's clock); None for the others,
+    which keep their own (6 nimmt!'s baseline its simulations a card)."""
+    return DEFAULT_BUDGETS.get(level) or getattr(extra.get(level), "default_budget", None)
+
+
 def play_one(game_name: str, players: int, options: dict, levels: list[str], seed: int,
              budget: Budget | dict | None) -> tuple[dict, int, list[float], list[int]]:
     """The outcome of one game, how many deals it took, and each seat's CPU seconds and
@@ -67,7 +74,7 @@ def play_one(game_name: str, players: int, options: dict, levels: list[str], see
             action = bot_rngs[seat].choice(legal)
         elif level in extra:
             action = extra[level](game.view(state, seat), legal, bot_rngs[seat],
-                                  budget_now or Budget())
+                                  budget_now or default_budget(level, extra) or Budget())
         else:
             action = game.bot_action(game.view(state, seat), legal, level, bot_rngs[seat],
                                      budget_now)
@@ -171,8 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.scale is not None:
         if budget is not None:
             parser.error("--scale replaces --seconds and --iterations")
-        budget = {level: Budget(seconds=DEFAULT_BUDGETS[level].seconds * args.scale)
-                  for level in seats if DEFAULT_BUDGETS.get(level, Budget()).seconds}
+        extra = benchmark_levels(args.game)
+        budget = {level: Budget(seconds=own.seconds * args.scale) for level in dict.fromkeys(seats)
+                  if (own := default_budget(level, extra)) and own.seconds}
 
     seatings = []
     for index in range(args.games):
@@ -210,8 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         described = f"each level's default times {args.scale} (" + ", ".join(
             f"{level} {seconds.seconds:g} s" for level, seconds in budget.items()) + ")"
     elif budget is None:
+        extra = benchmark_levels(args.game)
         described = "each level's default (" + ", ".join(
-            f"{level} {DEFAULT_BUDGETS[level]}" for level in levels if level in DEFAULT_BUDGETS) + ")"
+            f"{level} {own}" for level in levels if (own := default_budget(level, extra))) + ")"
     else:
         described = str(budget)
     print(f"{game.title}, {args.players} players, seats {args.seats}, {args.games} games "
