@@ -1,8 +1,11 @@
 """The Sticheln bots. "easy" is one-trick-ahead greed from the view alone; "medium" and "hard"
 search (see search.py) and differ only in their budget and in how many options they weigh: hard
-every card it may play and 8 pain choices; medium, on a fifth of hard's clock, the 5 cards the
-playout policy rates best and 4 pain choices (weighing every card, a short clock left it no better
-than easy with 6 players under "reverse" and "dark").
+8 pain choices and, with fewer than 6 players, every card it may play; medium, on a fifth of
+hard's clock, the 5 cards the playout policy rates best and 4 pain choices (weighing every card, a
+short clock left it no better than easy with 6 players under "reverse" and "dark"). With 6 or more
+players hard weighs the 5 favourites too: each playout is half as long again as with 4, and
+spending hard's clock on fewer cards scored more points than weighing them all (bench/RESULTS.md,
+"Hard's shortlist"), while with 4 players it came first less often.
 
 Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
@@ -11,6 +14,7 @@ someone else takes.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 
 from rules.sticheln import search
@@ -25,6 +29,7 @@ WASTE = 0.5           # cost of throwing away a card strong enough to win later
 HARM = 0.3            # value of feeding a rival his own pain colour
 WILLING = 0.6         # chance an opponent who can beat the trick does so
 MEDIUM_PLAYS = 5      # cards medium weighs in play: on its short clock, few but well
+CROWDED = 6           # players from which hard, too, weighs only MEDIUM_PLAYS cards in play
 
 
 def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
@@ -45,9 +50,9 @@ def easy_choice(knowledge: search.Knowledge, legal: list[dict], rng: random.Rand
     return legal[max(rated)[2]]
 
 
-def search_bot(shortlist: int, plays: int | None = None):
+def search_bot(shortlist: int, plays: Callable[[int], int | None]):
     """A search level that weighs the `shortlist` most promising pain choices by playouts, and
-    in play every card or the playout policy's `plays` favourites."""
+    in play the playout policy's `plays(players)` favourites, or every card where that is None."""
     def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
         clock = Clock(budget)
         knowledge = search.read_view(view)
@@ -59,12 +64,17 @@ def search_bot(shortlist: int, plays: int | None = None):
             return easy_choice(knowledge, legal, rng)
         if kind == "choose_pain":
             return search.choose_pain(knowledge, legal, rng, clock, shortlist, fallback)
-        return search.choose_play(knowledge, legal, rng, clock, fallback, plays)
+        return search.choose_play(knowledge, legal, rng, clock, fallback,
+                                  plays(knowledge.players))
     return play
 
 
-medium_action = search_bot(shortlist=4, plays=MEDIUM_PLAYS)
-hard_action = search_bot(shortlist=8)
+def hard_plays(players: int) -> int | None:
+    return MEDIUM_PLAYS if players >= CROWDED else None
+
+
+medium_action = search_bot(shortlist=4, plays=lambda players: MEDIUM_PLAYS)
+hard_action = search_bot(shortlist=8, plays=hard_plays)
 
 
 class _Rater:

@@ -9,7 +9,7 @@ import pytest
 
 from rules.search import Budget
 from rules.sticheln import GAME, search
-from rules.sticheln.bots import MEDIUM_PLAYS, easy_action
+from rules.sticheln.bots import CROWDED, MEDIUM_PLAYS, easy_action
 from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, SETUP, SPAN, deal_score, deck_for,
                                   trick_winner)
 
@@ -51,11 +51,13 @@ def test_search_levels_choose_only_legal_actions(players):
             assert decide(state, seat, level, seed) in legal, (variants, level)
 
 
-def test_medium_plays_one_of_the_playout_policys_favourite_cards():
-    """Medium weighs only the few cards the playout policy rates best, so its short clock is
-    not spread over every card in hand; hard weighs them all."""
+def test_medium_and_crowded_hard_play_one_of_the_playout_policys_favourite_cards():
+    """Medium, and hard with 6 players or more, weigh only the few cards the playout policy
+    rates best, so the clock is not spread over every card in hand; hard at a smaller table
+    weighs them all, and so sometimes plays a card outside them."""
     checked = 0
-    for seed in range(40):
+    outside = 0
+    for seed in range(80):
         state, seat = random_position(3 + seed % 6, VARIANTS[seed % len(VARIANTS)], seed)
         legal = GAME.legal_actions(state, seat)
         if legal[0]["type"] != "play" or len(legal) <= MEDIUM_PLAYS:
@@ -67,8 +69,14 @@ def test_medium_plays_one_of_the_playout_policys_favourite_cards():
         assert favourites == search.Playout(knowledge, random.Random(seed + 1)).favourites(
             MEDIUM_PLAYS), "the favourites depend on the view alone, not on the deal"
         assert CARD_IDS[decide(state, seat, "medium", seed)["card"]] in favourites
+        hard_card = CARD_IDS[decide(state, seat, "hard", seed)["card"]]
+        if state["players"] >= CROWDED:
+            assert hard_card in favourites, state["players"]
+        else:
+            outside += hard_card not in favourites
         checked += 1
-    assert checked >= 15
+    assert checked >= 30
+    assert outside >= 1, "hard with fewer than 6 players weighs more than the favourites"
 
 
 def test_levels_are_registered_with_descriptions():
