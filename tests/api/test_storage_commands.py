@@ -105,24 +105,14 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
     first = client.get(url, headers=anna)   # warms the token cache and the scripts
     client.get(f"{url}/events", headers=anna)
     etag = first.headers["ETag"]
-    token_cache = app.extensions["poyta"]
-
-    def warm_token() -> None:
-        """The token's identity is cached for 2 s: on a slow machine it must not expire between
-        the steps and make a request pay its lookup."""
-        token_cache.players.for_token(anna["Authorization"].partition(" ")[2])
-
-    warm_token()
     poll = counted.during(lambda: setattr(counted, "answer", client.get(
         url, headers={**anna, "If-None-Match": etag})))
     assert counted.answer.status_code == 304
     assert len(poll) <= CEILINGS["304 poll"], poll
 
-    warm_token()
     view = counted.during(lambda: client.get(url, headers=anna))
     assert len(view) <= CEILINGS["seated view"], view
 
-    warm_token()
     events = counted.during(lambda: setattr(counted, "answer", client.get(
         f"{url}/events?after=0", headers=anna)))
     assert counted.answer.get_json()["last"] >= 1
@@ -131,7 +121,6 @@ def test_each_request_stays_within_its_ceiling(app, client, redis, counted):
     # The human plays the turn's last card, the highest (no row to take): the cards are
     # revealed and the bot must act next.
     card = {"type": "play", "card": max(first.get_json()["hand"])}
-    warm_token()
     action = counted.during(lambda: setattr(counted, "answer", client.post(
         f"{url}/actions", json={"action": card}, headers=anna)))
     assert counted.answer.status_code == 200
@@ -162,14 +151,11 @@ def test_a_finished_game_is_read_again_from_its_version_alone(app, client, redis
     assert client.get(url, headers=anna).get_json()["status"] == "finished"
     paths = [f"{url}/record", f"{url}/events", f"{url}/events?after=3&limit=5", f"{url}/replay/4"]
     first = {path: client.get(path, headers=anna) for path in paths}
-    token = anna["Authorization"].partition(" ")[2]
     for path, answer in first.items():
         assert answer.status_code == 200, path
-        app.extensions["poyta"].players.for_token(token)  # its lookup stays cached 2 s
         again = counted.during(lambda: setattr(counted, "answer", client.get(path, headers=anna)))
         assert counted.answer.data == answer.data
         assert len(again) <= (2 if "replay" in path else 1), (path, again)
-        app.extensions["poyta"].players.for_token(token)
         held = counted.during(lambda: setattr(counted, "answer", client.get(
             path, headers={**anna, "If-None-Match": answer.headers["ETag"]})))
         assert counted.answer.status_code == 304 and len(held) == 1, (path, held)
@@ -189,7 +175,6 @@ def test_a_long_poll_wakes_with_two_commands_beyond_its_first_check(app, client,
     waiting = threading.Thread(target=lambda: answers.append(
         client.get(f"{url}?wait=10", headers={**anna, "If-None-Match": etag})))
     other = create_app({"REDIS_URL": redis_url, "TESTING": True}).test_client()
-    app.extensions["poyta"].players.for_token(anna["Authorization"].partition(" ")[2])
     start = len(counted.commands)
     waiting.start()
     time.sleep(0.5)
@@ -342,21 +327,16 @@ def test_results_a_profile_and_a_leaderboard_stay_within_their_ceilings(app, cli
 
     client.get(f"/api/v1/players/{body['id']}", headers=anna)
     client.get("/api/v1/games/types/sixnimmt/leaderboard", headers=anna)
-    token = anna["Authorization"].partition(" ")[2]
-    app.extensions["poyta"].players.for_token(token)
     profile = counted.during(lambda: setattr(counted, "answer", client.get(
         f"/api/v1/players/{body['id']}", headers=anna)))
     assert counted.answer.get_json()["ratings"]["sixnimmt"]["games"] == 2
     assert len(profile) <= CEILINGS["profile"], profile
     _, bert = new_player("Bert")
-    bert_token = bert["Authorization"].partition(" ")[2]
     client.get(f"/api/v1/players/{body['id']}", headers=bert)
-    app.extensions["poyta"].players.for_token(bert_token)
     theirs = counted.during(lambda: setattr(counted, "answer", client.get(
         f"/api/v1/players/{body['id']}", headers=bert)))
     assert counted.answer.get_json()["can_challenge"] is True
     assert len(theirs) <= CEILINGS["another's profile"], theirs
-    app.extensions["poyta"].players.for_token(token)
     board = counted.during(lambda: setattr(counted, "answer", client.get(
         "/api/v1/games/types/sixnimmt/leaderboard", headers=anna)))
     assert counted.answer.get_json()["you"]["games"] == 2
