@@ -6,9 +6,9 @@ two levels at one table (`--against`).
         --instead hard --option tough=true --record bench/records/full-table.jsonl
     python -m bench.paired_lines sticheln --players 6 --seats hard,medium,easy,easy,easy,easy \\
         --against medium --option tough=true --record bench/records/full-table.jsonl
-    python -m bench.paired_lines sticheln --players 6 --seats hard_plays5,medium,easy,easy,easy,easy \\
-        --instead hard --option tough=true --record bench/records/sticheln-ablation.jsonl \\
-        --record bench/records/full-table.jsonl
+    python -m bench.paired_lines sticheln --players 6 --seats hard,medium,easy,easy,easy,easy \\
+        --instead hard_every_card --option tough=true --record bench/records/full-table.jsonl \\
+        --record bench/records/sticheln-ablation.jsonl
 
 Game i of both lines deals the same cards and seats the swapped level in the same seat, and at
 one table both levels play the same deal, so the difference of each game is paired. Prints, with

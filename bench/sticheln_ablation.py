@@ -16,10 +16,11 @@ medium's) unless --seconds, --iterations or --scale say otherwise:
                 medium weighing the playout policy's 3 or 8 favourite cards in play (medium: 5)
     hard_plays5, hard_plays8
                 hard weighing only the policy's 5 (as medium does) or 8 favourite cards in play
-                with any number of players (hard: 5 with 6 players or more, else every card)
+                with any number of players (hard: 5 with 6 players or more unless "late", else
+                every card)
     hard_every_card
                 hard weighing every card in play with any number of players: hard as it was
-                before it shortlisted with 6 players or more
+                before it shortlisted with 6 players or more (and is under "late")
     selfish     hard valuing a playout by its own score, not its margin over the others
     no_hints    hard reading no pain colours from the cards passed on under "dark"
     oracle_dark hard shown the others' pain cards under "dark" (not a fair level)
@@ -93,16 +94,16 @@ LEVELS = {
         "no_hints": _no_hints,
         "oracle_dark": _oracle_dark,
         "deep_pain": _deep_pain(10),
-        "hard_every_card": bots.search_bot(shortlist=8, plays=lambda players: None),
-        "hard_plays5": bots.search_bot(shortlist=8, plays=lambda players: 5),
-        "hard_plays8": bots.search_bot(shortlist=8, plays=lambda players: 8),
-        "short4": bots.search_bot(shortlist=4, plays=lambda players: None),
-        "short16": bots.search_bot(shortlist=16, plays=lambda players: None),
+        "hard_every_card": bots.search_bot(shortlist=8, plays=lambda knowledge: None),
+        "hard_plays5": bots.search_bot(shortlist=8, plays=lambda knowledge: 5),
+        "hard_plays8": bots.search_bot(shortlist=8, plays=lambda knowledge: 8),
+        "short4": bots.search_bot(shortlist=4, plays=lambda knowledge: None),
+        "short16": bots.search_bot(shortlist=16, plays=lambda knowledge: None),
         "easy_pain": _mixed(bots.easy_action, bots.hard_action),
         "easy_play": _mixed(bots.hard_action, bots.easy_action),
     }.items()},
-    "medium_plays3": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=lambda players: 3)),
-    "medium_plays8": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=lambda players: 8)),
+    "medium_plays3": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 3)),
+    "medium_plays8": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 8)),
 }
 BASES = {"hard": bots.hard_action, "medium": bots.medium_action, **LEVELS}
 

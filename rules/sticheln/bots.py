@@ -1,11 +1,13 @@
 """The Sticheln bots. "easy" is one-trick-ahead greed from the view alone; "medium" and "hard"
 search (see search.py) and differ only in their budget and in how many options they weigh: hard
-8 pain choices and, with fewer than 6 players, every card it may play; medium, on a fifth of
-hard's clock, the 5 cards the playout policy rates best and 4 pain choices (weighing every card, a
-short clock left it no better than easy with 6 players under "reverse" and "dark"). With 6 or more
-players hard weighs the 5 favourites too: each playout is half as long again as with 4, and
-spending hard's clock on fewer cards scored more points than weighing them all (bench/RESULTS.md,
-"Hard's shortlist"), while with 4 players it came first less often.
+8 pain choices and, with fewer than 6 players or under "late", every card it may play; medium, on
+a fifth of hard's clock, the 5 cards the playout policy rates best and 4 pain choices (weighing
+every card, a short clock left it no better than easy with 6 players under "reverse" and "dark").
+With 6 or more players hard weighs the 5 favourites too: each playout is half as long again as
+with 4, and spending hard's clock on fewer cards scored more points than weighing them all
+(bench/RESULTS.md, "Hard's shortlist"), while with 4 players it came first less often. Under
+"late" no colour is named until the deal ends, so the policy rates every card as a plain one and
+its favourites are a cruder guess: there the shortlist scored fewer points.
 
 Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
@@ -50,9 +52,10 @@ def easy_choice(knowledge: search.Knowledge, legal: list[dict], rng: random.Rand
     return legal[max(rated)[2]]
 
 
-def search_bot(shortlist: int, plays: Callable[[int], int | None]):
+def search_bot(shortlist: int, plays: Callable[[search.Knowledge], int | None]):
     """A search level that weighs the `shortlist` most promising pain choices by playouts, and
-    in play the playout policy's `plays(players)` favourites, or every card where that is None."""
+    in play the playout policy's `plays(knowledge)` favourites, or every card where that is
+    None."""
     def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
         clock = Clock(budget)
         knowledge = search.read_view(view)
@@ -65,15 +68,15 @@ def search_bot(shortlist: int, plays: Callable[[int], int | None]):
         if kind == "choose_pain":
             return search.choose_pain(knowledge, legal, rng, clock, shortlist, fallback)
         return search.choose_play(knowledge, legal, rng, clock, fallback,
-                                  plays(knowledge.players))
+                                  plays(knowledge))
     return play
 
 
-def hard_plays(players: int) -> int | None:
-    return MEDIUM_PLAYS if players >= CROWDED else None
+def hard_plays(knowledge: search.Knowledge) -> int | None:
+    return MEDIUM_PLAYS if knowledge.players >= CROWDED and not knowledge.late else None
 
 
-medium_action = search_bot(shortlist=4, plays=lambda players: MEDIUM_PLAYS)
+medium_action = search_bot(shortlist=4, plays=lambda knowledge: MEDIUM_PLAYS)
 hard_action = search_bot(shortlist=8, plays=hard_plays)
 
 

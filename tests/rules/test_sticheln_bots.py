@@ -52,12 +52,11 @@ def test_search_levels_choose_only_legal_actions(players):
 
 
 def test_medium_and_crowded_hard_play_one_of_the_playout_policys_favourite_cards():
-    """Medium, and hard with 6 players or more, weigh only the few cards the playout policy
-    rates best, so the clock is not spread over every card in hand; hard at a smaller table
-    weighs them all, and so sometimes plays a card outside them."""
-    checked = 0
-    outside = 0
-    for seed in range(80):
+    """Medium, and hard with 6 players or more (but not under "late"), weigh only the few cards
+    the playout policy rates best, so the clock is not spread over every card in hand; hard at a
+    smaller table or under "late" weighs them all, and so sometimes plays a card outside them."""
+    checked = outside = late_outside = 0
+    for seed in range(120):
         state, seat = random_position(3 + seed % 6, VARIANTS[seed % len(VARIANTS)], seed)
         legal = GAME.legal_actions(state, seat)
         if legal[0]["type"] != "play" or len(legal) <= MEDIUM_PLAYS:
@@ -70,13 +69,16 @@ def test_medium_and_crowded_hard_play_one_of_the_playout_policys_favourite_cards
             MEDIUM_PLAYS), "the favourites depend on the view alone, not on the deal"
         assert CARD_IDS[decide(state, seat, "medium", seed)["card"]] in favourites
         hard_card = CARD_IDS[decide(state, seat, "hard", seed)["card"]]
-        if state["players"] >= CROWDED:
+        if state["players"] >= CROWDED and not state["options"]["late"]:
             assert hard_card in favourites, state["players"]
+        elif state["players"] >= CROWDED:
+            late_outside += hard_card not in favourites
         else:
             outside += hard_card not in favourites
         checked += 1
     assert checked >= 30
     assert outside >= 1, "hard with fewer than 6 players weighs more than the favourites"
+    assert late_outside >= 1, "hard under late weighs more than the favourites"
 
 
 def test_levels_are_registered_with_descriptions():
