@@ -12,8 +12,8 @@ two levels at one table (`--against`).
 
 Game i of both lines deals the same cards and seats the swapped level in the same seat, and at
 one table both levels play the same deal, so the difference of each game is paired. Prints, with
-95% intervals over the games both sides have, the first seat's level's minus the other's: points
-of first place and points a game.
+95% intervals over the games both sides have (or those of `--first-seed` and `--games`), the
+first seat's level's minus the other's: points of first place and points a game.
 """
 from __future__ import annotations
 
@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     parser.add_argument("--record", action="append", required=True,
                         help="a record of bench.tournament or an ablation bench; may be repeated")
+    parser.add_argument("--first-seed", type=int, default=1,
+                        help="pair only the games of this seed on (default: every seed recorded)")
+    parser.add_argument("--games", type=int, help="pair only this many seeds from --first-seed")
     args = parser.parse_args(argv)
 
     seats = args.seats.split(",")
@@ -67,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--against names another level of the same seats")
         other_name = args.against
         other = outcomes(args.record, args.game, seats, options, args.against)
-    seeds = sorted(set(first) & set(other))
+    last = float("inf") if args.games is None else args.first_seed + args.games - 1
+    seeds = sorted(seed for seed in set(first) & set(other) if args.first_seed <= seed <= last)
     if len(seeds) < 2:
         parser.error("fewer than two games are in both lines")
     places, spread_places = mean_interval([first[s][0] - other[s][0] for s in seeds])
