@@ -12,8 +12,11 @@ two levels at one table (`--against`).
 
 Game i of both lines deals the same cards and seats the swapped level in the same seat, and at
 one table both levels play the same deal, so the difference of each game is paired. Prints, with
-95% intervals over the games both sides have (or those of `--first-seed` and `--games`), the
-first seat's level's minus the other's: points of first place and points a game.
+95% intervals over the games of the run both sides have, the first seat's level's minus the
+other's: points of first place and points a game. A run is named as bench.tournament names it,
+by `--first-seed` and `--games` (defaults 1 and 200): its levels turn round the table from its
+first game, so a line played again on fresh deals is paired with its own first seed, alone or
+pooled with the first run (`--first-seed 1 --first-seed 201`).
 """
 from __future__ import annotations
 
@@ -25,14 +28,20 @@ from bench.tournament import mean_interval, read_record
 from rules import GAMES
 
 
-def outcomes(records: list[str], game: str, seats: list[str], options: dict, level: str) -> dict:
-    """Per seed, whether the seats of `level` ranked first, and their mean score."""
+def outcomes(records: list[str], game: str, seats: list[str], options: dict, level: str,
+             runs: list[range]) -> dict:
+    """Per seed of the `runs`, whether the seats of `level` ranked first, and their mean score;
+    the seats turn round the table game by game from each run's first seed, as bench.tournament
+    seats them."""
     players = len(seats)
     line = {"game": game, "seats": seats, "options": options, "budget": None}
     games = {seed: result for record in records for seed, result in read_record(record, line).items()}
     result = {}
     for seed, (outcome, *_) in games.items():
-        shift = (seed - 1) % players
+        run = next((run for run in runs if seed in run), None)
+        if run is None:
+            continue
+        shift = (seed - run.start) % players
         mine = [seat for seat, name in enumerate(seats[shift:] + seats[:shift]) if name == level]
         result[seed] = (100.0 * bool(set(mine) & set(outcome["winners"])),
                         sum(outcome["scores"][seat] for seat in mine) / len(mine))
@@ -52,26 +61,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     parser.add_argument("--record", action="append", required=True,
                         help="a record of bench.tournament or an ablation bench; may be repeated")
-    parser.add_argument("--first-seed", type=int, default=1,
-                        help="pair only the games of this seed on (default: every seed recorded)")
-    parser.add_argument("--games", type=int, help="pair only this many seeds from --first-seed")
+    parser.add_argument("--first-seed", type=int, action="append",
+                        help="a run's first seed, as given to bench.tournament: it fixes each "
+                             "game's seats; may be repeated to pool runs (default 1)")
+    parser.add_argument("--games", type=int, default=200, help="each run's games, as given to "
+                        "bench.tournament; those of them in the record are paired")
     args = parser.parse_args(argv)
 
     seats = args.seats.split(",")
     raw_options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     options = GAMES[args.game].normalise_options(args.players, raw_options)
-    first = outcomes(args.record, args.game, seats, options, seats[0])
+    runs = [range(first_seed, first_seed + args.games) for first_seed in args.first_seed or [1]]
+    first = outcomes(args.record, args.game, seats, options, seats[0], runs)
     if args.instead:
         swapped = [args.instead if name == seats[0] else name for name in seats]
         other_name = args.instead
-        other = outcomes(args.record, args.game, swapped, options, args.instead)
+        other = outcomes(args.record, args.game, swapped, options, args.instead, runs)
     else:
         if args.against not in seats or args.against == seats[0]:
             parser.error("--against names another level of the same seats")
         other_name = args.against
-        other = outcomes(args.record, args.game, seats, options, args.against)
-    last = float("inf") if args.games is None else args.first_seed + args.games - 1
-    seeds = sorted(seed for seed in set(first) & set(other) if args.first_seed <= seed <= last)
+        other = outcomes(args.record, args.game, seats, options, args.against, runs)
+    seeds = sorted(set(first) & set(other))
     if len(seeds) < 2:
         parser.error("fewer than two games are in both lines")
     places, spread_places = mean_interval([first[s][0] - other[s][0] for s in seeds])
