@@ -16,11 +16,11 @@ medium's) unless --seconds, --iterations or --scale say otherwise:
                 medium weighing the playout policy's 3 or 8 favourite cards in play (medium: 5)
     hard_plays5, hard_plays8
                 hard weighing only the policy's 5 (as medium does) or 8 favourite cards in play
-                with any number of players (hard: 5 with 6 players or more unless "late", else
-                every card)
+                with any number of players and variants (hard: 5 with 6 players or more under
+                "tough" but not "late", else every card)
     hard_every_card
                 hard weighing every card in play with any number of players: hard as it was
-                before it shortlisted with 6 players or more (and is under "late")
+                before it shortlisted with 6 players or more under "tough" (and is elsewhere)
     selfish     hard valuing a playout by its own score, not its margin over the others
     no_hints    hard reading no pain colours from the cards passed on under "dark"
     oracle_dark hard shown the others' pain cards under "dark" (not a fair level)

@@ -1,13 +1,12 @@
 """The Sticheln bots. "easy" is one-trick-ahead greed from the view alone; "medium" and "hard"
 search (see search.py) and differ only in their budget and in how many options they weigh: hard
-8 pain choices and, with fewer than 6 players or under "late", every card it may play; medium, on
-a fifth of hard's clock, the 5 cards the playout policy rates best and 4 pain choices (weighing
+8 pain choices and every card it may play (with 6 or more players under "tough", only the 5
+favourites, below); medium, on a fifth of hard's clock, the 5 cards the playout policy rates best and 4 pain choices (weighing
 every card, a short clock left it no better than easy with 6 players under "reverse" and "dark").
-With 6 or more players hard weighs the 5 favourites too: each playout is half as long again as
-with 4, and spending hard's clock on fewer cards scored more points than weighing them all
-(bench/RESULTS.md, "Hard's shortlist"), while with 4 players it came first less often. Under
-"late" no colour is named until the deal ends, so the policy rates every card as a plain one and
-its favourites are a cruder guess: there the shortlist scored fewer points.
+With 6 or more players under "tough" hard weighs the 5 favourites too: there spending its clock
+on fewer cards scored more points than weighing them all and told it apart from medium, while
+the same shortlist came first less often with 4 players, under "mild" and under "late"
+(bench/RESULTS.md, "Hard's shortlist").
 
 Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
@@ -31,7 +30,7 @@ WASTE = 0.5           # cost of throwing away a card strong enough to win later
 HARM = 0.3            # value of feeding a rival his own pain colour
 WILLING = 0.6         # chance an opponent who can beat the trick does so
 MEDIUM_PLAYS = 5      # cards medium weighs in play: on its short clock, few but well
-CROWDED = 6           # players from which hard, too, weighs only MEDIUM_PLAYS cards in play
+CROWDED = 6           # players from which hard, too, weighs only MEDIUM_PLAYS cards under "tough"
 
 
 def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
@@ -73,7 +72,8 @@ def search_bot(shortlist: int, plays: Callable[[search.Knowledge], int | None]):
 
 
 def hard_plays(knowledge: search.Knowledge) -> int | None:
-    return MEDIUM_PLAYS if knowledge.players >= CROWDED and not knowledge.late else None
+    shortlists = knowledge.players >= CROWDED and knowledge.tough and not knowledge.late
+    return MEDIUM_PLAYS if shortlists else None
 
 
 medium_action = search_bot(shortlist=4, plays=lambda knowledge: MEDIUM_PLAYS)

@@ -52,10 +52,11 @@ def test_search_levels_choose_only_legal_actions(players):
 
 
 def test_medium_and_crowded_hard_play_one_of_the_playout_policys_favourite_cards():
-    """Medium, and hard with 6 players or more (but not under "late"), weigh only the few cards
-    the playout policy rates best, so the clock is not spread over every card in hand; hard at a
-    smaller table or under "late" weighs them all, and so sometimes plays a card outside them."""
-    checked = outside = late_outside = 0
+    """Medium, and hard with 6 players or more under "tough" (but not "late"), weigh only the few
+    cards the playout policy rates best, so the clock is not spread over every card in hand; hard
+    elsewhere weighs them all, and so sometimes plays a card outside them."""
+    checked = 0
+    outside = {"fewer players": 0, "tough, late": 0, "not tough": 0}
     for seed in range(120):
         state, seat = random_position(3 + seed % 6, VARIANTS[seed % len(VARIANTS)], seed)
         legal = GAME.legal_actions(state, seat)
@@ -69,16 +70,18 @@ def test_medium_and_crowded_hard_play_one_of_the_playout_policys_favourite_cards
             MEDIUM_PLAYS), "the favourites depend on the view alone, not on the deal"
         assert CARD_IDS[decide(state, seat, "medium", seed)["card"]] in favourites
         hard_card = CARD_IDS[decide(state, seat, "hard", seed)["card"]]
-        if state["players"] >= CROWDED and not state["options"]["late"]:
+        options = state["options"]
+        if state["players"] >= CROWDED and options["tough"] and not options["late"]:
             assert hard_card in favourites, state["players"]
-        elif state["players"] >= CROWDED:
-            late_outside += hard_card not in favourites
         else:
-            outside += hard_card not in favourites
+            kind = ("fewer players" if state["players"] < CROWDED
+                    else "not tough" if not options["late"]
+                    else "tough, late" if options["tough"] else None)
+            if kind:
+                outside[kind] += hard_card not in favourites
         checked += 1
     assert checked >= 30
-    assert outside >= 1, "hard with fewer than 6 players weighs more than the favourites"
-    assert late_outside >= 1, "hard under late weighs more than the favourites"
+    assert all(outside.values()), ("elsewhere hard weighs more than the favourites", outside)
 
 
 def test_levels_are_registered_with_descriptions():
