@@ -102,8 +102,10 @@ LEVELS = {
         "easy_pain": _mixed(bots.easy_action, bots.hard_action),
         "easy_play": _mixed(bots.hard_action, bots.easy_action),
     }.items()},
-    "medium_plays3": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 3)),
-    "medium_plays8": ablation.on_clock_of("medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 8)),
+    "medium_plays3": ablation.on_clock_of(
+        "medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 3)),
+    "medium_plays8": ablation.on_clock_of(
+        "medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 8)),
 }
 BASES = {"hard": bots.hard_action, "medium": bots.medium_action, **LEVELS}
 

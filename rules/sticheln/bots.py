@@ -1,12 +1,11 @@
 """The Sticheln bots. "easy" is one-trick-ahead greed from the view alone; "medium" and "hard"
 search (see search.py) and differ only in their budget and in how many options they weigh: hard
-8 pain choices and every card it may play (with 6 or more players under "tough", only the 5
-favourites, below); medium, on a fifth of hard's clock, the 5 cards the playout policy rates best and 4 pain choices (weighing
-every card, a short clock left it no better than easy with 6 players under "reverse" and "dark").
-With 6 or more players under "tough" hard weighs the 5 favourites too: there spending its clock
-on fewer cards scored more points than weighing them all and told it apart from medium, while
-the same shortlist came first less often with 4 players, under "mild" and under "late"
-(bench/RESULTS.md, "Hard's shortlist").
+8 pain choices and every card it may play; medium, on a fifth of hard's clock, the 5 cards the
+playout policy rates best and 4 pain choices (weighing every card, a short clock left it no better
+than easy with 6 players under "reverse" and "dark"). With 6 or more players under "tough" hard
+weighs the 5 favourites too: there spending its clock on fewer cards scored more points than
+weighing them all and told it apart from medium, while the same shortlist came first less often
+with 4 players, under "mild" and under "late" (bench/RESULTS.md, "Hard's shortlist").
 
 Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
