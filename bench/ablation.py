@@ -50,7 +50,8 @@ def run(game_name: str, search_module, levels: dict, bases: dict, owners: list,
     """bench.tournament for `game_name` with `levels` added to its benchmark levels, and every
     seat named `BASE+NAME=VALUE...` (BASE one of `bases`) as that base with those constants."""
     argv = [game_name, *(sys.argv[1:] if argv is None else argv)]
-    seats = argv[argv.index("--seats") + 1].split(",")
+    # Without --seats (as with --help) there is nothing to patch; the tournament answers.
+    seats = argv[argv.index("--seats") + 1].split(",") if "--seats" in argv[:-1] else []
     added = {**getattr(search_module, "BENCHMARK_LEVELS", {}), **levels}
     for seat in seats:
         base, *settings = seat.split("+")
