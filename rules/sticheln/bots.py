@@ -5,7 +5,8 @@ playout policy rates best and 4 pain choices (weighing every card, a short clock
 than easy with 6 players under "reverse" and "dark"). With 6 or more players under "tough" hard
 weighs the 5 favourites too: there spending its clock on fewer cards scored more points than
 weighing them all and told it apart from medium, while the same shortlist came first less often
-with 4 players, under "mild" and under "late" (bench/RESULTS.md, "Hard's shortlist").
+with 4 players, under "mild" and under "late", and was level under "reverse" (bench/RESULTS.md,
+"Hard's shortlist").
 
 Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
