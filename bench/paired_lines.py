@@ -24,7 +24,7 @@ import argparse
 import json
 import sys
 
-from bench.tournament import mean_interval, read_record
+from bench.tournament import mean_interval, read_record, seating
 from rules import GAMES
 
 
@@ -33,7 +33,6 @@ def outcomes(records: list[str], game: str, seats: list[str], options: dict, lev
     """Per seed of the `runs`, whether the seats of `level` ranked first, and their mean score;
     the seats turn round the table game by game from each run's first seed, as bench.tournament
     seats them."""
-    players = len(seats)
     line = {"game": game, "seats": seats, "options": options, "budget": None}
     games = {seed: result for record in records for seed, result in read_record(record, line).items()}
     result = {}
@@ -41,8 +40,7 @@ def outcomes(records: list[str], game: str, seats: list[str], options: dict, lev
         run = next((run for run in runs if seed in run), None)
         if run is None:
             continue
-        shift = (seed - run.start) % players
-        mine = [seat for seat, name in enumerate(seats[shift:] + seats[:shift]) if name == level]
+        mine = [seat for seat, name in enumerate(seating(seats, seed - run.start)) if name == level]
         result[seed] = (100.0 * bool(set(mine) & set(outcome["winners"])),
                         sum(outcome["scores"][seat] for seat in mine) / len(mine))
     return result

@@ -101,6 +101,12 @@ def read_record(path: str, line: dict) -> dict:
     return games
 
 
+def seating(seats: list[str], index: int) -> list[str]:
+    """The levels of game `index` of a run (0 for its first seed), turned one seat a game."""
+    shift = index % len(seats)
+    return seats[shift:] + seats[:shift]
+
+
 def play_line(game_name: str, players: int, options: dict, seatings: list[list[str]],
               seeds: list[int], budget, jobs: int, record: str | None, line: dict
               ) -> tuple[dict, list[int]]:
@@ -182,10 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         budget = {level: Budget(seconds=own.seconds * args.scale) for level in dict.fromkeys(seats)
                   if (own := default_budget(level, extra)) and own.seconds}
 
-    seatings = []
-    for index in range(args.games):
-        shift = index % args.players
-        seatings.append(seats[shift:] + seats[:shift])
+    seatings = [seating(seats, index) for index in range(args.games)]
     seeds = [args.first_seed + i for i in range(args.games)]
     line = {"game": args.game, "seats": seats, "options": options,
             "budget": (None if budget is None else ["scale", args.scale] if args.scale is not None
