@@ -23,6 +23,9 @@ medium's) unless --seconds, --iterations or --scale say otherwise:
                 before it shortlisted with 6 players or more under "tough" (and is elsewhere)
     selfish     hard valuing a playout by its own score, not its margin over the others
     no_hints    hard reading no pain colours from the cards passed on under "dark"
+    hard_last_trick_hints, medium_last_trick_hints
+                hard or medium reading them only from the last and the current trick, as
+                before they read every trick of the deal
     oracle_dark hard shown the others' pain cards under "dark" (not a fair level)
     LEVEL+NAME=VALUE[+NAME=VALUE...]
                 LEVEL with constants of rules/sticheln/search.py set to these numbers while it
@@ -72,6 +75,14 @@ def _no_hints(view, legal, rng, budget):
         search.pain_hints = hints
 
 
+def _hints_from_the_last_trick(level):
+    """`level` reading pain colours under "dark" only from the last and the current trick, as
+    before it read every trick of the deal: the view without its list of the deal's tricks."""
+    def act(view, legal, rng, budget):
+        return level({**view, "table": {**view["table"], "tricks": []}}, legal, rng, budget)
+    return act
+
+
 def _own_score(playout) -> float:
     k = playout.k
     return k.totals[k.me] + search.final_score(k, (playout.pain[k.me] or []) + playout.won[k.me],
@@ -92,6 +103,7 @@ LEVELS = {
     **{name: ablation.on_clock_of("hard", level) for name, level in {
         "selfish": _selfish,
         "no_hints": _no_hints,
+        "hard_last_trick_hints": _hints_from_the_last_trick(bots.hard_action),
         "oracle_dark": _oracle_dark,
         "deep_pain": _deep_pain(10),
         "hard_every_card": bots.search_bot(shortlist=8, plays=lambda knowledge: None),
@@ -106,6 +118,8 @@ LEVELS = {
         "medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 3)),
     "medium_plays8": ablation.on_clock_of(
         "medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 8)),
+    "medium_last_trick_hints": ablation.on_clock_of(
+        "medium", _hints_from_the_last_trick(bots.medium_action)),
 }
 BASES = {"hard": bots.hard_action, "medium": bots.medium_action, **LEVELS}
 

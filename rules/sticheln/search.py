@@ -151,8 +151,8 @@ def read_view(view: dict) -> Knowledge:
 def pain_hints(table: dict, players: int, me: int,
                reverse: bool) -> tuple[list[list[int]], list[set[int]]]:
     """Under "dark": per seat, colours its hidden pain is likely of (dearest first), and colours
-    it is not, from the cards it led or played without beating the trick in the last and the
-    current trick. A seat that does not try to win passes on its dearest pain card (the easy
+    it is not, from the cards it led or played without beating the trick in every trick of the
+    deal so far. A seat that does not try to win passes on its dearest pain card (the easy
     bot always does) until it has none left, which with a short pain colour is early: in the
     first tricks such a card's colour is the pain colour (right 94-99% of the time in easy's
     games at 4 players, tricks 1-4), from the sixth trick on it is not (wrong 80-100%).
@@ -163,9 +163,11 @@ def pain_hints(table: dict, players: int, me: int,
         return likely, unlikely
     row_of = strengths(SETUP[players][0], False)
     played = table["tricks_played"]
-    tricks = [(played, table["trick"])]
-    if table["last_trick"]:
-        tricks.append((played - 1, table["last_trick"]["cards"]))
+    # What a seat passed on in the first tricks still names its colour late in the deal. A deal
+    # stored before the view listed its tricks lists only the later ones.
+    done = table.get("tricks") or ([table["last_trick"]] if table["last_trick"] else [])
+    tricks = [(played - len(done) + index, trick["cards"]) for index, trick in enumerate(done)]
+    tricks.append((played, table["trick"]))
     evidence = []
     for number, trick in tricks:
         if not trick:

@@ -262,6 +262,24 @@ def test_dark_pain_hints_read_the_cards_passed_on():
     assert search.pain_hints(table, 4, 0, True) == ([[]] * 4, [set()] * 4)
 
 
+def test_dark_pain_hints_remember_the_first_tricks_all_deal():
+    # Seat 1 led blue-8 and seat 3 passed on red-3 in the first trick; then seat 0 (looking on)
+    # led yellow in six tricks that each later card beat, so they tell nothing of the others.
+    first = {"cards": [{"seat": 1, "card": "blue-8"}, {"seat": 2, "card": "green-10"},
+                       {"seat": 3, "card": "red-3"}, {"seat": 0, "card": "blue-2"}], "winner": 2}
+    rising = {"cards": [{"seat": seat, "card": f"yellow-{2 * seat + 1}"} for seat in range(4)],
+              "winner": 3}
+    played = search.EARLY_TRICKS + 3
+    later = [rising] * (played - 1)
+    blue, red = CARD_IDS["blue-0"] // SPAN, CARD_IDS["red-0"] // SPAN
+    table = {"tricks_played": played, "trick": [], "last_trick": rising,
+             "tricks": [first, *later]}
+    assert search.pain_hints(table, 4, 0, False) == ([[], [blue], [], [red]], [set()] * 4)
+    # A deal stored before the view listed its tricks lists only the later ones.
+    table_then = dict(table, tricks=later[-2:])
+    assert search.pain_hints(table_then, 4, 0, False) == ([[]] * 4, [set()] * 4)
+
+
 def test_dark_playouts_deal_hidden_pain_of_the_hinted_colours():
     for seed in range(20):
         options = GAME.normalise_options(4, {"deals": 1, "dark": True})
