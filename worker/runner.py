@@ -20,6 +20,7 @@ import threading
 
 from rq import SimpleWorker
 from rq.command import send_command
+from rq.worker import WorkerStatus
 
 from api.storage.connections import UNAVAILABLE, trying_once
 from worker.jobs import tables_for
@@ -36,6 +37,17 @@ LISTENER_STOP_SECONDS = 3.0
 
 class PromptWorker(SimpleWorker):
     """RQ's SimpleWorker that stops at once: also what the tests run jobs with."""
+
+    def _shutdown(self):
+        # RQ stops an idle worker with a StopRequested raised from its signal handler, wherever
+        # the worker is. In the middle of a log line (its upkeep writes some every few seconds)
+        # logging's handler caught it as a failed write, and the worker waited for jobs on, for
+        # good. An idle worker has nothing to finish: it stops as on a second signal, with an
+        # exit no `except Exception` takes for its own.
+        if self.get_state() == WorkerStatus.BUSY:
+            super()._shutdown()
+        else:
+            raise SystemExit(0)
 
     def unsubscribe(self):
         # RQ wakes its listener thread (waiting up to 60 s for a message) with an UNSUBSCRIBE

@@ -1,7 +1,13 @@
 """A worker told to stop (SIGTERM on a deploy or a test's teardown) stops at once, and leaves no
 subscription behind, whatever its pub/sub connection is doing at that moment."""
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+import uuid
+from pathlib import Path
 
 import pytest
 from redis import Redis
@@ -10,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from api.devtools.embedded_redis import start_embedded
 from worker.runner import PoytaWorker
 
+ROOT = Path(__file__).resolve().parents[2]
 STOP_SECONDS = 5  # RQ's own listener could wait 60 s for a message, or hang for minutes
 
 
@@ -125,3 +132,52 @@ def test_a_worker_whose_teardown_meets_redis_down_still_stops_its_listener(redis
     # RQ's record of the death tries for about 4 s before it gives up.
     [raised] = stop_within_limit(worker, stop=worker.teardown, seconds=STOP_SECONDS + 5)
     assert isinstance(raised, RedisConnectionError)
+
+
+HELD_LINE = """
+import logging, pathlib, sys, time
+from worker import run
+
+marker = pathlib.Path(sys.argv[1])
+
+
+class HeldLine(logging.Handler):
+    '''Writes the first line of the worker's upkeep (it has taken signals by then) as slowly as a
+    full pipe would, catching what the write raises the way logging's own handlers do.'''
+
+    def emit(self, record):
+        try:
+            if "cleaning registries" in record.getMessage() and not marker.exists():
+                marker.touch()
+                time.sleep(10)
+        except Exception:
+            self.handleError(record)
+
+
+logging.getLogger("rq.worker").addHandler(HeldLine())
+sys.exit(run.main([sys.argv[2]]))
+"""
+
+
+def test_a_worker_told_to_stop_while_it_writes_a_log_line_stops(redis_url, tmp_path):
+    """RQ stops an idle worker by raising from its signal handler wherever the worker is; in the
+    middle of a log line, logging's handler took that for a failed write and the worker went on
+    waiting for jobs, for good."""
+    marker, log = tmp_path / "writing", tmp_path / "worker.log"
+    env = {**os.environ, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "REDIS_CLUSTER": ""}
+    with open(log, "wb") as output:
+        worker = subprocess.Popen([sys.executable, "-c", HELD_LINE, str(marker), f"held-line-{uuid.uuid4().hex}"],
+                                  cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while not marker.exists():
+            assert time.monotonic() < deadline and worker.poll() is None, log.read_text()
+            time.sleep(0.05)
+        worker.send_signal(signal.SIGTERM)
+        try:
+            assert worker.wait(timeout=STOP_SECONDS) == 0, log.read_text()
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the worker did not stop:\n{log.read_text()}")
+    finally:
+        worker.kill()
+        worker.wait()
