@@ -7,16 +7,15 @@ import sys
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from worker_processes import ROOT
 
 from api.devtools.embedded_redis import start_embedded
 from worker.runner import PoytaWorker
 
-ROOT = Path(__file__).resolve().parents[2]
 STOP_SECONDS = 5  # RQ's own listener could wait 60 s for a message, or hang for minutes
 
 
