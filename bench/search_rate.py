@@ -1,9 +1,11 @@
 """How many simulations the hard bots fit in their budget, per game that has a hard level.
 
     nice -n 10 python -m bench.search_rate --seconds 0.05 --positions 20
+    nice -n 10 python -m bench.search_rate --game sticheln --players 6 --option reverse=true
 
 At a fixed set of positions per game (random play from fixed seeds at the game's typical
-player count, stopped at a random point), the hard bot decides with a budget of `--seconds`
+player count and default options unless --players and --option say otherwise, stopped at a
+random point), the hard bot decides with a budget of `--seconds`
 of CPU; this prints the mean simulations per decision and per CPU second. At equal CPU, more
 simulations are more samples of the unseen cards: the measure of a faster simulator or search
 loop.
@@ -11,6 +13,7 @@ loop.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -19,14 +22,13 @@ from rules import GAMES, Game
 from rules.search import Budget, Clock
 
 
-def positions(game: Game, count: int):
-    players = game.typical_players
+def positions(game: Game, count: int, players: int, options: dict):
     found = 0
     seed = 0
     while found < count:
         seed += 1
         rng = random.Random(seed)
-        state = game.new_game(players, game.normalise_options(players, {}), seed)
+        state = game.new_game(players, game.normalise_options(players, options), seed)
         for _ in range(rng.randrange(players * 6)):
             if game.outcome(state) is not None:
                 break
@@ -45,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=0.05)
     parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--game", choices=sorted(GAMES), help="this game only")
+    parser.add_argument("--players", type=int, help="default: the game's typical count")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     args = parser.parse_args(argv)
+    options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     ticks = [0]
     tick = Clock.tick
 
@@ -56,10 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     Clock.tick = counted
     budget = Budget(seconds=args.seconds)
     for game in GAMES.values():
-        if not game.has_bot_level("hard"):
+        if not game.has_bot_level("hard") or args.game not in (None, game.name):
             continue
         counts, spent = [], 0.0
-        for index, (view, legal) in enumerate(positions(game, args.positions)):
+        players = args.players or game.typical_players
+        for index, (view, legal) in enumerate(positions(game, args.positions, players, options)):
             ticks[0] = 0
             started = time.process_time()
             game.bot_action(view, legal, "hard", random.Random(index), budget)

@@ -22,6 +22,12 @@ medium's) unless --seconds, --iterations or --scale say otherwise:
                 hard weighing every card in play with any number of players: hard as it was
                 before it shortlisted with 6 players or more under "tough" (and is elsewhere)
     selfish     hard valuing a playout by its own score, not its margin over the others
+    hard_easy_opponents, medium_easy_opponents
+                hard or medium with the others in its playouts playing as the easy bot does,
+                in every variant (but "late") and with any number of players
+    hard_policy_opponents
+                hard with the others in its playouts always playing by the playout policy, as
+                before hard modelled them as easy with 6 players under "reverse" and "dark"
     no_hints    hard reading no pain colours from the cards passed on under "dark"
     hard_last_trick_hints, medium_last_trick_hints
                 hard or medium reading them only from the last and the current trick, as
@@ -102,6 +108,9 @@ def _selfish(view, legal, rng, budget):
 LEVELS = {
     **{name: ablation.on_clock_of("hard", level) for name, level in {
         "selfish": _selfish,
+        "hard_easy_opponents": bots.search_bot(shortlist=8, plays=bots.hard_plays,
+                                               easy_opponents=lambda knowledge: True),
+        "hard_policy_opponents": bots.search_bot(shortlist=8, plays=bots.hard_plays),
         "no_hints": _no_hints,
         "hard_last_trick_hints": _hints_from_the_last_trick(bots.hard_action),
         "oracle_dark": _oracle_dark,
@@ -118,6 +127,9 @@ LEVELS = {
         "medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 3)),
     "medium_plays8": ablation.on_clock_of(
         "medium", bots.search_bot(shortlist=4, plays=lambda knowledge: 8)),
+    "medium_easy_opponents": ablation.on_clock_of("medium", bots.search_bot(
+        shortlist=4, plays=lambda knowledge: bots.MEDIUM_PLAYS,
+        easy_opponents=lambda knowledge: True)),
     "medium_last_trick_hints": ablation.on_clock_of(
         "medium", _hints_from_the_last_trick(bots.medium_action)),
 }

@@ -1,6 +1,8 @@
-"""How often the Sticheln playout policy plays the card the easy bot plays, in the easy bot's
-own position with every card known (the policy's noise off): the playouts model the opponents
-with that policy, so against easy bots the closer the better.
+"""How often the Sticheln playout policy, and the playouts' easy model, play the card the easy
+bot plays, in the easy bot's own position with every card known (the policy's noise off): the
+playouts model the opponents with them, so against easy bots the closer the better. The easy
+model counts as playing easy's card where easy rates its card as high (easy breaks such ties
+at random).
 
     python -m bench.sticheln_policy_match --players 4 --games 50 --option reverse=true
 """
@@ -25,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     raw = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
     options = GAME.normalise_options(args.players, {"deals": 1, **raw})
     saved, search.NOISE = search.NOISE, 0.0
-    same = total = 0
+    same = modelled = total = 0
     for seed in range(1, args.games + 1):
         state = GAME.new_game(args.players, options, seed)
         rng = random.Random(seed)
@@ -44,10 +46,15 @@ def main(argv: list[str] | None = None) -> int:
                                       search.strengths(playout.top, knowledge.reverse),
                                       search.keep_values(playout.top, knowledge.reverse))
                 same += CARD_NAMES[card] == action["card"]
+                model = CARD_NAMES[playout.easy_choice(seat, state["leader"],
+                                                       list(knowledge.trick))]
+                rate = bots.EasyRater(knowledge).rate_play
+                modelled += rate({"type": "play", "card": model}) == rate(action)
                 total += 1
             GAME.apply_action(state, seat, action)
     search.NOISE = saved
-    print(f"options {options}: the policy plays easy's card in {same} of {total} plays "
+    print(f"options {options}: the easy model plays easy's card in {modelled} of {total} plays "
+          f"({100 * modelled / total:.1f}%), the policy in {same} "
           f"({100 * same / total:.1f}%)")
     return 0
 

@@ -20,15 +20,12 @@ from itertools import combinations
 
 from rules.sticheln import search
 from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deal_score
+from rules.sticheln.search import EASY_DUMP, EASY_WASTE, HARM, WILLING
 from rules.search import Budget, Clock
 
 # How far the guesses below are trusted; tuned by the tournament, not derived.
 EXPOSURE = 1.0        # share of the others' pain-colour cards expected to land on this bot
 OWN_RISK = 0.2        # share of its own remaining pain-colour cards it may end up taking
-DUMP_GAIN = 0.5       # value of getting a card out of the hand into someone else's trick
-WASTE = 0.5           # cost of throwing away a card strong enough to win later
-HARM = 0.3            # value of feeding a rival his own pain colour
-WILLING = 0.6         # chance an opponent who can beat the trick does so
 MEDIUM_PLAYS = 5      # cards medium weighs in play: on its short clock, few but well
 CROWDED = 6           # players from which hard, too, weighs only MEDIUM_PLAYS cards under "tough"
 
@@ -39,7 +36,7 @@ def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budge
 
 
 def easy_choice(knowledge: search.Knowledge, legal: list[dict], rng: random.Random) -> dict:
-    bot = _Rater(knowledge)
+    bot = EasyRater(knowledge)
     kind = legal[0]["type"]
     if kind == "choose_pain":
         rate = bot.rate_choice
@@ -51,10 +48,11 @@ def easy_choice(knowledge: search.Knowledge, legal: list[dict], rng: random.Rand
     return legal[max(rated)[2]]
 
 
-def search_bot(shortlist: int, plays: Callable[[search.Knowledge], int | None]):
+def search_bot(shortlist: int, plays: Callable[[search.Knowledge], int | None],
+               easy_opponents: Callable[[search.Knowledge], bool] = lambda knowledge: False):
     """A search level that weighs the `shortlist` most promising pain choices by playouts, and
     in play the playout policy's `plays(knowledge)` favourites, or every card where that is
-    None."""
+    None; where `easy_opponents(knowledge)`, the others in its playouts play as easy does."""
     def play(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
         clock = Clock(budget)
         knowledge = search.read_view(view)
@@ -64,10 +62,11 @@ def search_bot(shortlist: int, plays: Callable[[search.Knowledge], int | None]):
 
         def fallback() -> dict:
             return easy_choice(knowledge, legal, rng)
+        model = easy_opponents(knowledge)
         if kind == "choose_pain":
-            return search.choose_pain(knowledge, legal, rng, clock, shortlist, fallback)
+            return search.choose_pain(knowledge, legal, rng, clock, shortlist, fallback, model)
         return search.choose_play(knowledge, legal, rng, clock, fallback,
-                                  plays(knowledge))
+                                  plays(knowledge), model)
     return play
 
 
@@ -80,7 +79,7 @@ medium_action = search_bot(shortlist=4, plays=lambda knowledge: MEDIUM_PLAYS)
 hard_action = search_bot(shortlist=8, plays=hard_plays)
 
 
-class _Rater:
+class EasyRater:
     """Easy's ratings of the actions, from what the seat knows."""
 
     def __init__(self, knowledge: search.Knowledge):
@@ -173,7 +172,7 @@ class _Rater:
     def _rate_losing(self, card: int, keys: list) -> float:
         value = card % SPAN
         strength = (self.top - value if self.reverse else value) / self.top if value else 0.0
-        rating = -DUMP_GAIN * self.my_score([card]) - WASTE * strength
+        rating = -EASY_DUMP * self.my_score([card]) - EASY_WASTE * strength
         if not self.trick:
             return rating
         best = max(range(len(keys) - 1), key=lambda i: (keys[i] is not None, keys[i] or (0, 0)))

@@ -12,6 +12,7 @@ because the playouts are the hot loop; tests check them against game.py.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
@@ -32,6 +33,12 @@ OWN_RISK = 0.2  # share of its own pain-colour cards a player expects to take
 FIRST_CUT = 4   # rounds of playouts before the search first drops its weaker half
 EARLY_TRICKS = 4  # tricks in which a seat not trying to win still holds pain cards to pass on
 RANK = 0.5      # weight of the margin over the match leader, against that over the mean
+
+# The easy bot's guesses (bots.EasyRater), here because the playouts' easy model plays by them too.
+EASY_DUMP = 0.5     # value of getting a card out of the hand into someone else's trick
+EASY_WASTE = 0.5    # cost of throwing away a card strong enough to win later
+HARM = 0.3          # value of feeding a rival his own pain colour
+WILLING = 0.6       # chance an opponent who can beat the trick does so
 
 
 @cache
@@ -258,11 +265,13 @@ _NO_NOISE = _Steady(0)
 
 
 class Playout:
-    """One determinized deal, played to its end from the seat's position."""
+    """One determinized deal, played to its end from the seat's position; the other seats
+    play by `policy`, or with `easy_opponents` as the easy bot does (`easy_card`: slower)."""
 
-    def __init__(self, knowledge: Knowledge, rng: random.Random):
+    def __init__(self, knowledge: Knowledge, rng: random.Random, easy_opponents: bool = False):
         self.k = knowledge
         self.rng = rng
+        self.easy_opponents = easy_opponents
         n = knowledge.players
         self.top = SETUP[n][0]
         unseen = list(knowledge.unseen)
@@ -339,6 +348,7 @@ class Playout:
         """The same deal, to be played on with `rng`."""
         other = Playout.__new__(Playout)
         other.k, other.rng, other.top = self.k, rng, self.top
+        other.easy_opponents = self.easy_opponents
         other.hands = [list(hand) for hand in self.hands]
         other.pain = [None if p is None else list(p) for p in self.pain]
         other.won = [list(cards) for cards in self.won]
@@ -377,12 +387,18 @@ class Playout:
         keeps = keep_values(self.top, k.reverse)
         scorings = [k.scoring(self.pain_colours(seat)) for seat in range(n)]
         hands = self.hands
+        pool = self.in_play(table) if self.easy_opponents and not k.late else None
         while True:
             while len(trick) < n:
                 seat = (leader + len(trick)) % n
                 values, expected = scorings[seat]
-                card = self.policy(seat, trick, values, expected, table, keeps)
+                if pool is not None and seat != k.me:
+                    card = self.easy_card(seat, leader, trick, values, table, pool)
+                else:
+                    card = self.policy(seat, trick, values, expected, table, keeps)
                 hands[seat].remove(card)
+                if pool is not None:
+                    pool.remove(card)
                 trick.append(card)
             row = table[trick[0] // SPAN]
             best, best_strength = 0, NO_WIN - 1
@@ -435,6 +451,73 @@ class Playout:
                 choice, choice_rating = card, rating
         return choice
 
+    def in_play(self, table: tuple[tuple[int, ...], ...]) -> "_InPlay":
+        hidden = [card for cards in self.pain for card in cards or ()] if self.k.dark else []
+        return _InPlay([card for hand in self.hands for card in hand] + hidden, table, self.k)
+
+    def easy_choice(self, seat: int, leader: int, trick: list[int]) -> int:
+        """`easy_card` alone, outside a playout: the easy model's card in this deal."""
+        table = strengths(self.top, self.k.reverse)
+        values, _ = self.k.scoring(self.pain_colours(seat))
+        return self.easy_card(seat, leader, trick, values, table, self.in_play(table))
+
+    def easy_card(self, seat: int, leader: int, trick: list[int], values: list[int],
+                  table: tuple[tuple[int, ...], ...], pool: "_InPlay") -> int:
+        """The card the easy bot plays (bots.EasyRater.rate_play) from this seat's place in the
+        deal, its pain colours known: its unseen cards are the `pool` but for its own."""
+        k, n = self.k, self.k.players
+        hand = self.hands[seat]
+        if len(hand) == 1:
+            return hand[0]
+        own = hand + self.pain[seat] if k.dark and self.pain[seat] else hand
+        unseen = len(pool.cards) - len(own)
+        if not unseen:
+            return hand[0]
+        average = (pool.points(self.pain_colours(seat)) - sum(values[card] for card in own)) / unseen
+        after = n - len(trick) - 1
+        in_hand = len(hand) - 1
+        top, reverse, mild = self.top, k.reverse, k.mild
+
+        def hold(led: int, strength: int) -> float:
+            if not after:
+                return 1.0
+            row = table[led]
+            beaters = pool.stronger(led, strength) - sum(1 for card in own
+                                                         if row[card] > strength)
+            can_beat = 1 - (1 - beaters / unseen) ** in_hand
+            return (1 - WILLING * can_beat) ** after
+
+        harm_colours = None
+        if trick:
+            led = trick[0] // SPAN
+            row = table[led]
+            best_index = max(range(len(trick)), key=lambda i: row[trick[i]])
+            best = row[trick[best_index]]
+            if not k.dark:
+                harm_colours = self.pain_colours((leader + best_index) % n)
+            taken = sum(values[card] for card in trick) + after * average
+        choice, choice_rating = hand[0], None
+        for card in hand:
+            colour, value = divmod(card, SPAN)
+            strength = ((top - value) if reverse else value) / top if value else 0.0
+            losing = -EASY_DUMP * values[card] - EASY_WASTE * strength
+            if not trick:
+                chance = hold(colour, table[colour][card])
+                rating = chance * (values[card] + after * average) + (1 - chance) * losing
+            else:
+                if harm_colours and colour in harm_colours:
+                    worth = MILD_POINTS if mild else value
+                    losing += -HARM * worth if reverse else HARM * worth
+                s = row[card]
+                if s > best and s != NO_WIN:
+                    chance = hold(led, s)
+                    rating = chance * (taken + values[card]) + (1 - chance) * losing
+                else:
+                    rating = losing
+            if choice_rating is None or rating > choice_rating:
+                choice, choice_rating = card, rating
+        return choice
+
     def value(self) -> float:
         k = self.k
         scores = [final_score(k, (self.pain[seat] or []) + self.won[seat], self.pain_colours(seat))
@@ -443,33 +526,76 @@ class Playout:
         return margin([total + score for total, score in zip(k.totals, scores)], k.me, RANK)
 
 
-def _problem(knowledge: Knowledge, candidates: list, value) -> Problem:
+class _InPlay:
+    """The cards not yet played (in hands, and hidden pain cards under "dark"), kept sorted by
+    trick strength under every led colour and summed by colour, so that the easy model counts
+    a card's beaters by bisection and the points of the unseen cards without a pass over them."""
+
+    def __init__(self, cards: list[int], table: tuple[tuple[int, ...], ...], k: Knowledge):
+        self.cards = set(cards)
+        self.table = table
+        self.k = k
+        self.by_led = [sorted(row[card] for card in cards) for row in table]
+        self.count = [0] * len(COLORS)
+        self.face = [0] * len(COLORS)
+        for card in cards:
+            colour, value = divmod(card, SPAN)
+            self.count[colour] += 1
+            self.face[colour] += value
+
+    def remove(self, card: int) -> None:
+        self.cards.discard(card)
+        for row, ordered in zip(self.table, self.by_led):
+            del ordered[bisect_left(ordered, row[card])]
+        colour, value = divmod(card, SPAN)
+        self.count[colour] -= 1
+        self.face[colour] -= value
+
+    def stronger(self, led: int, strength: int) -> int:
+        ordered = self.by_led[led]
+        return len(ordered) - bisect_right(ordered, strength)
+
+    def points(self, pain_colours: list[int]) -> int:
+        """The points of every card here for a player with these pain colours."""
+        k = self.k
+        plain, sign = (-1, 1) if k.reverse else (1, -1)
+        total = 0
+        for colour, count in enumerate(self.count):
+            if colour in pain_colours:
+                total += sign * (MILD_POINTS * count if k.mild else self.face[colour])
+            else:
+                total += plain * count
+        return total
+
+
+def _problem(knowledge: Knowledge, candidates: list, value, easy_opponents: bool) -> Problem:
     """`value(playout, candidate)` plays one candidate out on a copy of the dealt playout."""
-    return Problem(candidates, lambda rng: Playout(knowledge, rng),
+    return Problem(candidates, lambda rng: Playout(knowledge, rng, easy_opponents),
                    lambda candidate, dealt, rng: value(dealt.copy(rng), candidate),
                    halving=FIRST_CUT)
 
 
 def choose_play(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
-                fallback, shortlist: int | None = None) -> dict:
+                fallback, shortlist: int | None = None, easy_opponents: bool = False) -> dict:
     """The card to play: every legal one, or the policy's `shortlist` favourites, searched."""
     cards = [CARD_IDS[action["card"]] for action in legal]
     candidates = cards
     if shortlist is not None and len(cards) > shortlist:
         candidates = Playout(knowledge, rng).favourites(shortlist)
-    problem = _problem(knowledge, candidates, Playout.value_after_play)
+    problem = _problem(knowledge, candidates, Playout.value_after_play, easy_opponents)
     card = search(problem, clock, rng, lambda: CARD_IDS[fallback()["card"]])
     return legal[cards.index(card)]
 
 
 def choose_pain(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
-                shortlist: int, fallback) -> dict:
+                shortlist: int, fallback, easy_opponents: bool = False) -> dict:
     """The pain choice: the `shortlist` cheapest choices by `choice_cost`, then searched."""
     choices = [tuple(sorted(CARD_IDS[name] for name in action.get("cards", [action.get("card")])))
                for action in legal]
     order = sorted(range(len(legal)),
                    key=lambda i: choice_cost(knowledge, knowledge.hand, choices[i]))[:shortlist]
-    problem = _problem(knowledge, order, lambda playout, i: playout.value_after_choice(choices[i]))
+    problem = _problem(knowledge, order, lambda playout, i: playout.value_after_choice(choices[i]),
+                       easy_opponents)
     return legal[search(problem, clock, rng, lambda: legal.index(fallback()))]
 
 

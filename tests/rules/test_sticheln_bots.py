@@ -9,7 +9,7 @@ import pytest
 
 from rules.search import Budget
 from rules.sticheln import GAME, search
-from rules.sticheln.bots import CROWDED, MEDIUM_PLAYS, easy_action
+from rules.sticheln.bots import CROWDED, MEDIUM_PLAYS, EasyRater, easy_action
 from rules.sticheln.cards import (CARD_IDS, CARD_NAMES, SETUP, SPAN, deal_score, deck_for,
                                   trick_winner)
 
@@ -298,3 +298,33 @@ def test_dark_playouts_deal_hidden_pain_of_the_hinted_colours():
         dealt = sorted(card for other in range(4) if other != seat
                        for card in playout.hands[other] + playout.pain[other])
         assert dealt == sorted(knowledge.unseen)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("variant", ["plain", "reverse", "mild", "tough", "dark"])
+def test_the_playouts_easy_model_plays_a_card_easy_rates_as_its_own(players, variant):
+    """In an easy bot's own position, every card known, the playouts' easy model plays easy's
+    card (or one easy rates as high: easy breaks ties at random)."""
+    variants = {} if variant == "plain" else {variant: True}
+    options = GAME.normalise_options(players, {"deals": 1, **variants})
+    plays = 0
+    for seed in range(3):
+        state = GAME.new_game(players, options, seed)
+        rng = random.Random(seed)
+        while GAME.outcome(state) is None:
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            view = GAME.view(state, seat)
+            action = easy_action(view, legal, rng, None)
+            if state["phase"] == "play" and len(legal) > 1:
+                knowledge = search.read_view(view)
+                playout = search.Playout(knowledge, random.Random(seed), easy_opponents=True)
+                playout.hands = [list(hand) for hand in state["hands"]]
+                playout.pain = [list(cards) if cards else None for cards in state["pain"]]
+                card = playout.easy_choice(seat, state["leader"], list(knowledge.trick))
+                rate = EasyRater(knowledge).rate_play
+                assert rate({"type": "play", "card": CARD_NAMES[card]}) == rate(action), (
+                    seed, view["table"]["trick"], CARD_NAMES[card], action)
+                plays += 1
+            GAME.apply_action(state, seat, action)
+    assert plays > 30
