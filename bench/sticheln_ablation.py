@@ -24,7 +24,8 @@ medium's) unless --seconds, --iterations or --scale say otherwise:
     selfish     hard valuing a playout by its own score, not its margin over the others
     hard_easy_opponents, medium_easy_opponents
                 hard or medium with the others in its playouts playing as the easy bot does,
-                in every variant (but "late") and with any number of players
+                in every variant (but "late") and with any number of players (hard: with 6
+                players or more under "reverse" and "dark")
     hard_policy_opponents
                 hard with the others in its playouts always playing by the playout policy, as
                 before hard modelled them as easy with 6 players under "reverse" and "dark"

@@ -6,7 +6,11 @@ than easy with 6 players under "reverse" and "dark"). With 6 or more players und
 weighs the 5 favourites too: there spending its clock on fewer cards scored more points than
 weighing them all and told it apart from medium, while the same shortlist came first less often
 with 4 players, under "mild" and under "late", and was level under "reverse" (bench/RESULTS.md,
-"Hard's shortlist").
+"Hard's shortlist"). With 6 or more players under "reverse" or "dark" hard's playouts let the
+others play as the easy bot does (search.Playout.easy_card): a third as many playouts, which on
+hard's clock still reach the search's plateau, and a closer model of the table than the playout
+policy; there the cheap policy left hard no stronger than medium (bench/RESULTS.md, "The easy
+model").
 
 Easy picks a cheap pain colour (a low card of a colour the others hold little of), wins a trick only
 when the cards in it pay for this bot, and otherwise throws its own pain cards into tricks that
@@ -27,7 +31,9 @@ from rules.search import Budget, Clock
 EXPOSURE = 1.0        # share of the others' pain-colour cards expected to land on this bot
 OWN_RISK = 0.2        # share of its own remaining pain-colour cards it may end up taking
 MEDIUM_PLAYS = 5      # cards medium weighs in play: on its short clock, few but well
-CROWDED = 6           # players from which hard, too, weighs only MEDIUM_PLAYS cards under "tough"
+# Players from which hard, too, weighs only MEDIUM_PLAYS cards under "tough", and plays its
+# playouts against the easy model under "reverse" and "dark".
+CROWDED = 6
 
 
 def easy_action(view: dict, legal: list[dict], rng: random.Random, budget: Budget) -> dict:
@@ -75,8 +81,12 @@ def hard_plays(knowledge: search.Knowledge) -> int | None:
     return MEDIUM_PLAYS if shortlists else None
 
 
+def hard_models_easy(knowledge: search.Knowledge) -> bool:
+    return knowledge.players >= CROWDED and (knowledge.reverse or knowledge.dark)
+
+
 medium_action = search_bot(shortlist=4, plays=lambda knowledge: MEDIUM_PLAYS)
-hard_action = search_bot(shortlist=8, plays=hard_plays)
+hard_action = search_bot(shortlist=8, plays=hard_plays, easy_opponents=hard_models_easy)
 
 
 class EasyRater:
