@@ -2,9 +2,10 @@
 
 `read_view` turns the seat's view into the `Knowledge` every level uses, easy too. A search
 deals the cards the seat cannot see at random among the others (a determinization), and for
-every candidate plays the rest of the deal out with a quick greedy policy. The value of a
-playout is the seat's match margin after the deal: over the others' mean, blended with that
-over the best rival. The search drops its weaker half of candidates as the rounds double.
+every candidate plays the rest of the deal out with a quick greedy policy (or, slower, with the
+others playing as the easy bot does: hard's playouts where that models the table better). The
+value of a playout is the seat's match margin after the deal: over the others' mean, blended
+with that over the best rival. The search drops its weaker half of candidates as the rounds double.
 
 The rules here are plain ints and lists (a card is colour * SPAN + value, as in cards.py),
 because the playouts are the hot loop; tests check them against game.py.
@@ -470,10 +471,11 @@ class Playout:
         if len(hand) == 1:
             return hand[0]
         own = hand + self.pain[seat] if k.dark and self.pain[seat] else hand
-        unseen = len(pool.cards) - len(own)
+        unseen = pool.size - len(own)
         if not unseen:
             return hand[0]
-        average = (pool.points(self.pain_colours(seat)) - sum(values[card] for card in own)) / unseen
+        own_points = sum(values[card] for card in own)
+        average = (pool.points(self.pain_colours(seat)) - own_points) / unseen
         after = n - len(trick) - 1
         in_hand = len(hand) - 1
         top, reverse, mild = self.top, k.reverse, k.mild
@@ -532,7 +534,7 @@ class _InPlay:
     a card's beaters by bisection and the points of the unseen cards without a pass over them."""
 
     def __init__(self, cards: list[int], table: tuple[tuple[int, ...], ...], k: Knowledge):
-        self.cards = set(cards)
+        self.size = len(cards)
         self.table = table
         self.k = k
         self.by_led = [sorted(row[card] for card in cards) for row in table]
@@ -544,7 +546,7 @@ class _InPlay:
             self.face[colour] += value
 
     def remove(self, card: int) -> None:
-        self.cards.discard(card)
+        self.size -= 1
         for row, ordered in zip(self.table, self.by_led):
             del ordered[bisect_left(ordered, row[card])]
         colour, value = divmod(card, SPAN)
