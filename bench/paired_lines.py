@@ -21,10 +21,9 @@ pooled with the first run (`--first-seed 1 --first-seed 201`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from bench.tournament import mean_interval, read_record, seating
+from bench.tournament import mean_interval, option_values, read_record, seating
 from rules import GAMES
 
 
@@ -67,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     seats = args.seats.split(",")
-    raw_options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    raw_options = option_values(args.option)
     options = GAMES[args.game].normalise_options(args.players, raw_options)
     runs = [range(first_seed, first_seed + args.games) for first_seed in args.first_seed or [1]]
     first = outcomes(args.record, args.game, seats, options, seats[0], runs)

@@ -13,11 +13,11 @@ loop.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
 
+from bench.tournament import option_values
 from rules import GAMES, Game
 from rules.search import Budget, Clock
 
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, help="default: the game's typical count")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     args = parser.parse_args(argv)
-    options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    options = option_values(args.option)
     ticks = [0]
     tick = Clock.tick
 

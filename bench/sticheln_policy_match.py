@@ -9,10 +9,10 @@ at random).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 
+from bench.tournament import option_values
 from rules.sticheln import GAME, bots, search
 from rules.sticheln.cards import CARD_NAMES
 
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     args = parser.parse_args(argv)
-    raw = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
+    raw = option_values(args.option)
     options = GAME.normalise_options(args.players, {"deals": 1, **raw})
     saved, search.NOISE = search.NOISE, 0.0
     same = modelled = total = 0

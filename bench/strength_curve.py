@@ -17,12 +17,11 @@ choose. `--record` keeps finished games as bench.tournament does, so a stopped c
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 
-from bench.tournament import mean_interval, play_line, ratio_interval
+from bench.tournament import mean_interval, option_values, play_line, ratio_interval
 from rules import GAMES
 from rules.search import Budget
 
@@ -77,8 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     game = GAMES[args.game]
-    options = game.normalise_options(args.players, {
-        k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)})
+    options = game.normalise_options(args.players, option_values(args.option))
     seats = [args.level] + [args.against] * (args.players - 1)
     # Game i seats the level at seat i mod players.
     points = [(float(seconds), int(games or args.games)) for seconds, _, games in

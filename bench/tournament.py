@@ -149,6 +149,11 @@ def ratio_interval(numerators: list[float], denominators: list[float]) -> tuple[
     return sum(numerators) / sum(denominators), low, high
 
 
+def option_values(pairs: list[str]) -> dict:
+    """`--option NAME=JSON` arguments as a dict of game options."""
+    return {name: json.loads(value) for name, value in (pair.split("=", 1) for pair in pairs)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -177,8 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(seats) - known)
     if unknown:
         parser.error(f"unknown level(s) {', '.join(unknown)}; {game.title} has {sorted(known)}")
-    raw_options = {k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)}
-    options = game.normalise_options(args.players, raw_options)
+    options = game.normalise_options(args.players, option_values(args.option))
     budget = (Budget(seconds=args.seconds, iterations=args.iterations)
               if args.seconds is not None or args.iterations is not None else None)
     if args.scale is not None:
