@@ -25,16 +25,14 @@ workers' alike).
     POYTA_METRICS_TOKEN        when set, `/metrics` answers only a scrape that sends it as a
                                bearer token (else 401): closed to the public
     LOG_LEVEL                  INFO unless given
-    POYTA_TEST_DIE_AFTER_COMMIT=1   a test hook: the process dies right after a commit, before
-                               it queues the jobs the commit asks for
-    POYTA_TEST_DIE_AFTER_RATING_UPDATES=N   a test hook: a worker dies after recording a
-                               finished game's result for N of its players
+    POYTA_TEST_FAULTS          a test's fault points: where the process dies as a crash would
+                               (`api.faults`)
     POYTA_TEST_CLOCK           a test hook: a file holding the instant every timing rule reads
                                as now (`api.tables.clock`)
     POYTA_VACATION_DAYS        each player's vacation days a year (30)
     POYTA_BOT_SECONDS_A_MINUTE CPU seconds a player's bots may think in a minute before the
                                player's games wait behind everyone else's (10; see
-                               `api.tables.games.Games.thrifty`)
+                               `api.tables.scheduling.BotScheduler.thrifty`)
     POYTA_CORS_ORIGINS         browser origins allowed to call the API from their pages:
                                comma-separated, e.g. `https://bots.example` (none unless given)
     POYTA_MAX_GAME_ACTIONS     the most actions a game's log holds; the action that fills it
@@ -53,8 +51,6 @@ from api.storage import connections
 from api.storage.games import MAX_LOG_ACTIONS
 from rules.search import Budget
 
-DIE_AFTER_COMMIT = "POYTA_TEST_DIE_AFTER_COMMIT"
-DIE_AFTER_RATING_UPDATES = "POYTA_TEST_DIE_AFTER_RATING_UPDATES"
 TEST_CLOCK = "POYTA_TEST_CLOCK"
 
 
@@ -75,8 +71,6 @@ class Settings:
     metrics_dir: str | None = None
     metrics_token: str | None = None
     log_level: str = "INFO"
-    die_after_commit: bool = False
-    die_after_rating_updates: int | None = None
     test_clock: str | None = None
     vacation_days: int = 30
     bot_seconds_a_minute: float = 10.0
@@ -110,8 +104,6 @@ class Settings:
             metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
             metrics_token=env.get("POYTA_METRICS_TOKEN") or None,
             log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
-            die_after_commit=bool(env.get(DIE_AFTER_COMMIT)),
-            die_after_rating_updates=int(env.get(DIE_AFTER_RATING_UPDATES) or 0) or None,
             test_clock=env.get(TEST_CLOCK) or None,
             vacation_days=int(env.get("POYTA_VACATION_DAYS") or 30),
             bot_seconds_a_minute=float(env.get("POYTA_BOT_SECONDS_A_MINUTE") or 10.0),

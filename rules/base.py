@@ -53,6 +53,10 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
+class NotToAct(IllegalAction):
+    """The seat may not act now: another seat is to act, or the game is over."""
+
+
 class InvalidOptions(ValueError):
     """A player count or option value the game cannot be created with."""
 
@@ -337,8 +341,11 @@ class Game:
         """Validate fully, then mutate `state` and return the events; an IllegalAction
         leaves the state untouched.
 
-        The declaration checks the shape, the seat and the phase; the action's handler
-        checks the rest against the position before it changes anything."""
+        The seat is checked first (NotToAct), then the declaration checks the shape and the
+        phase; the action's handler checks the rest against the position before it changes
+        anything."""
+        if not self.may_change_choice(state, seat):
+            self.check_seat_may_act(state, seat)
         kind = action.get("type") if type(action) is dict else None
         declared = self.action_types.get(kind) if type(kind) is str else None
         if declared is None:
@@ -347,8 +354,6 @@ class Game:
             raise IllegalAction(f"unknown action type {_shown(action.get('type'))}; expected "
                                 f"one of {', '.join(self.action_types)}")
         declared.check(action)
-        if not self.may_change_choice(state, seat):
-            self.check_seat_may_act(state, seat)
         if declared.phases:
             phase = self.phase(state)
             if phase not in declared.phases:
@@ -401,8 +406,8 @@ class Game:
     def check_seat_may_act(self, state: State, seat: int) -> None:
         if seat not in self.to_act(state):
             if self.outcome(state) is not None:
-                raise IllegalAction("the game is over")
-            raise IllegalAction(f"seat {seat} is not to act now")
+                raise NotToAct("the game is over")
+            raise NotToAct(f"seat {seat} is not to act now")
 
 
 def winners_of(scores: list[int], lower_wins: bool) -> list[int]:

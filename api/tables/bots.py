@@ -4,7 +4,7 @@ out, and the sweeper that looks after every game whose due time passed.
 A job moves every bot seat that must act, one after another, each from its own view, until a
 human must act; a human seat whose move plays itself (a card chosen ahead, a forced move) is
 moved the same way, as its player, and the log says it was automatic. The bots answering one
-move share one thinking time (`TurnClock`). A job on the quick queue hands the game on to the
+move share one thinking time (`api.tables.scheduling.TurnClock`). A job on the quick queue hands the game on to the
 deep queue when a bot that thinks long becomes due.
 Every job is idempotent: with nothing due it does nothing. The sweeper queues again what went
 missing: a job lost with a process that died between commit and enqueue, a job of a worker
@@ -15,67 +15,19 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
 from typing import Any
 
 from api import telemetry
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, bots_job_id
 from api.tables import turns
+from api.tables.consequences import DUE_GRACE
 from api.tables.errors import Conflict
-from api.tables.games import DUE_GRACE, Games
+from api.tables.games import Games
 from api.tables.model import FINISHED, StoredGame
 from api.tables.play import Play
-from rules.search import DEFAULT_BUDGETS, Budget
+from api.tables.scheduling import BOT_MOVES_PER_JOB, TurnClock
+from rules.search import Budget
 
 STANDIN_AFTER_TIMEOUTS = 3
-BOT_MOVES_PER_JOB = 50   # then the job hands on to a fresh one, so none runs for long
-# A search bot thinks at least this share of its level's budget per move, however late its job
-# began (hard: 0.05 s, where the tournaments show it still well ahead of easy and level with the
-# published baseline at equal CPU).
-LEAST_SHARE = 0.05
-# The bots answering a move stop thinking at this share of their turn's budget on the wall clock:
-# the rest is for storing their moves and waking the player's view.
-THINKING_SHARE = 0.9
-
-
-class TurnClock:
-    """The thinking time of the bots that answer one move, kept on the player's clock.
-
-    From the commit that made them due, the bots answering it think at most THINKING_SHARE of
-    the budget of the slowest search level seated, in all and on the wall clock: the time left
-    is shared evenly among the game's search bots that have not moved yet (bots that choose at
-    once, and bots that play one after another in a trick alike). Each also keeps its level's
-    CPU budget per move, and thinks at least LEAST_SHARE of it, however late its job began.
-    A thrifty clock (the game's payer used up their share of the bots' time) gives every
-    level only LEAST_SHARE of its budget.
-    """
-
-    def __init__(self, stored: StoredGame, budgets: dict[str, Budget], thrifty: bool = False):
-        self.budgets = budgets
-        self.thrifty = thrifty
-        searching = [budget.seconds for seat in range(len(stored.seats))
-                     if stored.played_by_bot(seat)
-                     and (budget := self.level_budget(stored.bot_level(seat))) and budget.seconds]
-        self.left = len(searching)
-        since = min(stored.updated, time.time())  # another host's clock may run ahead
-        thinking = THINKING_SHARE * max(searching, default=0.0)
-        self.deadline = time.monotonic() + since + thinking - time.time()
-
-    def level_budget(self, level: str) -> Budget | None:
-        budget = self.budgets.get(level) or DEFAULT_BUDGETS.get(level)
-        if self.thrifty and budget is not None and budget.seconds:
-            return replace(budget, seconds=LEAST_SHARE * budget.seconds)
-        return budget
-
-    def budget(self, level: str) -> Budget | None:
-        """The next decision's budget: its level's, stopped by its share of the time left."""
-        budget = self.level_budget(level)
-        if budget is None or not budget.seconds:
-            return budget
-        now = time.monotonic()
-        share = max((self.deadline - now) / max(self.left, 1), LEAST_SHARE * budget.seconds)
-        self.left -= 1
-        return replace(budget, deadline=now + share)
 
 
 class Bots:
@@ -83,18 +35,20 @@ class Bots:
         self.games = games
         self.play = play
         self.budgets = budgets
+        self.scheduler = games.scheduler
 
     def play_due(self, game_id: str, queue: str | None = None) -> int:
         """Make every move due (the bots', and those that play themselves); the number made."""
         stored = self.games.find(game_id)
         if stored is None:
             return 0
-        turn = TurnClock(stored, self.budgets, self.games.thrifty(stored))
+        turn = self.scheduler.turn_clock(stored, self.budgets)
         payer, moves = stored.payer(), 0
         while stored is not None and stored.moves_due():
-            if moves == BOT_MOVES_PER_JOB or (moves and queue and self._yields(stored, queue)):
-                self.games.release_lanes(stored)
-                self._hand_on(stored)
+            if moves == BOT_MOVES_PER_JOB or (
+                    moves and queue and self.scheduler.yields(stored, queue)):
+                self.scheduler.release_lanes(stored)
+                self.scheduler.hand_on(stored)
                 return moves
             seat = stored.moves_due()[0]
             started = time.process_time()
@@ -103,20 +57,10 @@ class Bots:
                 moves += 1
             except Conflict:
                 stored = self.games.find(game_id)  # a human moved meanwhile: look again
-            self.games.jobs.bot_time.spend(payer, time.process_time() - started)
+            self.scheduler.spend(payer, time.process_time() - started)
         if stored is not None:
-            self.games.release_lanes(stored)
+            self.scheduler.release_lanes(stored)
         return moves
-
-    def _yields(self, stored: StoredGame, queue: str) -> bool:
-        """The job should give its worker up after a move: the game's next moves belong on
-        another queue (a long thinker is due on the quick queue, or the payer's share ran out
-        or came back), or another game's job waits on a queue the worker takes first or on
-        the job's own: then each game gets one move in turn, and a reply never waits for all
-        the moves of another game's turn."""
-        wanted = self.games.queue_for(stored)
-        elsewhere = wanted != queue and not (queue == DEEP_BOT_QUEUE and wanted == BOT_QUEUE)
-        return elsewhere or self.games.jobs.waiting_before(queue)
 
     def _move(self, stored: StoredGame, seat: int, turn: TurnClock) -> StoredGame:
         if not stored.played_by_bot(seat):
@@ -127,11 +71,6 @@ class Bots:
                                       timeouts=0)
         note = {"type": "stand_in", "seat": seat} if stored.seats[seat].standin else None
         return self.play.play_for(stored, seat, self._decision(stored, seat, turn), note)
-
-    def _hand_on(self, stored: StoredGame) -> None:
-        job_id = bots_job_id(stored.id, stored.version)
-        self.games.storage.games.set_bots_job(stored.id, job_id)
-        self.games.queue_bots(stored, job_id)
 
     def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
         """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
@@ -186,10 +125,7 @@ class Bots:
             return now + DUE_GRACE
         if stored.moves_due():
             if not jobs.in_hand(stored.record.bots_job):
-                job_id = bots_job_id(stored.id, stored.version)
-                if job_id != stored.record.bots_job:
-                    self.games.storage.games.set_bots_job(stored.id, job_id)
-                self.games.queue_bots(stored, job_id)
+                self.scheduler.hand_on(stored)
             return now + DUE_GRACE
         later = []
         for seat in stored.to_act():

@@ -32,14 +32,14 @@ class Chat:
         limit, seconds = CHAT_RATE
         message = {"seat": seat, "name": stored.seats[seat].name, "text": text,
                    "at": iso(time.time())}
-        marks = self.games.webhooks_owed(stored.humans())
+        marks = self.games.follow.owe_webhooks(stored.humans())
         number, wait = self.store.say(game_id, player.id, message, limit, seconds, CHAT_KEEP,
                                       stored.seated())
         if number is None:
-            self.games.jobs.webhook_marks.settle(marks)
+            self.games.follow.undo(marks)
             raise TooManyRequests(f"at most {limit} messages in {seconds} seconds at a table",
                                   max(wait, 1))
-        self.games.deliver_webhooks(marks)
+        self.games.follow.deliver_webhooks(marks)
         return {"number": number, **message}
 
     def read(self, game_id: str, player: Player | None, after: int) -> dict:

@@ -92,15 +92,12 @@ class StoredGame:
     version: int
     updated: float
     record: GameRecord | None = None  # as loaded: a commit sends only the JSON that changed
-    new_bots_job: str | None = None   # the job a commit made due, queued right after it
     # Cards chosen ahead by seats not yet to act, by seat: kept beside the game, never in its
     # version or a view (`api.tables.preselection`).
     preselected: dict[int, dict] = field(default_factory=dict)
     # Each seat's place and rating change, once recorded after the game finished
     # (`api.tables.ratings`).
     results: dict | None = None
-    finished_now: bool = False        # the last commit finished the game: its results are due
-    webhook_marks: list[str] = field(default_factory=list)  # its players' deliveries owed
 
     @classmethod
     def from_record(cls, game_id: str, record: GameRecord) -> "StoredGame":

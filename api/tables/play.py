@@ -8,7 +8,7 @@ from typing import Any
 from api.tables.errors import Conflict, Forbidden, Unprocessable
 from api.tables.games import Games, Logged
 from api.tables.model import ACTIVE, FINISHED, WAITING, Player, StoredGame
-from rules import IllegalAction
+from rules import IllegalAction, NotToAct
 
 
 def move(stored: StoredGame, seat: int, action: Any) -> Logged:
@@ -23,9 +23,10 @@ def move(stored: StoredGame, seat: int, action: Any) -> Logged:
     was_to_act = seat in to_act
     try:
         events = stored.game.apply_action(stored.state, seat, action)
+    except NotToAct as error:
+        raise Unprocessable(str(error), "not_your_turn") from None
     except IllegalAction as error:
-        idle = not stored.game.legal_actions(stored.state, seat)
-        raise Unprocessable(str(error), "not_your_turn" if idle else "illegal_action") from None
+        raise Unprocessable(str(error), "illegal_action") from None
     # A secret choice resolves nothing: the others still to act are the same, and no event is
     # told to another seat alone. Their views show only that the seat has chosen, so their
     # `version` does not go stale by it.

@@ -21,12 +21,11 @@ A game created with `"rated": false` counts in its players' results but not thei
 from __future__ import annotations
 
 import json
-import os
-import signal
 from dataclasses import asdict, dataclass
 
 from openskill.models import PlackettLuce
 
+from api import faults
 from api.storage.ratings import STALE
 from api.tables.games import CAS_ATTEMPTS, Games
 from api.tables.model import FINISHED, StoredGame
@@ -143,8 +142,7 @@ class Ratings:
         scores = stored.outcome()["scores"]
         for done, (player, seats) in enumerate(seats_of.items(), 1):
             self._apply(stored, player, seats, before[player], ratings, seat_places, scores)
-            if done == self.games.settings.die_after_rating_updates:
-                os.kill(os.getpid(), signal.SIGKILL)
+            faults.reach(faults.AFTER_RATING_UPDATE)
         changes = [self._seat_result(stored, seat, seat_places, ratings, after)
                    for seat in range(len(stored.seats))]
 

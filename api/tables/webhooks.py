@@ -16,7 +16,7 @@ it happens, signed per Standard Webhooks. A bot can live on it instead of holdin
   queues their delivery (`api.storage.jobs.JobBoard.deliver_webhook`, one waiting job per
   player: a burst coalesces), never inside the request: a move never waits for a receiver. A
   mark left by a process that died before queueing is found by `sweep`, run by the worker's
-  sweeper every second, within `api.tables.games.DUE_GRACE`.
+  sweeper every second, within `api.tables.consequences.DUE_GRACE`.
 * One delivery run per player at a time (a lease); a run that finds it held asks the holder to
   look once more. The events a look finds go to the webhook's outbox with the new cursor state
   in one write; each leaves the outbox when the receiver answered 2xx. At most `MAX_OUTBOX`
@@ -116,7 +116,8 @@ class Webhooks:
             "told": told.to_json(),
             "outbox": json.dumps([outbox_entry(hook_id, event, created) for event in events])})
         self.marks.add(player.id)
-        self.games.deliver_webhooks(self.games.webhooks_owed([player.id]))
+        follow = self.games.follow
+        follow.deliver_webhooks(follow.owe_webhooks([player.id]))
         return {"url": url, "secret": secret, "created": iso(created)}
 
     def describe(self, player: Player) -> dict:

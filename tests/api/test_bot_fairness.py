@@ -4,7 +4,7 @@ from rq import Queue
 
 from api.http import create_app
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE
-from api.tables.bots import LEAST_SHARE
+from api.tables.scheduling import LEAST_SHARE
 from worker.runner import PromptWorker
 
 HARD3 = ["human", {"bot": "hard"}, {"bot": "hard"}, {"bot": "hard"}]

@@ -17,7 +17,7 @@ from rq.scheduler import RQScheduler
 from api.http import create_app
 from api.storage.jobs import BOT_QUEUE, BOT_QUEUE_ORDER, DEEP_BOT_QUEUE
 from api.tables import Tables
-from api.settings import DIE_AFTER_COMMIT
+from api import faults
 from worker.runner import PromptWorker
 from worker_processes import start_worker, within
 
@@ -66,7 +66,7 @@ def test_an_api_process_dying_between_commit_and_enqueue_loses_no_bot_turn(
     view, anna = human_against_a_bot(client, level)
     run_jobs(redis)  # the bot chooses
     service = Tables(store, queue_redis=redis)
-    base = start_api(processes, **{DIE_AFTER_COMMIT: "1"})
+    base = start_api(processes, **faults.armed(faults.AFTER_COMMIT))
     card = {"type": "play", "card": max(view["hand"])}  # the highest card takes no row
     with pytest.raises(requests.ConnectionError):
         requests.post(f"{base}/api/v1/games/{view['id']}/actions", json={"action": card},

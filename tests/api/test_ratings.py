@@ -11,7 +11,7 @@ from rq import Queue
 from rq.registry import StartedJobRegistry
 from worker_processes import start_worker, within
 
-from api.settings import DIE_AFTER_RATING_UPDATES
+from api import faults
 from api.storage.jobs import BOT_QUEUE
 from api.tables import Tables
 from api.tables.model import FINISHED, Player
@@ -180,7 +180,7 @@ def test_a_worker_killed_midway_leaves_every_update_applied_exactly_once(
     play_out(tables, game_id, {0: anna}, random.Random(3))  # its results job waits queued
 
     dying = start_worker(processes, redis, redis_url, queues=(BOT_QUEUE,),
-                         **{DIE_AFTER_RATING_UPDATES: "1"})
+                         **faults.armed(faults.AFTER_RATING_UPDATE))
     assert dying.wait(30) == -signal.SIGKILL
     assert tables.profiles.profile(anna.id, None)["ratings"]["sixnimmt"]["games"] == 1
     assert tables.profiles.profile("bot-easy", None)["ratings"] == {}, "killed mid-way"

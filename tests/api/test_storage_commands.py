@@ -341,3 +341,26 @@ def test_results_a_profile_and_a_leaderboard_stay_within_their_ceilings(app, cli
         "/api/v1/games/types/sixnimmt/leaderboard", headers=anna)))
     assert counted.answer.get_json()["you"]["games"] == 2
     assert len(board) <= CEILINGS["leaderboard"], board
+
+
+# Every Redis command of an accepted action, its rate budget's included: the game store's
+# (a load and two scripts) and the acting budget's window (a GET, a TTL and its script).
+ACCEPTED_ACTION_WITH_BUDGET = 6
+
+
+def test_an_accepted_action_with_its_budget_stays_within_its_ceiling(app, client, redis,
+                                                                     counted):
+    budgets = Counted(app.extensions["poyta_budgets"][0].limiter.storage.storage)
+    game_id, anna = human_against_a_bot(client, redis)
+    url = f"/api/v1/games/{game_id}"
+    hand = client.get(url, headers=anna).get_json()["hand"]
+    # A refused action spends the budget too: it warms the budget's scripts.
+    assert client.post(f"{url}/actions", json={"action": {"type": "play", "card": 0}},
+                       headers=anna).status_code == 422
+    card = {"type": "play", "card": max(hand)}
+    spent = []
+    store = counted.during(lambda: spent.extend(budgets.during(lambda: setattr(
+        counted, "answer", client.post(f"{url}/actions", json={"action": card}, headers=anna)))))
+    assert counted.answer.status_code == 200
+    assert spent, "the acting budget is counted in Redis"
+    assert len(store) + len(spent) <= ACCEPTED_ACTION_WITH_BUDGET, (store, spent)

@@ -11,7 +11,7 @@ import requests
 from rq import Queue
 from standardwebhooks import Webhook
 
-from api.settings import DIE_AFTER_COMMIT
+from api import faults
 from api.storage import keys
 from api.storage.jobs import WEBHOOK_QUEUE
 from api.tables import Tables
@@ -257,7 +257,7 @@ def test_a_delivery_lost_with_its_process_after_the_commit_is_made_by_the_sweepe
     hook = hooks()
     secret = client.put(WEBHOOK, json={"url": hook.url}, headers=headers).get_json()["secret"]
     run_deliveries(redis)  # the first look: no games yet
-    base = start_api(processes, **{DIE_AFTER_COMMIT: "1"})
+    base = start_api(processes, **faults.armed(faults.AFTER_COMMIT))
     with pytest.raises(requests.ConnectionError):
         requests.post(f"{base}/api/v1/games", headers=headers, timeout=30, json={
             "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}],

@@ -1,0 +1,149 @@
+"""What follows from a commit, decided in one place.
+
+A commit states what happened (`Committed`: the game's position before and after, read once,
+and what was logged); `consequences` is the one pure function that turns those facts into what
+must follow, and `api.tables.follow.FollowUp` carries it out. Nothing here reads or writes
+Redis, so the decision is tested as a table of facts and answers.
+
+Some consequences must be written down before the commit (`ahead`): a process that dies right
+after committing then leaves them for the sweepers, which finish what it could not. The rest run
+after the commit, in the order listed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Union
+
+from api.storage.jobs import bots_job_id
+from api.tables.model import FINISHED, StoredGame
+
+DUE_GRACE = 2.0   # seconds a queued job has before the sweeper looks after its game
+BOTS_NOW = -1.0   # the due time of a game whose bots must move now
+
+
+@dataclass(frozen=True)
+class Position:
+    """What a game's position asks of the house, read once."""
+    status: str
+    to_act: tuple[int, ...] = ()
+    moves_due: tuple[int, ...] = ()
+    levels_due: tuple[str, ...] = ()   # the bot level of each move due
+    due: float | None = None           # BOTS_NOW, a deadline or reminder, or None
+    seated: Mapping[str, int] = field(default_factory=dict)
+    turns_started: tuple[int, ...] = ()  # human seats whose turn starts at this version
+    nobody_waits: bool = False           # bots play every seat
+
+    @classmethod
+    def of(cls, stored: StoredGame, due: float | None, version: int) -> "Position":
+        moves_due = stored.moves_due()
+        to_act = stored.to_act()
+        return cls(
+            status=stored.status(), to_act=tuple(to_act), moves_due=tuple(moves_due),
+            levels_due=tuple(stored.bot_level(seat) for seat in moves_due), due=due,
+            seated=stored.seated(),
+            turns_started=tuple(seat for seat in to_act
+                                if seat not in moves_due and not stored.played_by_bot(seat)
+                                and stored.seats[seat].turn_since == version),
+            nobody_waits=stored.nobody_waits())
+
+
+@dataclass(frozen=True)
+class Committed:
+    """A commit's facts: the game's position before (None for a new game) and after it."""
+    game_id: str
+    version: int       # the game's version after the commit
+    updated: float     # the game's time at the commit
+    before: Position | None
+    after: Position
+    players: tuple[str, ...]   # the players seated after the commit
+    payer: str                 # whose share of the bots' time the game's bots use
+
+    @property
+    def finishes(self) -> bool:
+        return self.after.status == FINISHED and (
+            self.before is None or self.before.status != FINISHED)
+
+    @property
+    def bots_become_due(self) -> bool:
+        return bool(self.after.moves_due) and not (self.before and self.before.moves_due)
+
+
+@dataclass(frozen=True)
+class MarkDue:
+    """Ahead: the game is due at `at` for the sweeper, unless its jobs see to it first."""
+    game_id: str
+    at: float
+
+
+@dataclass(frozen=True)
+class OweWebhooks:
+    """Ahead: the players' webhooks are owed a delivery, for the sweeper if none is queued."""
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QueueBots:
+    """The job that makes the moves due: `first` when a human waits for its answer."""
+    game_id: str
+    job_id: str
+    levels_due: tuple[str, ...]
+    payer: str
+    nobody_waits: bool
+    first: bool
+
+
+@dataclass(frozen=True)
+class RecordResults:
+    """The finished game's places and ratings."""
+    game_id: str
+
+
+@dataclass(frozen=True)
+class NotifyTurn:
+    """'Your turn' to the seat's player."""
+    game_id: str
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True)
+class DeliverWebhooks:
+    """Queue the deliveries owed by `OweWebhooks`, and settle the marks."""
+
+
+Consequence = Union[MarkDue, OweWebhooks, QueueBots, RecordResults, NotifyTurn, DeliverWebhooks]
+
+
+@dataclass(frozen=True)
+class Consequences:
+    ahead: tuple[Consequence, ...]
+    after: tuple[Consequence, ...]
+
+    @property
+    def bots_job(self) -> str | None:
+        """The bots' job this commit makes due, which the commit records with the game."""
+        return next((each.job_id for each in self.after if isinstance(each, QueueBots)), None)
+
+
+def consequences(facts: Committed) -> Consequences:
+    """What follows from a commit; a pure function of its facts."""
+    ahead: list[Consequence] = []
+    due, before_due = facts.after.due, facts.before.due if facts.before else None
+    if due is not None and due != before_due:
+        ahead.append(MarkDue(facts.game_id, facts.updated + DUE_GRACE if due == BOTS_NOW
+                             else due))
+    elif facts.finishes:  # its results are due as soon as it ends
+        ahead.append(MarkDue(facts.game_id, facts.updated + DUE_GRACE))
+    ahead.append(OweWebhooks(facts.players))
+
+    after: list[Consequence] = []
+    if facts.bots_become_due:
+        after.append(QueueBots(facts.game_id, bots_job_id(facts.game_id, facts.version),
+                               facts.after.levels_due, facts.payer, facts.after.nobody_waits,
+                               first=not facts.after.nobody_waits))
+    if facts.finishes:
+        after.append(RecordResults(facts.game_id))
+    after.extend(NotifyTurn(facts.game_id, seat, facts.version)
+                 for seat in facts.after.turns_started)
+    after.append(DeliverWebhooks())
+    return Consequences(tuple(ahead), tuple(after))

@@ -1,0 +1,96 @@
+"""What follows a commit, as a table of facts and answers (`api.tables.consequences`): no Redis,
+no game, only the decision."""
+import pytest
+
+from api.tables.consequences import (
+    BOTS_NOW, DUE_GRACE, Committed, DeliverWebhooks, MarkDue, NotifyTurn, OweWebhooks, Position,
+    QueueBots, RecordResults, consequences,
+)
+
+ACTIVE, FINISHED, WAITING = "active", "finished", "waiting"
+AT = 1000.0
+WAITS = Position(WAITING)
+HUMAN_TO_ACT = Position(ACTIVE, to_act=(0,), due=AT + 86400, turns_started=(0,))
+HUMAN_STILL_TO_ACT = Position(ACTIVE, to_act=(0,), due=AT + 86400)
+BOT_DUE = Position(ACTIVE, to_act=(1,), moves_due=(1,), levels_due=("easy",), due=BOTS_NOW)
+HARD_DUE = Position(ACTIVE, to_act=(1, 2), moves_due=(1, 2), levels_due=("easy", "hard"),
+                    due=BOTS_NOW)
+BOTS_ALONE = Position(ACTIVE, to_act=(0,), moves_due=(0,), levels_due=("easy",), due=BOTS_NOW,
+                      nobody_waits=True)
+OVER = Position(FINISHED)
+
+
+def committed(before, after, players=("anna",)):
+    return Committed("g1", 7, AT, before, after, players, "anna")
+
+
+def follows(before, after, players=("anna",)):
+    plan = consequences(committed(before, after, players))
+    return list(plan.ahead), list(plan.after)
+
+
+TABLE = {
+    "a new game waiting for players: only its players' webhooks": (
+        None, WAITS,
+        [OweWebhooks(("anna",))],
+        [DeliverWebhooks()]),
+    "a human's turn starts: due at its deadline, and told": (
+        WAITS, HUMAN_TO_ACT,
+        [MarkDue("g1", AT + 86400), OweWebhooks(("anna",))],
+        [NotifyTurn("g1", 0, 7), DeliverWebhooks()]),
+    "a human still to act (a chat-like change): nothing new is due or told": (
+        HUMAN_STILL_TO_ACT, HUMAN_STILL_TO_ACT,
+        [OweWebhooks(("anna",))],
+        [DeliverWebhooks()]),
+    "bots become due: marked due in a grace period, their job first in line": (
+        HUMAN_TO_ACT, BOT_DUE,
+        [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
+        [QueueBots("g1", "bots-g1-7", ("easy",), "anna", False, first=True), DeliverWebhooks()]),
+    "bots still due after a bot's move: their job goes on, nothing queued": (
+        BOT_DUE, HARD_DUE,
+        [OweWebhooks(("anna",))],
+        [DeliverWebhooks()]),
+    "bots alone at the table: their job waits behind those a human waits for": (
+        HUMAN_TO_ACT, BOTS_ALONE,
+        [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
+        [QueueBots("g1", "bots-g1-7", ("easy",), "anna", True, first=False), DeliverWebhooks()]),
+    "the game finishes: its results are due and queued": (
+        BOT_DUE, OVER,
+        [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
+        [RecordResults("g1"), DeliverWebhooks()]),
+    "a finished game changes again (its results kept): nothing more": (
+        OVER, OVER,
+        [OweWebhooks(("anna",))],
+        [DeliverWebhooks()]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TABLE))
+def test_what_follows_a_commit(case):
+    before, after, ahead, later = TABLE[case]
+    assert follows(before, after) == (ahead, later)
+
+
+def test_the_bots_job_is_recorded_with_the_commit_that_makes_it_due():
+    assert consequences(committed(HUMAN_TO_ACT, BOT_DUE)).bots_job == "bots-g1-7"
+    assert consequences(committed(BOT_DUE, BOT_DUE)).bots_job is None
+
+
+def test_a_turn_told_to_every_human_whose_turn_starts_and_no_other():
+    both = Position(ACTIVE, to_act=(0, 2, 3), due=AT + 60, turns_started=(0, 3))
+    _, later = follows(WAITS, both, ("anna", "ben", "cid"))
+    assert [each for each in later if isinstance(each, NotifyTurn)] == [
+        NotifyTurn("g1", 0, 7), NotifyTurn("g1", 3, 7)]
+
+
+def test_a_new_deadline_moves_the_due_time_and_the_same_one_does_not():
+    earlier = Position(ACTIVE, to_act=(0,), due=AT + 3600)
+    assert follows(HUMAN_STILL_TO_ACT, earlier)[0][0] == MarkDue("g1", AT + 3600)
+    assert not any(isinstance(each, MarkDue) for each in follows(earlier, earlier)[0])
+
+
+def test_marks_come_ahead_of_the_commit_and_deliveries_last():
+    ahead, later = follows(HUMAN_TO_ACT, OVER, ("anna", "ben"))
+    assert ahead[-1] == OweWebhooks(("anna", "ben"))
+    assert later[-1] == DeliverWebhooks()
+    assert all(not isinstance(each, (MarkDue, OweWebhooks)) for each in later)
