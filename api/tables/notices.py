@@ -10,8 +10,9 @@ Delivery rules, decided here once:
 * Each target (every subscription, and the webhook) is tried on its own: one
   failing never keeps the others from being sent.
 * A push answered 404 or 410 means the subscription is gone: it is deleted.
-  Other 4xx answers (from a push service or the webhook) are permanent for this
-  message: logged and dropped, since retrying would not help.
+  Other 4xx answers from a push service are permanent for this message: logged and dropped,
+  since retrying would not help. The game's webhook goes through the webhook pipeline
+  (`api.tables.delivery`), which the players' webhooks share.
 * Network errors, time-outs, 429 and 5xx are transient: after every target was
   tried, the targets already served are remembered with the notice, the lease is released and
   `NotifyRetry` is raised so RQ's retry (`api.storage.jobs.RETRY`) runs the job
@@ -34,6 +35,8 @@ from pywebpush import WebPushException, webpush
 
 from api import outbound
 from api.settings import Settings
+from api.tables import delivery
+from api.tables.delivery import transient_status
 from api.tables.games import Games
 from api.tables.push import Push
 
@@ -51,10 +54,6 @@ class NotifyRetry(Exception):
 
 class _Transient(Exception):
     pass
-
-
-def transient_status(status: int | None) -> bool:
-    return status is None or status == 429 or status >= 500
 
 
 @dataclass(frozen=True)
@@ -196,17 +195,8 @@ class Notices:
         return 1
 
     def _post_webhook(self, url: str, notice: Notice) -> int:
-        try:
-            response = outbound.post(url, self.settings.outbound, json=notice.webhook_body())
-        except outbound.Refused as error:
-            log.error("webhook of game %s refused: %s", notice.game_id, error)
-            return 0
-        except outbound.Unreachable as error:
-            raise _Transient(f"webhook unreachable: {error}") from error
-        if response.ok:
-            return 1
-        if transient_status(response.status_code):
-            raise _Transient(f"webhook answered {response.status_code}")
-        log.error("webhook refused the notice (%s): %s", response.status_code,
-                  response.text[:200])
-        return 0
+        sent = delivery.post(url, self.settings.outbound, f"turn notice of game {notice.game_id}",
+                             json=notice.webhook_body())
+        if sent.outcome == delivery.RETRYING:
+            raise _Transient(sent.error or "webhook unreachable")
+        return int(sent.outcome == delivery.DELIVERED)

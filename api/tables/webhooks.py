@@ -21,8 +21,8 @@ it happens, signed per Standard Webhooks. A bot can live on it instead of holdin
   look once more. The events a look finds go to the webhook's outbox with the new cursor state
   in one write; each leaves the outbox when the receiver answered 2xx. At most `MAX_OUTBOX`
   wait (the oldest go), and none longer than `MAX_EVENT_AGE`.
-* Network errors, time-outs, 429 and 5xx are transient: the run stops there (the order is
-  kept) and RQ's retry (`api.storage.jobs.RETRY`: 1, 5, 15 s) runs it again; after those the
+* What an answer means is the webhook pipeline's (`api.tables.delivery`). A transient failure
+  stops the run there (the order is kept) and RQ's retry (`api.storage.jobs.RETRY`: 1, 5, 15 s) runs it again; after those the
   sweeper tries again later and later (`retry_after`: up to hourly). Other answers (3xx, other
   4xx) and destinations `api.outbound` refuses drop that event, recorded as the last delivery.
 * Every request goes through `api.outbound`: never to an internal address, no redirect, short
@@ -42,9 +42,10 @@ from standardwebhooks import Webhook
 from api import outbound
 from api.settings import Settings
 from api.storage.webhooks import member, player_of
+from api.tables import delivery
+from api.tables.delivery import DELIVERED, DROPPED, RETRYING
 from api.tables.errors import NotFound, Unprocessable
 from api.tables.model import Player, iso
-from api.tables.notices import transient_status
 from api.tables.streams import Streams, Told
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,6 @@ MAX_OUTBOX = 100           # events waiting for a receiver that does not take th
 MAX_EVENT_AGE = 86400      # seconds an event waits at most
 SWEEP_LIMIT = 200          # marks one sweep looks at
 USER_AGENT = "Poyta-Webhooks/1"
-DELIVERED, DROPPED, RETRYING = "delivered", "dropped", "retrying"
 
 
 class WebhookRetry(Exception):
@@ -222,24 +222,9 @@ class Webhooks:
         headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
                    "webhook-id": message["id"], "webhook-timestamp": str(now),
                    "webhook-signature": signature}
-        try:
-            answer = outbound.post(url, self.settings.outbound, data=body.encode(),
-                                   headers=headers)
-        except outbound.Refused as error:
-            log.error("webhook %s refused: %s", url, error)
-            return DROPPED, None, str(error)
-        except outbound.Unreachable as error:
-            log.warning("webhook %s unreachable, will retry: %s", url, error)
-            return RETRYING, None, str(error)
-        status = answer.status_code
-        if 200 <= status < 300:
-            return DELIVERED, status, None
-        if transient_status(status):
-            log.warning("webhook %s answered %s, will retry", url, status)
-            return RETRYING, status, f"the receiver answered {status}"
-        log.error("webhook %s refused event %s (%s): %s", url, message["id"], status,
-                  answer.text[:200])
-        return DROPPED, status, f"the receiver answered {status}"
+        sent = delivery.post(url, self.settings.outbound, f"webhook event {message['id']}",
+                             data=body.encode(), headers=headers)
+        return sent.outcome, sent.status, sent.error
 
     # --- the sweeper -----------------------------------------------------------------------------
     def sweep(self, limit: int = SWEEP_LIMIT) -> int:
