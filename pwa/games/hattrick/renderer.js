@@ -2,7 +2,7 @@
 // collected piles and passed cards, the end of the last deal and the score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/hattrick/shapes.py.
 import { t, addStrings, listNames, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { h, on, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
@@ -287,7 +287,7 @@ function cardButton(card, action, act) {
   const button = h("button", { type: "button", class: `ht-card-button${action && action.type === "pass" ? " pass" : ""}`,
     "aria-label": label, "data-focus-key": `card-${card}`, disabled: !action },
   face(card, "", action && action.type === "pass" ? t("hattrick.passTag") : ""));
-  if (action) button.addEventListener("click", () => { act({ type: action.type, card }).catch(() => {}); });
+  if (action) on(button, "click", () => { act({ type: action.type, card }).catch(() => {}); });
   return button;
 }
 

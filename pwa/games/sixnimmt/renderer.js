@@ -1,7 +1,7 @@
 // 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, cards played, penalties.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixnimmt/shapes.py.
 import { t, addStrings, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { h, on, addStyles } from "../../ui.js";
 import { step, between } from "../../pacing.js";
 
 addStrings("en", {
@@ -223,7 +223,7 @@ function playButton(card, action, act, label) {
     "data-focus-key": `${action.type}-${card}`, disabled: !action.enabled });
   button.append(face(card));
   if (action.enabled) {
-    button.addEventListener("click", () => {
+    on(button, "click", () => {
       act(action.payload).catch(() => {});
     });
   }
@@ -270,7 +270,7 @@ export function render(view, act, ctx) {
       // The name comes from hidden text (the visible marks are aria-hidden), so it reads in full.
       const button = h("button", { type: "button", class: "row take", "data-focus-key": `row-${index}` },
         h("span", { class: "visually-hidden", text: t("sixnimmt.takeRow", words) }), label, slots);
-      button.addEventListener("click", () => { act({ type: "take_row", row: index }).catch(() => {}); });
+      on(button, "click", () => { act({ type: "take_row", row: index }).catch(() => {}); });
       rows.append(h("li", {}, button));
     } else {
       rows.append(h("li", {}, h("div", { class: "row" }, label, slots,
@@ -331,12 +331,11 @@ function lastTurn(placements, name, id) {
     })));
 }
 
-// Whether "Cards played" is open; kept across the re-renders of every new view.
-let playedOpen = false;
-
-// Every card played this round, by number, so a player sees at a glance which are gone.
+// Every card played this round, by number, so a player sees at a glance which are gone. Whether
+// the list is open is the page's UI state (ctx.ui), kept across every new view.
 function cardsPlayed(played, ctx) {
   const n = played.length;
+  const playedOpen = Boolean(ctx.ui.playedOpen);
   const byNumber = [...played].sort((a, b) => a.card - b.card);
   const panel = h("div", { id: "sn-played-cards", hidden: !playedOpen },
     h("p", { class: "muted", text: t("sixnimmt.playedNote") }),
@@ -346,12 +345,7 @@ function cardsPlayed(played, ctx) {
   const label = () => t(playedOpen ? "sixnimmt.hidePlayed" : "sixnimmt.showPlayed", { n });
   const toggle = h("button", { type: "button", "aria-expanded": String(playedOpen), "aria-controls": "sn-played-cards",
     "data-focus-key": "cards-played", text: label() });
-  toggle.addEventListener("click", () => {
-    playedOpen = !playedOpen;
-    panel.hidden = !playedOpen;
-    toggle.setAttribute("aria-expanded", String(playedOpen));
-    toggle.textContent = label();
-  });
+  on(toggle, "click", () => { ctx.ui.playedOpen = !playedOpen; ctx.redraw(); });
   return h("section", { class: "block sn-played" }, toggle, panel);
 }
 

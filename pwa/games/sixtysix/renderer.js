@@ -1,7 +1,7 @@
 // Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixtysix/shapes.py.
 import { t, addStrings, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { h, on, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 // A new game as people play it: two players, the classic rules (with their 24-card deck).
@@ -282,7 +282,6 @@ const suitName = (suit) => t(`sixtysix.suit.${suit}`);
 export const cardName = (card) => t("sixtysix.card", { rank: t(`sixtysix.rank.${rankOf(card)}`), suit: suitName(suitOf(card)) });
 
 // The last-trick disclosure survives the re-render that each new view brings.
-let lastTrickOpen = false;
 
 const STYLE = `
 .sixtysix .sx-info { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .1rem .75rem; margin: .25rem 0; }
@@ -400,14 +399,14 @@ export function render(view, act, ctx) {
   if (mine !== null && mine !== undefined && view.status !== "finished") {
     const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
     const hand = view.hand || [];
-    const nineChoice = exchangeChoice(legal, table, act);
+    const nineChoice = exchangeChoice(legal, table, act, ctx);
     const columns = table.players === 2 ? 6 : 7;
     root.append(h("section", { "aria-labelledby": "sx-hand" },
       h("h2", { id: "sx-hand", text: t("sixtysix.hand") }),
       hand.length ? h("div", { class: `sx-hand sx-cols${columns}`, "data-part": "hand" },
-        hand.map((card, i) => cardButton(card, i, playable.has(card), legal, table, act, nineChoice)))
+        hand.map((card, i) => cardButton(card, i, playable.has(card), legal, table, act, nineChoice, ctx)))
         : h("p", { class: "muted", text: t("sixtysix.handEmpty") }),
-      nineChoice ? nineChoice.box : null, marriageToggle(legal)));
+      nineChoice ? nineChoice.box : null, marriageToggle(legal, ctx)));
   }
 
   root.append(specialMoves(legal, table, act, enough ? null : declare));
@@ -440,11 +439,12 @@ function felt(view, table, ctx) {
   // card marked, until the next lead.
   const taken = !trick.length ? table.last_trick : null;
   const cards = taken ? taken.cards : trick;
-  const best = taken ? cards.findIndex((p) => p.seat === taken.winner) : bestIndex(trick, table.trump);
+  const holder = taken ? taken.winner : table.trick_holder;
+  const best = cards.findIndex((p) => p.seat === holder);
   const waiting = table.turn === null || table.turn === undefined ? null
     : h("p", { class: "sx-note", text: t(trick.length ? "sixtysix.toPlay" : "sixtysix.leads", { name: ctx.seatName(table.turn) }) });
   const tookLine = taken ? h("p", { class: "sx-note sx-took", text: seatLine("sixtysix.tookWith", taken.winner, ctx, {
-    card: cardName(cards[best].card), points: cards.reduce((sum, p) => sum + (CARD_POINTS[rankOf(p.card)] || 0), 0) }) }) : null;
+    card: cardName(cards[best].card), points: taken.points }) }) : null;
   return h("section", { class: "sx-felt", "data-part": "table", "aria-labelledby": "sx-trick" },
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
@@ -457,30 +457,14 @@ function felt(view, table, ctx) {
       tookLine, waiting));
 }
 
-// What each card counts when its trick is taken.
-const CARD_POINTS = { A: 11, 10: 10, K: 4, Q: 3, J: 2 };
-
-// Which card holds the trick so far, marked for the eye (the order of play is in the list).
-const STRENGTH = ["7", "8", "9", "J", "Q", "K", "10", "A"];
-function bestIndex(trick, trump) {
-  let best = -1;
-  trick.forEach((p, i) => {
-    if (best < 0) { best = i; return; }
-    const held = trick[best].card;
-    const sameSuit = suitOf(p.card) === suitOf(held);
-    if ((sameSuit && STRENGTH.indexOf(rankOf(p.card)) > STRENGTH.indexOf(rankOf(held)))
-        || (!sameSuit && suitOf(p.card) === trump)) best = i;
-  });
-  return best;
-}
-
-// Leading a king or queen of a marriage shows the marriage, unless the player turns it off.
-let marryOnLead = true;
+// Leading a king or queen of a marriage shows the marriage, unless the player turns it off
+// (for as long as the page is open: the page's UI state, ctx.ui).
+const marryOnLead = (ctx) => ctx.ui.marryOnLead ?? true;
 const marriagePoints = (card, table) => (suitOf(card) === table.trump ? 40 : 20);
 
 // A card of the hand: played when tapped; a marriage's king or queen shows the marriage with
 // it (by the toggle); the trump nine the exchange allows opens the choice of the two.
-function cardButton(card, i, can, legal, table, act, nineChoice) {
+function cardButton(card, i, can, legal, table, act, nineChoice, ctx) {
   const marry = legal.find((a) => a.type === "marry" && a.card === card);
   const label = h("span", { class: "visually-hidden" });
   const mark = marry ? h("span", { class: "sx-marry-mark", "aria-hidden": "true", text: `+${marriagePoints(card, table)}` }) : null;
@@ -488,46 +472,38 @@ function cardButton(card, i, can, legal, table, act, nineChoice) {
     "data-marry": marry ? "true" : null }, label, face(card), mark);
   // The trump nine opens the choice of exchanging or playing it: its name says so, not "Play".
   const choosing = nineChoice && nineChoice.card === card;
-  button.showLabel = () => {
-    const showing = marry && marryOnLead;
-    label.textContent = t(!can ? "sixtysix.notPlayable"
-      : (choosing ? "sixtysix.exchangeOrPlay" : (showing ? "sixtysix.playMarry" : "sixtysix.play")),
-    { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
-    if (mark) mark.hidden = !marryOnLead;
-  };
-  button.showLabel();
+  const showing = marry && marryOnLead(ctx);
+  label.textContent = t(!can ? "sixtysix.notPlayable"
+    : (choosing ? "sixtysix.exchangeOrPlay" : (showing ? "sixtysix.playMarry" : "sixtysix.play")),
+  { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
+  if (mark) mark.hidden = !marryOnLead(ctx);
   if (choosing) {
-    button.setAttribute("aria-expanded", "false");
+    button.setAttribute("aria-expanded", String(!nineChoice.box.hidden));
     button.setAttribute("aria-controls", nineChoice.box.id);
-    button.addEventListener("click", () => {
-      nineChoice.box.hidden = !nineChoice.box.hidden;
-      button.setAttribute("aria-expanded", String(!nineChoice.box.hidden));
-    });
+    on(button, "click", () => { ctx.ui.nineOpen = nineChoice.box.hidden; ctx.redraw(); });
   } else if (can) {
-    button.addEventListener("click", () => act(marry && marryOnLead ? marry : { type: "play", card }).catch(() => {}));
+    on(button, "click", () => act(showing ? marry : { type: "play", card }).catch(() => {}));
   }
   return button;
 }
 
-function marriageToggle(legal) {
+function marriageToggle(legal, ctx) {
   if (!legal.some((a) => a.type === "marry")) return null;
-  const toggle = h("button", { type: "button", class: "sx-toggle", "aria-pressed": String(marryOnLead),
+  const showing = marryOnLead(ctx);
+  const toggle = h("button", { type: "button", class: "sx-toggle", "aria-pressed": String(showing),
     "data-focus-key": "marry-toggle", text: t("sixtysix.marryToggle") });
-  toggle.addEventListener("click", () => {
-    marryOnLead = !marryOnLead;
-    toggle.setAttribute("aria-pressed", String(marryOnLead));
-    toggle.closest("section").querySelectorAll("[data-marry]").forEach((card) => card.showLabel());
-  });
+  on(toggle, "click", () => { ctx.ui.marryOnLead = !showing; ctx.redraw(); });
   return toggle;
 }
 
 // The trump nine (seven with 32 cards) while the exchange is allowed: exchange it, or play it.
-function exchangeChoice(legal, table, act) {
+// Whether the choice is open is the page's UI state (ctx.ui), closed again once it is gone.
+function exchangeChoice(legal, table, act, ctx) {
   const exchange = legal.find((a) => a.type === "exchange");
-  if (!exchange) return null;
+  if (!exchange) { ctx.ui.nineOpen = false; return null; }
   const card = (table.deck_size === 32 ? "7" : "9") + table.trump;
   const playable = legal.some((a) => a.type === "play" && a.card === card);
-  const box = h("div", { class: "sx-actions sx-nine", id: "sx-nine", role: "group", hidden: true,
+  const box = h("div", { class: "sx-actions sx-nine", id: "sx-nine", role: "group", hidden: !ctx.ui.nineOpen,
     "aria-label": t("sixtysix.exchangeOrPlay", { card: cardName(card) }) },
   h("button", { type: "button", class: "primary", "data-focus-key": "exchange", onclick: send(act, exchange) },
     t("sixtysix.exchange", { low: cardName(card), card: cardName(table.trump_card) })),
@@ -577,7 +553,9 @@ function sidesBlock(view, table, ctx) {
         m.counted ? "" : ` (${t("sixtysix.pending")})`)))) : null);
 }
 
+// Whether the last trick is open is the page's UI state (ctx.ui), kept across every new view.
 function lastTrick(last, played, ctx) {
+  const lastTrickOpen = Boolean(ctx.ui.lastTrickOpen);
   // Every trick of the hand was shown face up: listed under the last one, oldest first.
   const history = played.length > 1 ? h("li", { class: "sx-note" },
     h("span", { text: t("sixtysix.playedHand") }),
@@ -592,12 +570,7 @@ function lastTrick(last, played, ctx) {
     h("li", { class: "sx-note", text: t("sixtysix.lastWonBy", { name: ctx.seatName(last.winner) }) }), history);
   const toggle = h("button", { type: "button", "aria-expanded": String(lastTrickOpen), "aria-controls": "sx-last-cards",
     "data-focus-key": "last-trick", text: t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast") });
-  toggle.addEventListener("click", () => {
-    lastTrickOpen = !lastTrickOpen;
-    panel.hidden = !lastTrickOpen;
-    toggle.setAttribute("aria-expanded", String(lastTrickOpen));
-    toggle.textContent = t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast");
-  });
+  on(toggle, "click", () => { ctx.ui.lastTrickOpen = !lastTrickOpen; ctx.redraw(); });
   return h("div", { class: "sx-last" }, toggle, panel);
 }
 
@@ -657,9 +630,9 @@ export function stages(prev, view, events) {
     plays: ["played"], done: ["trick"], ends: ["hand_over", "match_over"],
     entry: (event) => ({ seat: event.seat, card: event.card }),
     leaderAfter: (event) => event.winner,
-    showTrick: (before, trick) => between(before, { trick, turn: null }),
+    showTrick: (before, trick, leader, event) => between(before, { trick, trick_holder: event.holder, turn: null }),
     showTaken: (before, event) => between(before, { trick: [], turn: null,
-      last_trick: { winner: event.winner, cards: event.cards } }),
+      last_trick: { winner: event.winner, cards: event.cards, points: event.points } }),
   });
 }
 

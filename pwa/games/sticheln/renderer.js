@@ -1,7 +1,7 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sticheln/shapes.py.
 import { t, addStrings, listNames, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { h, on, addStyles } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 
 addStrings("en", {
@@ -273,7 +273,7 @@ function cardButton(card, label, onClick, extra = {}) {
   const button = h("button", { type: "button", class: `st-btn${extra.down ? " down" : ""}`, "data-focus-key": `card-${card}`,
     disabled: !onClick, "aria-pressed": extra.pressed === undefined ? null : String(extra.pressed) },
     face(card), h("span", { class: "visually-hidden", text: label }));
-  if (onClick) button.addEventListener("click", onClick);
+  if (onClick) on(button, "click", onClick);
   return button;
 }
 
@@ -282,9 +282,6 @@ function cardButton(card, label, onClick, extra = {}) {
 function cardGrid(cards, make) {
   return h("div", { class: "st-hand-grid", "data-part": "hand" }, sorted(cards).map(make));
 }
-
-// The two cards picked so far under "tough", kept across re-renders of the same choice.
-let picked = { key: "", cards: [] };
 
 export function render(view, act, ctx) {
   addStyles("sticheln-styles", CSS);
@@ -302,7 +299,7 @@ export function render(view, act, ctx) {
       trick: Math.min(table.tricks_played + 1, table.tricks_per_deal), tricks: table.tricks_per_deal }) }),
     variants.length ? h("br") : null, variants.length ? t("sticheln.variants", { list: variants.join(", ") }) : null));
 
-  if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send));
+  if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send, ctx));
   if (view.status !== "finished" && view.phase === "name" && seated) root.append(namePanel(view, table, legal, lucky, send));
   if (view.phase === "play" || view.phase === "over" || table.last_trick) root.append(trickPanel(view, table, ctx));
   if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, send));
@@ -317,51 +314,46 @@ export function render(view, act, ctx) {
   return root;
 }
 
-function choosePanel(view, table, legal, lucky, send) {
+// Under "tough" the two cards picked so far are kept in the page's UI state (ctx.ui) for as
+// long as the same choice is open; each pick draws the table again.
+function choosePanel(view, table, legal, lucky, send, ctx) {
   const me = view.your_seat;
   const tough = (table.variants || []).includes("tough");
   const down = (table.pain || [])[me] || [];
   const pool = sorted([...(view.hand || []), ...down]);
-  const section = h("section", { class: "block", "aria-labelledby": "st-choose" });
   const help = tough ? "sticheln.chooseHelpTough" : (lucky ? "sticheln.chooseHelpLucky" : "sticheln.chooseHelp");
-  const fill = () => {
-    const key = `${view.id}:${view.deal}:${down.join(",")}`;
-    if (picked.key !== key) picked = { key, cards: [] };
-    let buttons;
-    if (!tough) {
-      const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
-      buttons = cardGrid(pool, (card) => down.includes(card)
-        ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
-        : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
-          allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
-    } else {
-      const pairs = legal.filter((a) => a.type === "choose_pain" && a.cards).map((a) => a.cards);
-      const usable = new Set(pairs.flat());
-      const pick = (card) => () => {
-        const first = picked.cards[0];
-        if (picked.cards.includes(card)) picked.cards = picked.cards.filter((c) => c !== card);
-        else if (first && parse(first).color !== parse(card).color) picked.cards = [first, card];
-        else picked.cards = [card];
-        const pair = picked.cards.length === 2 && pairs.find((p) => p.every((c) => picked.cards.includes(c)));
-        if (pair) { picked.cards = []; send({ type: "choose_pain", cards: pair }); return; }
-        fill();
-        const again = section.querySelector(`[data-focus-key="card-${card}"]`);
-        if (again) again.focus();
-      };
-      buttons = cardGrid(pool, (card) => cardButton(card,
-        down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
-        usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
-    }
-    // replaceChildren would print a null as text, unlike h().
-    section.replaceChildren(...[
-      h("h2", { id: "st-choose", text: t(lucky ? "sticheln.chooseTitleLucky" : "sticheln.chooseTitle") }),
-      h("p", { text: `${t(help)} ${t("sticheln.changeHelp")}` }),
-      down.length ? h("p", { class: "st-choice", text: t("sticheln.yourChoice", { cards: down.map(cardName).join(", ") }) }) : null,
-      picked.cards.length === 1 ? h("p", { role: "status", text: t("sticheln.picked", { card: cardName(picked.cards[0]) }) }) : null,
-      buttons].filter(Boolean));
-  };
-  fill();
-  return section;
+  const key = `${view.id}:${view.deal}:${down.join(",")}`;
+  if (!ctx.ui.picked || ctx.ui.picked.key !== key) ctx.ui.picked = { key, cards: [] };
+  const picked = ctx.ui.picked;
+  let buttons;
+  if (!tough) {
+    const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
+    buttons = cardGrid(pool, (card) => down.includes(card)
+      ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
+      : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
+        allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
+  } else {
+    const pairs = legal.filter((a) => a.type === "choose_pain" && a.cards).map((a) => a.cards);
+    const usable = new Set(pairs.flat());
+    const pick = (card) => () => {
+      const first = picked.cards[0];
+      if (picked.cards.includes(card)) picked.cards = picked.cards.filter((c) => c !== card);
+      else if (first && parse(first).color !== parse(card).color) picked.cards = [first, card];
+      else picked.cards = [card];
+      const pair = picked.cards.length === 2 && pairs.find((p) => p.every((c) => picked.cards.includes(c)));
+      if (pair) { picked.cards = []; send({ type: "choose_pain", cards: pair }); return; }
+      ctx.redraw();
+    };
+    buttons = cardGrid(pool, (card) => cardButton(card,
+      down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
+      usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
+  }
+  return h("section", { class: "block", "aria-labelledby": "st-choose" },
+    h("h2", { id: "st-choose", text: t(lucky ? "sticheln.chooseTitleLucky" : "sticheln.chooseTitle") }),
+    h("p", { text: `${t(help)} ${t("sticheln.changeHelp")}` }),
+    down.length ? h("p", { class: "st-choice", text: t("sticheln.yourChoice", { cards: down.map(cardName).join(", ") }) }) : null,
+    picked.cards.length === 1 ? h("p", { role: "status", text: t("sticheln.picked", { card: cardName(picked.cards[0]) }) }) : null,
+    buttons);
 }
 
 function namePanel(view, table, legal, lucky, send) {
