@@ -53,6 +53,13 @@ export function h(tag, attrs = {}, ...children) {
 export const $ = (id) => document.getElementById(id);
 
 // A game module's own styles, added to the page once: the shell's styles.css names no game.
+// A game keeps them in its folder's style.css, read once when its module loads (styleText), so
+// they are in the page before its first table is measured.
+export async function styleText(url) {
+  const answer = await fetch(url);
+  if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
+  return answer.text();
+}
 export function addStyles(id, css) {
   if (!$(id)) document.head.append(h("style", { id, text: css }));
 }
