@@ -62,6 +62,7 @@ export async function gamePage(id, page) {
     tipTimer = setTimeout(() => { nameTip.hidden = true; }, 2500);
   });
 
+  let drawn = null; // the view and module the table was last drawn from
   // ui: what a renderer keeps for this page (a panel open, cards picked), gone with the page;
   // redraw() draws the table again after the renderer changed it.
   const ctx = {
@@ -334,7 +335,6 @@ export async function gamePage(id, page) {
     });
   }
 
-  let drawn = null;
   function renderArea(view, mod) {
     drawn = { view, mod };
     const focusKey = area.contains(document.activeElement) && document.activeElement.dataset
