@@ -8,7 +8,7 @@ from flask import Flask, Response, jsonify, request
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api.http import (authenticate_first, budgets, contract, cors, docs, game_polls, headers,
+from api.http import (auth, budgets, contract, cors, docs, game_polls, headers,
                       health, idempotency, logs, metrics, request_bounds, strict_input)
 from api.http.conditional import unchanged
 from api.http.errors import error_body, reason_for
@@ -143,7 +143,7 @@ def create_app(config: dict | None = None) -> Flask:
     for module in (docs, headers, request_bounds, strict_input):
         module.init_app(app)
     game_polls.init_app(app, app.extensions["poyta"])
-    for module in (authenticate_first, budgets, idempotency):
+    for module in (auth, budgets, idempotency):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)

@@ -26,10 +26,31 @@ from typing import Callable
 
 from cachetools import LRUCache
 from flask import Response, request
+from flask_smorest import Blueprint
 from werkzeug.http import parse_etags
 
 from api.tables import Tables, views
 from api.tables.model import Player, StoredGame
+
+
+MARK = "x-conditional"  # the route's declaration, which `document` turns into the contract's
+
+
+def conditional(operation):
+    """The operation answers 304 to a matching If-None-Match (events: once the game is over)."""
+    return Blueprint.doc(**{MARK: True})(operation)
+
+
+def document(operation: dict) -> None:
+    """A conditional operation's If-None-Match, ETag and 304 in the contract."""
+    if not operation.pop(MARK, False):
+        return
+    operation.setdefault("parameters", []).append(
+        {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+         "description": "The ETag of the answer you have: 304 if it still holds"})
+    operation["responses"][200].setdefault("headers", {})["ETag"] = {
+        "description": "Send it back as If-None-Match", "schema": {"type": "string"}}
+    operation["responses"][304] = {"description": "Not Modified"}
 
 
 def etag_of(parts: dict) -> str:

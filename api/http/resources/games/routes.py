@@ -6,10 +6,11 @@ from flask.views import MethodView
 from api.http.blueprint import Blueprint
 
 from api import telemetry
-from api.http import authenticate_first
-from api.http.auth import current_player, tables
+from api.http import auth
+from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.budgets import by_address
-from api.http.conditional import finished_answer, game_answer, game_etag, seat_answer, unchanged
+from api.http.conditional import (conditional, finished_answer, game_answer, game_etag,
+                                  seat_answer, unchanged)
 from api.http.disconnects import client_gone
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -24,8 +25,6 @@ from rules.registry import built_in, package_dir
 
 blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
 RULES_PAGES = Path(__file__).resolve().parents[4] / "seeds"
-BEARER = [{"bearer": []}]
-BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
 GAME_VIEW = "GameView"  # published by api.http.contract
 
 
@@ -40,7 +39,7 @@ def long_poll(channel: str, wait: int, current: Callable[[], dict],
         newest = current_app.extensions["poyta_changes"].hold(
             channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait,
             client_gone)
-    authenticate_first.recheck()
+    auth.recheck()
     return newest
 
 
@@ -57,6 +56,7 @@ def view_json(stored: StoredGame, seat: int | None, status: int = 200) -> Respon
 
 @blp.route("/types")
 class GameTypes(MethodView):
+    @blp.doc(operationId="listGameTypes")
     @blp.response(200, GameTypeSchema(many=True))
     def get(self):
         """Every game with its player range, options and bot levels"""
@@ -65,6 +65,7 @@ class GameTypes(MethodView):
 
 @blp.route("/types/<string:type_name>/rules")
 class RulesPage(MethodView):
+    @blp.doc(operationId="getRules")
     @blp.response(200, RulesPageSchema)
     def get(self, type_name):
         """The game's rules page (Markdown), as the server enforces them"""
@@ -77,9 +78,10 @@ class RulesPage(MethodView):
 
 @blp.route("")
 class Games(MethodView):
+    @blp.doc(operationId="createGame")
+    @authenticated
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, body):
         """Create a game; the creator takes seat 0"""
         stored = tables().seating.create_game(current_player(), **body, address=by_address())
@@ -90,6 +92,7 @@ class Games(MethodView):
 
 @blp.route("/lobby")
 class Lobby(MethodView):
+    @blp.doc(operationId="getLobby")
     @blp.response(200, GameSummarySchema(many=True))
     def get(self):
         """Public games waiting for players"""
@@ -98,9 +101,11 @@ class Lobby(MethodView):
 
 @blp.route("/<string:game_id>")
 class GameView(MethodView):
+    @blp.doc(operationId="getGame")
+    @optional_auth
+    @conditional
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """The game as the caller may see it (a spectator's view without a seat)
 
@@ -119,9 +124,11 @@ class GameView(MethodView):
 
 @blp.route("/<string:game_id>/events")
 class Events(MethodView):
+    @blp.doc(operationId="getEvents")
+    @optional_auth
+    @conditional
     @blp.arguments(EventQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """What happened in the game, redacted for the caller, a page at a time
 
@@ -140,9 +147,10 @@ class Events(MethodView):
 
 @blp.route("/<string:game_id>/join")
 class Join(MethodView):
+    @blp.doc(operationId="joinGame")
+    @authenticated
     @blp.arguments(JoinSchema())
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Take an open seat (the first one unless `seat` is given)"""
         player = current_player()
@@ -152,8 +160,9 @@ class Join(MethodView):
 
 @blp.route("/invites/<string:code>")
 class Invite(MethodView):
+    @blp.doc(operationId="previewInvite")
+    @optional_auth
     @blp.response(200, InvitePreviewSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, code):
         """What an invite link offers, before taking it: who invited, the game, its seats and pace
 
@@ -161,8 +170,9 @@ class Invite(MethodView):
         """
         return tables().seating.invite_preview(code)
 
+    @blp.doc(operationId="acceptInvite")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, code):
         """Take the seat an invite link was made for"""
         player = current_player()
@@ -172,9 +182,10 @@ class Invite(MethodView):
 
 @blp.route("/<string:game_id>/actions")
 class Actions(MethodView):
+    @blp.doc(operationId="act")
+    @authenticated
     @blp.arguments(ActionRequestSchema())
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Act in your seat; 422 says why an action is not allowed, 409 means reload"""
         player = current_player()
@@ -184,8 +195,9 @@ class Actions(MethodView):
 
 @blp.route("/<string:game_id>/takeback")
 class TakeBack(MethodView):
+    @blp.doc(operationId="takeBack")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """Play your seat yourself again after a bot stood in for repeated time-outs"""
         player = current_player()
@@ -195,8 +207,9 @@ class TakeBack(MethodView):
 
 @blp.route("/<string:game_id>/rematch")
 class Rematch(MethodView):
+    @blp.doc(operationId="rematch")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """The next game with the same seats and options (created on the first call)
 
@@ -209,8 +222,10 @@ class Rematch(MethodView):
 
 @blp.route("/<string:game_id>/record")
 class Record(MethodView):
+    @blp.doc(operationId="getRecord")
+    @optional_auth
+    @conditional
     @blp.response(200, RecordSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, game_id):
         """Everything needed to replay a finished game: deals as dealt, actions, scores
 
@@ -226,8 +241,10 @@ class Record(MethodView):
 
 @blp.route("/<string:game_id>/replay/<int:step>")
 class ReplayStep(MethodView):
+    @blp.doc(operationId="getReplayStep")
+    @optional_auth
+    @conditional
     @blp.response(200, ReplayStepSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, game_id, step):
         """A finished game after its first `step` actions, with every hand visible
 

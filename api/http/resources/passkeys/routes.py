@@ -3,7 +3,7 @@ from dataclasses import asdict
 from flask import url_for
 from flask.views import MethodView
 
-from api.http.auth import current_player, tables
+from api.http.auth import authenticated, current_player, tables
 from api.http.blueprint import Blueprint
 from api.http.resources.passkeys.schemas import (
     CreationOptionsSchema, PasskeySchema, PasskeySignInSchema, RegisterPasskeySchema,
@@ -14,13 +14,13 @@ from api.http.resources.players.schemas import NewPlayerSchema
 blp = Blueprint("passkeys", __name__,
                 description="Passkeys: keep your player when a device is lost, sign in on any "
                             "device")
-BEARER = [{"bearer": []}]
 
 
 @blp.route("/me/passkey-registration/options")
 class RegistrationOptions(MethodView):
+    @blp.doc(operationId="passkeyRegistrationOptions")
+    @authenticated
     @blp.response(200, CreationOptionsSchema)
-    @blp.doc(security=BEARER)
     def post(self):
         """Options for navigator.credentials.create: the first step of adding a passkey
 
@@ -30,15 +30,17 @@ class RegistrationOptions(MethodView):
 
 @blp.route("/me/passkeys")
 class Passkeys(MethodView):
+    @blp.doc(operationId="listPasskeys")
+    @authenticated
     @blp.response(200, PasskeySchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self):
         """Your passkeys"""
         return [asdict(passkey) for passkey in tables().passkeys.list(current_player())]
 
+    @blp.doc(operationId="registerPasskey")
+    @authenticated
     @blp.arguments(RegisterPasskeySchema())
     @blp.response(201, PasskeySchema)
-    @blp.doc(security=BEARER)
     def post(self, body):
         """Add the passkey the device made from the registration options"""
         passkey = tables().passkeys.register(current_player(), body["credential"], body["name"])
@@ -47,15 +49,17 @@ class Passkeys(MethodView):
 
 @blp.route("/me/passkeys/<string:passkey_id>")
 class Passkey(MethodView):
+    @blp.doc(operationId="renamePasskey")
+    @authenticated
     @blp.arguments(RenamePasskeySchema())
     @blp.response(200, PasskeySchema)
-    @blp.doc(security=BEARER)
     def patch(self, body, passkey_id):
         """Rename one of your passkeys"""
         return asdict(tables().passkeys.rename(current_player(), passkey_id, body["name"]))
 
+    @blp.doc(operationId="removePasskey")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, passkey_id):
         """Remove a passkey: it signs nobody in from now on (the devices it signed in stay)"""
         tables().passkeys.remove(current_player(), passkey_id)
@@ -63,6 +67,7 @@ class Passkey(MethodView):
 
 @blp.route("/passkey-signin/options")
 class SignInOptions(MethodView):
+    @blp.doc(operationId="passkeySignInOptions")
     @blp.response(200, RequestOptionsSchema)
     def post(self):
         """Options for navigator.credentials.get: the first step of signing in with a passkey
@@ -73,6 +78,7 @@ class SignInOptions(MethodView):
 
 @blp.route("/passkey-signin")
 class SignIn(MethodView):
+    @blp.doc(operationId="signInWithPasskey")
     @blp.arguments(PasskeySignInSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):

@@ -2,8 +2,8 @@ from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
 from api.http.blueprint import Blueprint
 
-from api.http.auth import current_player, tables
-from api.http.conditional import etag_of, unchanged
+from api.http.auth import authenticated, current_player, tables
+from api.http.conditional import conditional, etag_of, unchanged
 from api.http.resources.games.routes import long_poll
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
@@ -13,11 +13,11 @@ from api.http.resources.players.schemas import (
 from api.storage.changes import inbox_channel
 
 blp = Blueprint("players", __name__, description="Players, their devices and their inbox")
-BEARER = [{"bearer": []}]
 
 
 @blp.route("")
 class Players(MethodView):
+    @blp.doc(operationId="createPlayer")
     @blp.arguments(PlayerCreateSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
@@ -28,15 +28,17 @@ class Players(MethodView):
 
 @blp.route("/me")
 class Me(MethodView):
+    @blp.doc(operationId="getMe")
+    @authenticated
     @blp.response(200, PlayerSchema)
-    @blp.doc(security=BEARER)
     def get(self):
         """The calling player"""
         return current_player()
 
+    @blp.doc(operationId="renameMe")
+    @authenticated
     @blp.arguments(RenameSchema())
     @blp.response(200, PlayerSchema)
-    @blp.doc(security=BEARER)
     def patch(self, body):
         """Change the calling player's name, at the tables of unfinished games too
 
@@ -46,9 +48,11 @@ class Me(MethodView):
 
 @blp.route("/me/games")
 class Inbox(MethodView):
+    @blp.doc(operationId="getInbox")
+    @authenticated
+    @conditional
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, GameSummarySchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self, query):
         """The caller's games: their turn first, then by deadline, then by last activity
 
@@ -69,8 +73,9 @@ class Inbox(MethodView):
 
 @blp.route("/me/signin-codes")
 class SignInCodes(MethodView):
+    @blp.doc(operationId="createSigninCode")
+    @authenticated
     @blp.response(201, SignInCodeSchema)
-    @blp.doc(security=BEARER)
     def post(self):
         """A one-use code (10 minutes) that signs another device in as you
 
@@ -83,6 +88,7 @@ class SignInCodes(MethodView):
 
 @blp.route("/signin")
 class SignIn(MethodView):
+    @blp.doc(operationId="signIn")
     @blp.arguments(SignInSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
@@ -93,8 +99,9 @@ class SignIn(MethodView):
 
 @blp.route("/me/devices")
 class Devices(MethodView):
+    @blp.doc(operationId="listDevices")
+    @authenticated
     @blp.response(200, DeviceSchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self):
         """The devices (tokens) signed in as you"""
         return tables().players.devices(current_player())
@@ -102,8 +109,9 @@ class Devices(MethodView):
 
 @blp.route("/me/devices/<string:device_id>")
 class Device(MethodView):
+    @blp.doc(operationId="signOutDevice")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, device_id):
         """Sign a device out: its token stops working at once"""
         tables().players.revoke(current_player(), device_id)

@@ -2,15 +2,15 @@ from flask import url_for
 from flask.views import MethodView
 from api.http.blueprint import Blueprint
 
-from api.http.auth import current_player, tables
+from api.http.auth import authenticated, current_player, tables
 from api.http.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
 
 blp = Blueprint("push", __name__, description="Web Push: 'your turn' notices on a device")
-BEARER = [{"bearer": []}]
 
 
 @blp.route("/key")
 class Key(MethodView):
+    @blp.doc(operationId="getPushKey")
     @blp.response(200, VapidKeySchema)
     def get(self):
         """The server's VAPID public key, for PushManager.subscribe"""
@@ -19,9 +19,10 @@ class Key(MethodView):
 
 @blp.route("/subscriptions")
 class Subscriptions(MethodView):
+    @blp.doc(operationId="subscribePush")
+    @authenticated
     @blp.arguments(SubscribeSchema())
     @blp.response(201, SubscriptionCreatedSchema)
-    @blp.doc(security=BEARER)
     def post(self, body):
         """Send this device 'your turn' notices (subscribing again renews it)"""
         player = current_player()
@@ -32,8 +33,9 @@ class Subscriptions(MethodView):
 
 @blp.route("/subscriptions/<string:subscription_id>")
 class Subscription(MethodView):
+    @blp.doc(operationId="unsubscribePush")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, subscription_id):
         """Stop the notices on that device"""
         player = current_player()

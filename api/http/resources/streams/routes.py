@@ -20,8 +20,8 @@ from typing import Callable, Iterable, Iterator
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
-from api.http import authenticate_first
-from api.http.auth import current_player, tables
+from api.http import auth
+from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.blueprint import Blueprint
 from api.http.budgets import by_player
 from api.http.conditional import game_answer
@@ -32,8 +32,6 @@ from api.tables.errors import ServiceError
 from api.tables.streams import cursor_of, heartbeat
 
 blp = Blueprint("streams", __name__, description="Streams: one connection for a program")
-BEARER = [{"bearer": []}]
-BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 MAX_OPEN_STREAMS = 4       # per player (or address): a bot's event stream and a few games
 HEARTBEAT = 20             # seconds between heartbeats (`STREAM_HEARTBEAT` in the config)
@@ -62,7 +60,9 @@ def streamed(description: str, event_schema: str) -> dict:
 
 @blp.route("/stream")
 class EventStream(MethodView):
-    @blp.doc(security=BEARER, **streamed(
+    @blp.doc(operationId="streamEvents")
+    @authenticated
+    @blp.doc(**streamed(
         "Events as they happen: SSE (`id:` on each) or NDJSON", "StreamEvent"))
     def get(self):
         """Everything that concerns you on one connection: starts, turns, finishes, talk
@@ -89,7 +89,9 @@ class EventStream(MethodView):
 
 @blp.route("/games/<string:game_id>/stream")
 class GameStream(MethodView):
-    @blp.doc(security=BEARER_OR_ANONYMOUS, **streamed(
+    @blp.doc(operationId="streamGame")
+    @optional_auth
+    @blp.doc(**streamed(
         "The game as you may see it, at once and after each change", "GameStreamEvent"))
     def get(self, game_id):
         """One game: your view of it now, then each new view, until the game is over
@@ -152,7 +154,7 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
                     continue
                 if not slots.renew(who, slot, 3 * every):
                     return
-                authenticate_first.recheck()
+                auth.recheck()
                 yield encode(heartbeat())
                 beat_at = time.monotonic() + every
                 event = produced.send(False)

@@ -5,20 +5,20 @@ from flask.views import MethodView
 from api.http.blueprint import Blueprint
 
 from api import telemetry
-from api.http import authenticate_first
-from api.http.auth import current_player, tables
+from api.http import auth
+from api.http.auth import authenticated, current_player, tables
 from api.http.resources.games.routes import GAME_VIEW, view_json
 from api.storage.changes import chat_channel
 from api.http.resources.table.schemas import ChatQuerySchema, ChatSchema, MessageSchema, SaySchema
 
 blp = Blueprint("table", __name__, description="Around the table: leave, resign, talk")
-BEARER = [{"bearer": []}]
 
 
 @blp.route("/<string:game_id>/leave")
 class Leave(MethodView):
+    @blp.doc(operationId="leaveGame")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """Leave a game that has not started: your seat opens again, with a new invite link
 
@@ -29,8 +29,9 @@ class Leave(MethodView):
 
 @blp.route("/<string:game_id>/decline")
 class Decline(MethodView):
+    @blp.doc(operationId="declineSeat")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """Decline the seat kept for you (a challenge): it opens again with a new invite link
 
@@ -41,8 +42,9 @@ class Decline(MethodView):
 
 @blp.route("/<string:game_id>/resign")
 class Resign(MethodView):
+    @blp.doc(operationId="resign")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """Give up your seat for good: a bot plays it to the end, and the game says you resigned"""
         player = current_player()
@@ -52,9 +54,10 @@ class Resign(MethodView):
 
 @blp.route("/<string:game_id>/chat")
 class Chat(MethodView):
+    @blp.doc(operationId="getChat")
+    @authenticated
     @blp.arguments(ChatQuerySchema(), location="query")
     @blp.response(200, ChatSchema)
-    @blp.doc(security=BEARER)
     def get(self, query, game_id):
         """The latest messages at the table (its players, and anyone watching a public game)
 
@@ -67,12 +70,13 @@ class Chat(MethodView):
         with telemetry.long_poll_held():
             heard = current_app.extensions["poyta_changes"].hold(
                 chat_channel(game_id), read, lambda seen: not seen["messages"], query["wait"])
-        authenticate_first.recheck()
+        auth.recheck()
         return heard
 
+    @blp.doc(operationId="say")
+    @authenticated
     @blp.arguments(SaySchema())
     @blp.response(201, MessageSchema)
-    @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Say something at the table: one short line, a few a minute"""
         said = tables().chat.say(game_id, current_player(), body["text"])
