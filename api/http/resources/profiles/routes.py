@@ -1,5 +1,5 @@
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.http.blueprint import Blueprint
 from werkzeug.routing import BaseConverter
 
 from api.http.auth import current_player, optional_auth, tables
