@@ -27,7 +27,7 @@ from typing import Callable
 from cachetools import LRUCache
 from flask import Response, request
 from flask_smorest import Blueprint
-from werkzeug.http import parse_etags
+from werkzeug.http import parse_etags, quote_etag
 
 from api.tables import Tables, views
 from api.tables.model import Player, StoredGame
@@ -71,15 +71,21 @@ def unchanged(etag: str, if_none_match: str | None) -> bool:
 
 @dataclass(frozen=True)
 class GameAnswer:
+    """A game view's answer, sent alike by the fast path (`game_polls`) and by Flask."""
     etag: str
     body: bytes | None     # None: unchanged since the caller's ETag (304)
 
+    def status(self, made: int = 200) -> int:
+        return 304 if self.body is None else made
+
+    def headers(self) -> list[tuple[str, str]]:
+        content = [] if self.body is None else [("Content-Type", "application/json"),
+                                                ("Content-Length", str(len(self.body)))]
+        return [*content, ("ETag", quote_etag(self.etag))]
+
     def response(self, status: int = 200) -> Response:
-        if self.body is None:
-            response = Response(status=304)
-        else:
-            response = Response(self.body, status=status, mimetype="application/json")
-        response.set_etag(self.etag)
+        response = Response(self.body, status=self.status(status))
+        response.headers.update(self.headers())
         return response
 
 
