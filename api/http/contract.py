@@ -30,7 +30,7 @@ from typing import Any
 from apispec import BasePlugin
 
 from api.http import conditional, http_contract
-from api.http.resources.profiles.contract import GAME_RESULTS, SEAT_RESULT
+from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
 from api.tables.seating import PACES
 from rules import GAMES
 from rules.base import ActionType, CardFormat, Field, Game, Option

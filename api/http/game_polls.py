@@ -5,8 +5,9 @@ polls find nothing new. Flask's request context, routing, flask-smorest's wrappe
 hooks cost more than the one Redis command such a poll needs (`python -m bench.storage --parts
 throughput`), so this WSGI layer answers `GET /api/v1/games/{id}` without `wait` itself: the
 same 304 or 200, body and headers as `GameView` gives (both send `conditional.game_answer`),
-with the security headers, request id, access line and metric Flask's hooks would add. A poll with `If-None-Match` reads only the ETag's parts first (one command;
-the game too, a second, when it changed); one without reads both at once.
+with the security headers, request id, access line and metric Flask's hooks would add. A poll
+with `If-None-Match` reads only the ETag's parts first (one command; the game too, a second,
+when it changed); one without reads both at once.
 
 What it cannot settle alone goes on to Flask untouched: any other request, a long-poll, a
 query or body to validate, a token it does not know, a game it may not show (404, 403).

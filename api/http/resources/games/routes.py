@@ -3,7 +3,6 @@ from typing import Callable
 
 from flask import Response, current_app, request, url_for
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
 from api import telemetry
 from api.http import auth
@@ -12,6 +11,7 @@ from api.http.budgets import by_address
 from api.http.conditional import (conditional, finished_answer, game_answer, game_etag,
                                   seat_answer, unchanged)
 from api.http.disconnects import client_gone
+from api.http.resources import tags
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
     GameTypeSchema, InvitePreviewSchema, JoinSchema, RecordSchema, ReplayStepSchema,
@@ -23,7 +23,7 @@ from api.tables.model import StoredGame
 from rules import GAMES
 from rules.registry import built_in, package_dir
 
-blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
+blp = tags.games
 RULES_PAGES = Path(__file__).resolve().parents[4] / "seeds"
 GAME_VIEW = "GameView"  # published by api.http.contract
 
@@ -54,7 +54,7 @@ def view_json(stored: StoredGame, seat: int | None, status: int = 200) -> Respon
                        ).response(status)
 
 
-@blp.route("/types")
+@blp.route("/games/types")
 class GameTypes(MethodView):
     @blp.doc(operationId="listGameTypes")
     @blp.response(200, GameTypeSchema(many=True))
@@ -63,7 +63,7 @@ class GameTypes(MethodView):
         return [game.describe() for game in GAMES.values()]
 
 
-@blp.route("/types/<string:type_name>/rules")
+@blp.route("/games/types/<string:type_name>/rules")
 class RulesPage(MethodView):
     @blp.doc(operationId="getRules")
     @blp.response(200, RulesPageSchema)
@@ -76,7 +76,7 @@ class RulesPage(MethodView):
         return {"type": game.name, "markdown": (folder / game.rules_page).read_text("utf-8")}
 
 
-@blp.route("")
+@blp.route("/games")
 class Games(MethodView):
     @blp.doc(operationId="createGame")
     @authenticated
@@ -90,7 +90,7 @@ class Games(MethodView):
         return response
 
 
-@blp.route("/lobby")
+@blp.route("/games/lobby")
 class Lobby(MethodView):
     @blp.doc(operationId="getLobby")
     @blp.response(200, GameSummarySchema(many=True))
@@ -99,7 +99,7 @@ class Lobby(MethodView):
         return tables().seating.lobby()
 
 
-@blp.route("/<string:game_id>")
+@blp.route("/games/<string:game_id>")
 class GameView(MethodView):
     @blp.doc(operationId="getGame")
     @optional_auth
@@ -122,7 +122,7 @@ class GameView(MethodView):
                            current_app.json.dumps, parts).response()
 
 
-@blp.route("/<string:game_id>/events")
+@blp.route("/games/<string:game_id>/events")
 class Events(MethodView):
     @blp.doc(operationId="getEvents")
     @optional_auth
@@ -145,7 +145,7 @@ class Events(MethodView):
             lambda: json_body(EventsSchema().dump(page.body)))
 
 
-@blp.route("/<string:game_id>/join")
+@blp.route("/games/<string:game_id>/join")
 class Join(MethodView):
     @blp.doc(operationId="joinGame")
     @authenticated
@@ -158,7 +158,7 @@ class Join(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/invites/<string:code>")
+@blp.route("/games/invites/<string:code>")
 class Invite(MethodView):
     @blp.doc(operationId="previewInvite")
     @optional_auth
@@ -180,7 +180,7 @@ class Invite(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/actions")
+@blp.route("/games/<string:game_id>/actions")
 class Actions(MethodView):
     @blp.doc(operationId="act")
     @authenticated
@@ -193,7 +193,7 @@ class Actions(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/takeback")
+@blp.route("/games/<string:game_id>/takeback")
 class TakeBack(MethodView):
     @blp.doc(operationId="takeBack")
     @authenticated
@@ -205,7 +205,7 @@ class TakeBack(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/rematch")
+@blp.route("/games/<string:game_id>/rematch")
 class Rematch(MethodView):
     @blp.doc(operationId="rematch")
     @authenticated
@@ -220,7 +220,7 @@ class Rematch(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/record")
+@blp.route("/games/<string:game_id>/record")
 class Record(MethodView):
     @blp.doc(operationId="getRecord")
     @optional_auth
@@ -239,7 +239,7 @@ class Record(MethodView):
             kept=True)
 
 
-@blp.route("/<string:game_id>/replay/<int:step>")
+@blp.route("/games/<string:game_id>/replay/<int:step>")
 class ReplayStep(MethodView):
     @blp.doc(operationId="getReplayStep")
     @optional_auth

@@ -1,9 +1,9 @@
 from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
 from api.http.auth import authenticated, current_player, tables
 from api.http.conditional import conditional, etag_of, unchanged
+from api.http.resources import tags
 from api.http.resources.games.routes import long_poll
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
@@ -12,10 +12,10 @@ from api.http.resources.players.schemas import (
 )
 from api.storage.changes import inbox_channel
 
-blp = Blueprint("players", __name__, description="Players, their devices and their inbox")
+blp = tags.players
 
 
-@blp.route("")
+@blp.route("/players")
 class Players(MethodView):
     @blp.doc(operationId="createPlayer")
     @blp.arguments(PlayerCreateSchema())
@@ -26,7 +26,7 @@ class Players(MethodView):
                 {"Location": url_for("players.Me")})
 
 
-@blp.route("/me")
+@blp.route("/players/me")
 class Me(MethodView):
     @blp.doc(operationId="getMe")
     @authenticated
@@ -46,7 +46,7 @@ class Me(MethodView):
         return tables().players.rename(current_player(), body["name"].strip())
 
 
-@blp.route("/me/games")
+@blp.route("/players/me/games")
 class Inbox(MethodView):
     @blp.doc(operationId="getInbox")
     @authenticated
@@ -71,7 +71,7 @@ class Inbox(MethodView):
         return response
 
 
-@blp.route("/me/signin-codes")
+@blp.route("/players/me/signin-codes")
 class SignInCodes(MethodView):
     @blp.doc(operationId="createSigninCode")
     @authenticated
@@ -86,7 +86,7 @@ class SignInCodes(MethodView):
         return created, {"Location": f"/#/signin/{created['code']}"}
 
 
-@blp.route("/signin")
+@blp.route("/players/signin")
 class SignIn(MethodView):
     @blp.doc(operationId="signIn")
     @blp.arguments(SignInSchema())
@@ -97,7 +97,7 @@ class SignIn(MethodView):
                 {"Location": url_for("players.Me")})
 
 
-@blp.route("/me/devices")
+@blp.route("/players/me/devices")
 class Devices(MethodView):
     @blp.doc(operationId="listDevices")
     @authenticated
@@ -107,7 +107,7 @@ class Devices(MethodView):
         return tables().players.devices(current_player())
 
 
-@blp.route("/me/devices/<string:device_id>")
+@blp.route("/players/me/devices/<string:device_id>")
 class Device(MethodView):
     @blp.doc(operationId="signOutDevice")
     @authenticated

@@ -1,14 +1,14 @@
 from flask import url_for
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
 from api.http.auth import authenticated, current_player, tables
+from api.http.resources import tags
 from api.http.resources.push.schemas import SubscribeSchema, SubscriptionCreatedSchema, VapidKeySchema
 
-blp = Blueprint("push", __name__, description="Web Push: 'your turn' notices on a device")
+blp = tags.push
 
 
-@blp.route("/key")
+@blp.route("/push/key")
 class Key(MethodView):
     @blp.doc(operationId="getPushKey")
     @blp.response(200, VapidKeySchema)
@@ -17,7 +17,7 @@ class Key(MethodView):
         return {"public_key": tables().push.public_key()}
 
 
-@blp.route("/subscriptions")
+@blp.route("/push/subscriptions")
 class Subscriptions(MethodView):
     @blp.doc(operationId="subscribePush")
     @authenticated
@@ -31,7 +31,7 @@ class Subscriptions(MethodView):
             "Location": url_for("push.Subscription", subscription_id=subscription_id)}
 
 
-@blp.route("/subscriptions/<string:subscription_id>")
+@blp.route("/push/subscriptions/<string:subscription_id>")
 class Subscription(MethodView):
     @blp.doc(operationId="unsubscribePush")
     @authenticated

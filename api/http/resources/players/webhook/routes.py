@@ -3,14 +3,13 @@ Standard Webhooks (`api.tables.webhooks`)."""
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
-from api.http.blueprint import Blueprint
 from api.http.http_contract import NOT_FOUND
-from api.http.resources.webhooks.schemas import (
+from api.http.resources import tags
+from api.http.resources.players.webhook.schemas import (
     WebhookCreatedSchema, WebhookSchema, WebhookSetSchema,
 )
 
-blp = Blueprint("webhooks", __name__, description="Your webhook: your events, signed, to a URL "
-                                                  "of yours")
+blp = tags.webhooks
 
 
 @blp.route("/players/me/webhook")

@@ -1,11 +1,11 @@
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 from werkzeug.routing import BaseConverter
 
 from api.http.auth import current_player, optional_auth, tables
-from api.http.resources.profiles.schemas import LeaderboardSchema, ProfileSchema
+from api.http.resources import tags
+from api.http.resources.players.profile.schemas import ProfileSchema
 
-blp = Blueprint("profiles", __name__, description="Players' profiles, ratings and leaderboards")
+blp = tags.profiles
 
 
 class PlayerId(BaseConverter):
@@ -28,13 +28,3 @@ class PlayerProfile(MethodView):
 
         Lists only the finished games the caller may see."""
         return tables().profiles.profile(player_id, current_player(required=False))
-
-
-@blp.route("/games/types/<string:type_name>/leaderboard")
-class Leaderboard(MethodView):
-    @blp.doc(operationId="getLeaderboard")
-    @optional_auth
-    @blp.response(200, LeaderboardSchema)
-    def get(self, type_name):
-        """The top 100 of a game type by ordinal (at least 10 rated games), and your place"""
-        return tables().profiles.leaderboard(type_name, current_player(required=False))

@@ -1,16 +1,13 @@
 """The player's clock: time zone, waking hours, vacations, moves that play themselves, the
-daily digest; and the card a player chooses ahead at a table."""
+daily digest (the card chosen ahead at a table is `games.preselection`'s)."""
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
 from api.http.auth import authenticated, current_player, tables
-from api.http.resources.clock.schemas import (
-    ClockChangeSchema, ClockSchema, PreselectionSchema, PreselectSchema, VacationSchema,
-)
+from api.http.resources import tags
+from api.http.resources.players.clock.schemas import ClockChangeSchema, ClockSchema, VacationSchema
 from api.tables.waking import minutes
 
-blp = Blueprint("clock", __name__, description="Your clock: waking hours, vacations, reminders "
-                                               "and moves that play themselves")
+blp = tags.clock
 CHANGES = {"time_zone": "zone", "forced_moves": "forced", "preselect": "preselect",
            "digest_hour": "digest_hour"}
 
@@ -54,31 +51,3 @@ class Vacation(MethodView):
     def delete(self):
         """End your vacation now: the whole days not begun go back to your allowance"""
         return tables().clocks.end_vacation(current_player())
-
-
-@blp.route("/games/<string:game_id>/preselection")
-class Preselection(MethodView):
-    @blp.doc(operationId="getPreselection")
-    @authenticated
-    @blp.response(200, PreselectionSchema)
-    def get(self, game_id):
-        """Your card chosen ahead at this table (only you see it)"""
-        return tables().preselection.get(game_id, current_player())
-
-    @blp.doc(operationId="preselect")
-    @authenticated
-    @blp.arguments(PreselectSchema())
-    @blp.response(200, PreselectionSchema)
-    def put(self, body, game_id):
-        """Choose the card to play when your turn comes; dropped then if no longer legal
-
-        Only while it is not your turn, with choosing ahead on in your clock. Nobody else
-        learns of it before it is played."""
-        return tables().preselection.choose(game_id, current_player(), body["action"])
-
-    @blp.doc(operationId="clearPreselection")
-    @authenticated
-    @blp.response(204)
-    def delete(self, game_id):
-        """Clear your card chosen ahead"""
-        tables().preselection.clear(game_id, current_player())

@@ -1,10 +1,11 @@
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
-from api.http.blueprint import Blueprint
-from api.http.resources.friends.schemas import BlockedPlayerSchema, FriendLinkSchema, FriendSchema
+from api.http.resources import tags
+from api.http.resources.players.friends.schemas import (BlockedPlayerSchema, FriendLinkSchema,
+                                                      FriendSchema)
 
-blp = Blueprint("friends", __name__, description="Friends, friend links and blocking")
+blp = tags.friends
 
 
 @blp.route("/players/me/friend-link")

@@ -4,19 +4,17 @@ from flask import url_for
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
-from api.http.blueprint import Blueprint
-from api.http.resources.passkeys.schemas import (
+from api.http.resources import tags
+from api.http.resources.players.passkeys.schemas import (
     CreationOptionsSchema, PasskeySchema, PasskeySignInSchema, RegisterPasskeySchema,
     RenamePasskeySchema, RequestOptionsSchema,
 )
 from api.http.resources.players.schemas import NewPlayerSchema
 
-blp = Blueprint("passkeys", __name__,
-                description="Passkeys: keep your player when a device is lost, sign in on any "
-                            "device")
+blp = tags.passkeys
 
 
-@blp.route("/me/passkey-registration/options")
+@blp.route("/players/me/passkey-registration/options")
 class RegistrationOptions(MethodView):
     @blp.doc(operationId="passkeyRegistrationOptions")
     @authenticated
@@ -28,7 +26,7 @@ class RegistrationOptions(MethodView):
         return tables().passkeys.registration_options(current_player())
 
 
-@blp.route("/me/passkeys")
+@blp.route("/players/me/passkeys")
 class Passkeys(MethodView):
     @blp.doc(operationId="listPasskeys")
     @authenticated
@@ -47,7 +45,7 @@ class Passkeys(MethodView):
         return asdict(passkey), {"Location": url_for("passkeys.Passkey", passkey_id=passkey.id)}
 
 
-@blp.route("/me/passkeys/<string:passkey_id>")
+@blp.route("/players/me/passkeys/<string:passkey_id>")
 class Passkey(MethodView):
     @blp.doc(operationId="renamePasskey")
     @authenticated
@@ -65,7 +63,7 @@ class Passkey(MethodView):
         tables().passkeys.remove(current_player(), passkey_id)
 
 
-@blp.route("/passkey-signin/options")
+@blp.route("/players/passkey-signin/options")
 class SignInOptions(MethodView):
     @blp.doc(operationId="passkeySignInOptions")
     @blp.response(200, RequestOptionsSchema)
@@ -76,7 +74,7 @@ class SignInOptions(MethodView):
         return tables().passkeys.signin_options()
 
 
-@blp.route("/passkey-signin")
+@blp.route("/players/passkey-signin")
 class SignIn(MethodView):
     @blp.doc(operationId="signInWithPasskey")
     @blp.arguments(PasskeySignInSchema())
