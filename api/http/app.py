@@ -5,13 +5,13 @@ import hashlib
 import importlib
 import json
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.http import (auth, budgets, contract, cors, docs, game_polls, headers,
                       health, idempotency, logs, metrics, request_bounds, strict_input)
-from api.http.conditional import unchanged
+from api.http.conditional import answered
 from api.http.errors import error_body, reason_for
 from api.settings import Settings
 from api.storage import connections, keys
@@ -49,12 +49,7 @@ class PoytaApi(Api):
             body = json.dumps(self.spec.to_dict(), indent=2).encode()
             made = self._spec_made = (body, hashlib.sha1(body).hexdigest())
         body, etag = made
-        if unchanged(etag, request.headers.get("If-None-Match")):
-            response = Response(status=304)
-        else:
-            response = Response(body, mimetype="application/json")
-        response.set_etag(etag)
-        return response
+        return answered(etag, lambda: Response(body, mimetype="application/json"))
 
 
 def _reason(code: int, errors: dict | None) -> str:

@@ -1,16 +1,14 @@
+"""/api/v1/games: a game's making, seats, view, moves and log; the game types, the lobby,
+invites, records and replays."""
 from pathlib import Path
-from typing import Callable
 
 from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
-from api import telemetry
-from api.http import auth
 from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.budgets import by_address
 from api.http.conditional import (conditional, finished_answer, game_answer, game_etag,
-                                  seat_answer, unchanged)
-from api.http.disconnects import client_gone
+                                  long_poll, seat_answer)
 from api.http.resources import tags
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -26,21 +24,6 @@ from rules.registry import built_in, package_dir
 blp = tags.games
 RULES_PAGES = Path(__file__).resolve().parents[4] / "seeds"
 GAME_VIEW = "GameView"  # published by api.http.contract
-
-
-def long_poll(channel: str, wait: int, current: Callable[[], dict],
-              etag: Callable[[dict], str]) -> dict:
-    """The newest data; with `wait`, held while its ETag matches the client's and nothing
-    changes."""
-    if not wait:
-        return current()
-    if_none_match = request.headers.get("If-None-Match")
-    with telemetry.long_poll_held():
-        newest = current_app.extensions["poyta_changes"].hold(
-            channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait,
-            client_gone)
-    auth.recheck()
-    return newest
 
 
 def json_body(data: dict) -> bytes:

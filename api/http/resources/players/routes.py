@@ -1,10 +1,9 @@
-from flask import Response, jsonify, request, url_for
+from flask import jsonify, url_for
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
-from api.http.conditional import conditional, etag_of, unchanged
+from api.http.conditional import answered, conditional, etag_of, long_poll
 from api.http.resources import tags
-from api.http.resources.games.routes import long_poll
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
     DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
@@ -61,14 +60,8 @@ class Inbox(MethodView):
         player = current_player()
         seen = long_poll(inbox_channel(player.id), query.get("wait", 0),
                          lambda: {"inbox": tables().watching.inbox_version(player)}, etag_of)
-        etag = etag_of(seen)
-        if unchanged(etag, request.headers.get("If-None-Match")):
-            response = Response(status=304)
-        else:
-            response = jsonify(GameSummarySchema(many=True).dump(
-                tables().watching.inbox(player)))
-        response.set_etag(etag)
-        return response
+        return answered(etag_of(seen), lambda: jsonify(GameSummarySchema(many=True).dump(
+            tables().watching.inbox(player))))
 
 
 @blp.route("/players/me/signin-codes")
