@@ -35,7 +35,7 @@ def by_address() -> str:
 
 
 def by_player() -> str:
-    """The player authenticated for this request (see api.http.authenticate_first), else the address."""
+    """The player authenticated for this request (see api.http.auth), else the address."""
     player = g.get("player")
     return f"player:{player.id}" if player else f"address:{by_address()}"
 
