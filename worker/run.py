@@ -1,4 +1,5 @@
-"""`python -m worker.run QUEUE...`: Pöytä's worker (`worker.runner`) that outlives Redis outages.
+"""`python -m worker.run --layout NAME` (a worker of `worker.layout`) or `python -m worker.run
+QUEUE...`: Pöytä's worker (`worker.runner`) that outlives Redis outages.
 
 RQ's worker already waits out a dead Redis while it is idle, but quits when
 Redis vanishes in the middle of a job, and its scheduler child dies at the
@@ -24,7 +25,8 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from api.storage import connections
-from api.storage.jobs import DEEP_BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE
+from worker import layout
 from worker.runner import PoytaWorker
 
 log = logging.getLogger("worker.run")
@@ -36,9 +38,6 @@ WORKER_TTL = 20             # seconds; RQ waits for a job at most WORKER_TTL - 1
 SOCKET_TIMEOUT = WORKER_TTL
 MAINTENANCE_INTERVAL = 5    # seconds between RQ's checks (a dead scheduler is restarted then)
 FIRST_BACKOFF, MAX_BACKOFF = 0.5, 8.0
-# A worker that takes hard bots first yields the CPU this much, so the quick replies and the API
-# on the same machine get it first: the hard bots' deadline is on the wall clock anyway.
-DEEP_NICENESS = 5
 _PR_SET_PDEATHSIG = 1
 _forking_pid = 0
 
@@ -106,11 +105,21 @@ def queue_connection() -> connections.Client:
     return connections.worker_queue_client(connections.settings(), SOCKET_TIMEOUT)
 
 
-def main(queues: list[str]) -> int:
+def declared(argv: list[str]) -> layout.WorkerProcess:
+    """`--layout NAME`: that worker of the layout; queue names: a worker of those queues."""
+    if argv[:1] == ["--layout"]:
+        return layout.DECLARED[argv[1]]
+    queues = tuple(argv or [BOT_QUEUE])
+    return layout.WorkerProcess(" ".join(queues), queues, layout.niceness_of(queues))
+
+
+def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
-    if queues[0] == DEEP_BOT_QUEUE:
-        os.nice(DEEP_NICENESS)
+    process = declared(argv)
+    queues = list(process.queues)
+    if process.niceness:
+        os.nice(process.niceness)
     connection = queue_connection()
     previous = None
     while True:
@@ -133,4 +142,4 @@ def main(queues: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["bots"]))
+    sys.exit(main(sys.argv[1:]))

@@ -12,10 +12,10 @@ from redis import Redis
 from rq import Queue
 from rq.exceptions import DequeueTimeout
 
-from api.devtools.serve import BOT_WORKERS
-from api.storage.jobs import BOT_QUEUE, NOTICE_WORKER_QUEUES
+from api.storage.jobs import BOT_QUEUE
 from api.tables import Tables
 from worker import run
+from worker.layout import WORKERS
 from worker_processes import ROOT, within
 
 # RQ's back-off after failed waits for a job runs 1, 2, 4, 8, 16 s...: by 40 s of silence a
@@ -25,7 +25,7 @@ IDLE_SECONDS = 40
 # a busy test machine.
 FIRST_REPLY_SECONDS = 2.0
 # The workers `make run` starts (api/devtools/serve.py).
-MAKE_RUN_QUEUES = (*BOT_WORKERS, NOTICE_WORKER_QUEUES)
+MAKE_RUN_QUEUES = tuple(worker.queues for worker in WORKERS)
 
 
 def queue_env(redis_url: str) -> dict[str, str]:
