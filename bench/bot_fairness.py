@@ -29,11 +29,11 @@ from redis import Redis
 from rq import Worker
 
 from api.devtools.embedded_cluster import free_port
-from worker.layout import BOT_WORKERS
 from api.tables import Tables
 from bench.bot_latency import Human, Results, line
 from bench.redis_for_bench import bench_redis_url
 from bench.starting import wait_until_ready
+from worker.layout import BOT_WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -45,10 +45,10 @@ from redis.cluster import RedisCluster
 
 from api.devtools.embedded_cluster import EmbeddedCluster, free_port
 from api.devtools.embedded_redis import start_embedded
-from worker.layout import BOT_WORKERS
 from bench.starting import wait_until_ready
 from rules import GAMES
 from rules.search import DEFAULT_BUDGETS
+from worker.layout import BOT_WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from api.storage.jobs import (BOT_QUEUE, BOT_QUEUE_ORDER, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE,
-                              NOTICE_WORKER_QUEUES)
+from api.storage.jobs import (
+    BOT_QUEUE,
+    BOT_QUEUE_ORDER,
+    DEEP_BOT_QUEUE,
+    HEAVY_BOT_QUEUE,
+    NOTICE_WORKER_QUEUES,
+)
 
 # A worker that takes hard bots first yields the CPU this much, so the quick replies and the API
 # on the same machine get it first: the hard bots' deadline is on the wall clock anyway.

@@ -155,7 +155,7 @@ class JobBoard:
                 return True
             # A worker of one queue leaves the id in RQ's intermediate list, whose cleanup would
             # fail the next run under this id a minute later.
-            self.redis.lrem(queue.intermediate_queue_key, 0, job_id)
+            queue.intermediate_queue.remove(job_id)
             return False
         if status == JobStatus.SCHEDULED and queue is not None:
             registry = queue.scheduled_job_registry
