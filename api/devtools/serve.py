@@ -11,9 +11,8 @@ then SIGKILL after a few seconds).
 Children: the workers of `worker.layout.WORKERS` (a bot worker for quick moves alone, one for
 bots that think long, which takes quick moves while no long one waits, so a hard bot's thinking
 never holds up an easy or medium reply, and the notice worker, so a slow webhook never delays a
-bot move) and gunicorn. HOST and PORT choose
-the address: 127.0.0.1:8000 by default (this machine only); HOST=0.0.0.0
-serves every interface.
+bot move) and gunicorn. HOST and PORT choose the address: 127.0.0.1:8000 by default (this
+machine only); HOST=0.0.0.0 serves every interface.
 """
 from __future__ import annotations
 
