@@ -50,6 +50,23 @@ def test_a_challenge_waits_at_the_top_of_the_inbox_and_is_taken_by_joining(clien
     assert inbox(client, bert_auth)[0]["invitation"] is None
 
 
+def test_an_invite_kept_for_another_player_is_previewed_as_not_open_to_anyone_else(
+        client, new_player):
+    _, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    _, cecil_auth = new_player("Cecil")
+    code = challenge(client, anna_auth, bert["id"]).get_json()["invites"][0]["code"]
+    preview = f"/api/v1/games/invites/{code}"
+    for headers in ({}, cecil_auth, anna_auth):
+        answer = client.get(preview, headers=headers)
+        assert answer.status_code == 200, answer.get_json()
+        seat = answer.get_json()["seats"][1]
+        assert (seat["open"], seat["kept_for_another"]) == (False, True), headers
+        assert client.post(preview, headers=cecil_auth).status_code == 403
+    seat = client.get(preview, headers=bert_auth).get_json()["seats"][1]
+    assert (seat["open"], seat["kept_for_another"]) == (True, False)
+
+
 def test_declining_opens_the_seat_with_a_new_link_tells_the_creator_and_leaves_no_trace(
         client, new_player):
     anna, anna_auth = new_player("Anna")
