@@ -206,6 +206,8 @@ class Seating:
                 raise Conflict("you already have a seat in this game")
             if self.storage.friends.blocking_any(stored.humans(), player.id):
                 raise Forbidden("you cannot take a seat at this table")
+            if self.storage.friends.blocks_any(player.id, stored.humans()):
+                raise Conflict("you block a player at this table: unblock them first")
             index = choose(stored)
             seat = stored.seats[index]
             taken["invite"] = seat.invite

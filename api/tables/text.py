@@ -8,7 +8,8 @@ when nothing of it would show. The zero-width joiners that some scripts and emoj
 kept, but only between two characters that show.
 
 A player's name may also not look like a bot's seat ("Bot 2 (hard)", "Botti ...") or a bot
-level's profile ("Hard bot", `api.tables.ratings.bot_name`): it is compared by its look (`confusable_homoglyphs`: a Cyrillic В or a digit 0 reads as B and O).
+level's profile ("Hard bot", `api.tables.ratings.bot_name`): it is compared by its look
+(`confusable_homoglyphs`: a Cyrillic В or a digit 0 reads as B and O).
 """
 from __future__ import annotations
 

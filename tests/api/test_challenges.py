@@ -114,6 +114,48 @@ def test_a_player_who_blocks_you_cannot_be_challenged(client, new_player):
     assert inbox(client, bert_auth) == [] and inbox(client, anna_auth) == []
 
 
+def test_blocking_a_player_withdraws_and_declines_the_challenges_between_you_both_ways(
+        client, new_player):
+    anna, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    _, cecil_auth = new_player("Cecil")
+    from_bert = challenge(client, bert_auth, anna["id"]).get_json()
+    to_bert = challenge(client, anna_auth, bert["id"]).get_json()
+    from_cecil = challenge(client, cecil_auth, anna["id"]).get_json()
+    assert {line["id"] for line in inbox(client, anna_auth) if line["invitation"]} == {
+        from_bert["id"], from_cecil["id"]}
+
+    assert client.put(f"/api/v1/players/me/blocks/{bert['id']}",
+                      headers=anna_auth).status_code == 204
+    assert [line["id"] for line in inbox(client, anna_auth) if line["invitation"]] == [
+        from_cecil["id"]], "Cecil's challenge stays"
+    assert [line["id"] for line in inbox(client, bert_auth) if line["invitation"]] == []
+    joined = client.post(f"/api/v1/games/{from_bert['id']}/join", headers=anna_auth, json={})
+    assert joined.status_code == 403, joined.get_json()
+    assert client.post(f"/api/v1/games/{to_bert['id']}/join", headers=bert_auth,
+                       json={}).status_code == 403
+    for game in (from_bert, to_bert):
+        view = client.get(f"/api/v1/games/{game['id']}", headers=bert_auth
+                          if game is from_bert else anna_auth).get_json()
+        assert view["status"] == "waiting" and view["seats"][1]["name"] is None
+        events = client.get(f"/api/v1/games/{game['id']}/events", headers=bert_auth
+                            if game is from_bert else anna_auth).get_json()["events"]
+        assert any(event["type"] == "declined" and event["seat"] == 1 for event in events)
+    assert client.post(f"/api/v1/games/{from_cecil['id']}/join", headers=anna_auth,
+                       json={}).status_code == 200
+
+
+def test_a_player_may_not_sit_down_with_a_player_they_block(client, new_player):
+    anna, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    lobby_game = client.post("/api/v1/games", headers=bert_auth, json={
+        **CHALLENGE, "seats": ["human", "human"], "public": True}).get_json()
+    assert client.put(f"/api/v1/players/me/blocks/{bert['id']}",
+                      headers=anna_auth).status_code == 204
+    joined = client.post(f"/api/v1/games/{lobby_game['id']}/join", headers=anna_auth, json={})
+    assert joined.status_code == 409 and "block" in joined.get_json()["message"]
+
+
 def test_a_profile_says_whether_its_player_may_be_challenged(client, new_player):
     anna, anna_auth = new_player("Anna")
     bert, bert_auth = new_player("Bert")
