@@ -152,6 +152,31 @@ def test_another_players_or_a_forged_credential_is_refused(app, client, new_play
     assert client.get(PASSKEYS, headers=anna_headers).get_json()[0]["name"] == "My phone"
 
 
+def test_a_credential_id_one_player_registered_is_refused_to_another(app, client, new_player,
+                                                                       site):
+    origin, _ = site
+    anna, anna_auth = new_player("Anna")
+    _, bert_auth = new_player("Bert")
+    phone = Authenticator()
+    passkey = register(client, anna_auth, phone, origin).get_json()
+    seen_id = phone.credentials[0].id
+
+    def register_as_bert():
+        options = client.post(REGISTRATION_OPTIONS, headers=bert_auth).get_json()
+        credential = Authenticator().create(options, origin, credential_id=seen_id)
+        return client.post(PASSKEYS, headers=bert_auth, json={"credential": credential,
+                                                               "name": "Copied"})
+    refused = register_as_bert()
+    assert refused.status_code == 409, refused.get_json()
+    assert refused.get_json()["reason"] == "conflict" and refused.get_json()["message"]
+    assert client.get(PASSKEYS, headers=bert_auth).get_json() == []
+    signed_in, _ = sign_in(app.test_client(), phone, origin)
+    assert signed_in.get_json()["id"] == anna["id"]
+
+    assert client.delete(f"{PASSKEYS}/{passkey['id']}", headers=anna_auth).status_code == 204
+    assert register_as_bert().status_code == 201, "a removed passkey's id is free again"
+
+
 def test_bad_input_is_a_4xx_in_the_error_shape(client, new_player):
     _, headers = new_player("Anna")
     assert client.post(REGISTRATION_OPTIONS).status_code == 401
