@@ -208,6 +208,17 @@ def test_passkey_signins_are_budgeted_per_address(redis, store_env):
     assert client.post(SIGNIN, json={}).status_code == 429
 
 
+def test_passkey_registration_options_are_budgeted_per_player(redis, store_env):
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    token = client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    answers = [client.post(REGISTRATION_OPTIONS, headers=headers) for _ in range(40)]
+    statuses = [answer.status_code for answer in answers]
+    assert statuses[:5] == [200] * 5 and statuses[-1] == 429, statuses
+    spent = answers[-1]
+    assert int(spent.headers["Retry-After"]) >= 1 and spent.get_json()["code"] == 429
+
+
 def test_the_relying_party_and_origin_come_from_settings(redis, store_env, monkeypatch):
     assert (Settings.from_env({"POYTA_PUBLIC_URL": "https://play.poyta.example:8443/"}).rp_id,
             Settings.from_env({"POYTA_PUBLIC_URL": "https://play.poyta.example:8443/"}).origin) == (
@@ -226,9 +237,12 @@ def test_the_relying_party_and_origin_come_from_settings(redis, store_env, monke
     assert register(client, headers, authenticator, "https://play.poyta.example").status_code == 201
 
 
-def test_challenges_are_short_lived_and_a_player_holds_at_most_20_passkeys(client, new_player,
-                                                                          site, store):
+def test_challenges_are_short_lived_and_a_player_holds_at_most_20_passkeys(
+        redis, store_env, new_player, site, store):
     origin, _ = site
+    # Each passkey is a registration: a budget too large to meet for 21 of them.
+    client = create_app({**store_env, "TESTING": True, "RATE_LIMITS": {
+        "passkey_registration": "1000/minute"}}).test_client()
     anna, headers = new_player("Anna")
     client.post(REGISTRATION_OPTIONS, headers=headers)
     assert 0 < store.ttl(keys.passkey_registration(anna["id"])) <= CHALLENGE_SECONDS
