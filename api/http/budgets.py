@@ -78,6 +78,9 @@ BUDGETS = (
     # Each sign-in's options keep a challenge alive for two minutes: one ceremony is two calls.
     Budget("passkey_signin", ("passkeys.SignInOptions", "passkeys.SignIn"), "20/minute;120/hour",
            by_address),
+    # Each registration's options read the player's passkeys and keep a challenge alive.
+    Budget("passkey_registration", ("passkeys.RegistrationOptions",), "10/minute;60/hour",
+           by_player),
     # A change of a player's clock is a commit at each of their tables.
     Budget("clock", ("clock.Clock", "clock.Vacation"), "60/minute;600/hour", by_player),
     # A rename is a script at each of the player's tables and wakes everyone watching them.

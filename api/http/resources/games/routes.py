@@ -151,7 +151,7 @@ class Invite(MethodView):
 
         Counted with the guesses of invite codes, so it finds no game a code does not name.
         """
-        return tables().seating.invite_preview(code)
+        return tables().seating.invite_preview(code, current_player(required=False))
 
     @blp.doc(operationId="acceptInvite")
     @authenticated
