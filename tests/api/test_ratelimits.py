@@ -240,7 +240,7 @@ def test_more_requests_at_once_than_connections_wait_for_one_and_all_count(redis
 
     def hit():
         try:
-            results.append(counters.hit(rate, "burst", "anna"))
+            results.append(counters.spend([(rate, "burst", "anna")])[0].allowed)
         except Exception as error:  # noqa: BLE001 - the test reports whatever a caller met
             errors.append(repr(error))
 
@@ -254,4 +254,4 @@ def test_more_requests_at_once_than_connections_wait_for_one_and_all_count(redis
         thread.join()
     assert errors == [] and results == [True] * callers
     assert during <= pool_size
-    assert counters.window(rate, "burst", "anna")[1] == 100 - callers
+    assert counters.spend([(rate, "burst", "anna")])[0].remaining == 100 - callers - 1
