@@ -4,9 +4,11 @@ short, rate-limited messages per game for its players, kept within bounds."""
 import threading
 import time
 
+import pytest
 import requests
 
 from api.tables.chat import CHAT_KEEP, CHAT_LENGTH, CHAT_RATE
+from long_polls import wait_for_long_polls
 
 GAME = {"type": "sixnimmt", "players": 3, "seats": ["human", "human", {"bot": "easy"}],
         "options": {"threshold": 1}}
@@ -136,6 +138,7 @@ def test_the_table_keeps_only_the_latest_messages(client, new_player, store):
     assert heard["messages"][-1]["text"] == f"line {CHAT_KEEP + 4}" and heard["last"] == CHAT_KEEP + 5
 
 
+@pytest.mark.cluster
 def test_a_player_leaves_a_waiting_game_and_the_seat_opens_again(client, new_player, store):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -209,7 +212,8 @@ def test_a_dropped_rematch_lets_the_players_ask_again(client, new_player, store,
     assert again.status_code == 200 and again.get_json()["id"] != rematch
 
 
-def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server):
+@pytest.mark.cluster
+def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server, redis):
     http = requests.Session()
     anna = {"Authorization": f"Bearer {http.post(live_server + '/api/v1/players', json={'name': 'Anna'}).json()['token']}"}
     bert = {"Authorization": f"Bearer {http.post(live_server + '/api/v1/players', json={'name': 'Bert'}).json()['token']}"}
@@ -224,7 +228,7 @@ def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server):
         heard["seconds"] = time.monotonic() - started
     listener = threading.Thread(target=listen)
     listener.start()
-    time.sleep(0.5)
+    wait_for_long_polls(redis)
     assert "answer" not in heard  # nothing said yet: it waits
     assert http.post(chat, json={"text": "Hi!"}, headers=anna).status_code == 201
     listener.join()

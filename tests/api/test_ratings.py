@@ -19,6 +19,9 @@ from api.tables.ratings import places
 from api.tables.views import summary
 from rules import GAMES
 
+# On the cluster too: results and ratings of several players' keys, recorded once.
+pytestmark = pytest.mark.cluster
+
 MODEL = PlackettLuce()
 
 

@@ -10,6 +10,9 @@ import httpx
 import pytest
 from jsonschema import Draft202012Validator
 
+# On the cluster too: the event streams and their wake-ups.
+pytestmark = pytest.mark.cluster
+
 READ_TIMEOUT = 60
 
 
