@@ -10,7 +10,6 @@ from api.storage import connections
 from api.storage.jobs import BOT_QUEUE_ORDER
 from api.tables import Tables
 from worker.runner import PromptWorker
-from long_polls import wait_for_long_polls
 
 TWO_HUMANS = ["human", "human", {"bot": "easy"}]
 
@@ -149,7 +148,7 @@ def test_long_poll_answers_304_after_the_wait_and_at_once_when_stale(live_client
 
 
 @pytest.mark.cluster
-def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client, redis):
+def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
     session, base = live_client
     anna = register(session, base, "Anna")
     bert = register(session, base, "Bert")
@@ -174,15 +173,14 @@ def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client, redis):
             "inbox", f"{base}/api/v1/players/me/games?wait=20", inbox_etag))]
     for waiter in waiters:
         waiter.start()
-    wait_for_long_polls(redis, 2)
-    assert answers == {}, "both wait for a change"
+    time.sleep(0.5)  # the process's change feed subscribes on its first wait
     session.post(f"{base}/api/v1/games/{game['id']}/actions",
                  json={"action": {"type": "play", "card": bert_card}}, headers=bert)
     for waiter in waiters:
         waiter.join()
     for name in ("game", "inbox"):
         status, took = answers[name]
-        assert status == 200 and took < 5, (name, answers)
+        assert status == 200 and 0.4 < took < 5, (name, answers)
 
 
 # --- deadlines and stand-ins ----------------------------------------------------------------

@@ -78,6 +78,7 @@ def test_concurrent_first_uses_agree_on_one_key(store, store_env):
 
 
 # --- subscriptions --------------------------------------------------------------------------
+@pytest.mark.cluster
 def test_subscribe_and_unsubscribe(client, store, new_player, push_service):
     anna, headers = new_player("Anna")
     subscription = push_service.subscription(push_service.browser("phone"))
