@@ -18,6 +18,9 @@ from api.tables import Tables
 from worker.runner import PromptWorker
 from redis_servers import store_settings
 
+# On the cluster too: the store's scripts and commands, counted on each store.
+pytestmark = pytest.mark.cluster
+
 # Issue 10 asked for at most 2 commands for a poll and a view; a view without `wait` is
 # answered before Flask (api/game_polls.py) in one.
 CEILINGS = {"304 poll": 1, "seated view": 1, "accepted action": 3, "bot job body": 3,
