@@ -38,7 +38,7 @@ def upgrade() -> None:
             meta json NOT NULL,
             seats json NOT NULL,
             state json NOT NULL,
-            results jsonb NOT NULL,
+            results json NOT NULL,
             renamed integer NOT NULL DEFAULT 0,
             table_names json,
             log bytea NOT NULL,
