@@ -7,13 +7,14 @@ from redis import Redis
 
 from api.storage import keys
 
-# Removes or moves a game's entry only if its score is still the one seen.
+# Removes or moves a game's entry only if its score is still the one seen; 1 when it did.
 # KEYS: the outbox. ARGV: game id, seen score, new score ('' to remove).
 _MOVE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
 if ARGV[3] == '' then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-return redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
 """
 
 
