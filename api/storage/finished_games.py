@@ -2,8 +2,9 @@
 migrations in `api/storage/migrations/`): written once a game, read by id.
 
 Archiving is idempotent on the game id: `archived_games` takes the id (`ON CONFLICT (game_id)
-DO NOTHING`), and only the transaction that took it writes the game's row, so a job run twice,
-or killed after its commit and run again, archives the game once.
+DO NOTHING`), and only the statement that took it writes the game's row, so a job run twice,
+or killed after its commit and run again, archives the game once. Connections are in
+autocommit: each statement is its own transaction, one round trip.
 """
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ from api.storage.sql import pool_for
 
 _COLUMNS = ("game_id, finished_at, game_type, public, rated, version, seat_players, seat_names, "
             "meta, seats, state, results, renamed, table_names, log")
-_PLACES = ", ".join(["%s"] * 8 + ["%s::json"] * 4 + ["%s"] * 3)
+_ARCHIVE = f"""
+WITH taken AS (
+    INSERT INTO archived_games (game_id, finished_at) VALUES (%s, %s)
+    ON CONFLICT (game_id) DO NOTHING RETURNING game_id, finished_at)
+INSERT INTO finished_games ({_COLUMNS})
+SELECT game_id, finished_at, {", ".join(["%s"] * 6 + ["%s::json"] * 4 + ["%s"] * 3)} FROM taken
+RETURNING game_id"""
 # The JSON as stored: `json` keeps its text as written, so it reads back byte for byte.
 _READ = _COLUMNS.replace("meta, seats, state, results", "meta::text, seats::text, state::text, "
                          "results::text")
@@ -59,21 +66,14 @@ class FinishedGames:
         return pool_for(self.url)
 
     def archive(self, game: ArchivedGame) -> bool:
-        """True when this call archived the game, False when it was archived before."""
-        with self.pool.connection() as connection, connection.transaction():
-            taken = connection.execute(
-                "INSERT INTO archived_games (game_id, finished_at) VALUES (%s, %s) "
-                "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                (game.game_id, _instant(game.finished_at))).fetchone()
-            if taken is None:
-                return False
-            connection.execute(
-                f"INSERT INTO finished_games ({_COLUMNS}) VALUES ({_PLACES})",
-                (game.game_id, _instant(game.finished_at), game.game_type, game.public,
-                 game.rated, game.version, game.seat_players, game.seat_names, game.meta,
-                 game.seats, game.state, game.results, game.renamed,
-                 None if game.names is None else Json(game.names), game.log))
-        return True
+        """True when this call archived the game, False when it was archived before. One
+        statement, atomic by itself: the id taken and the row written, or neither."""
+        with self.pool.connection() as connection:
+            return connection.execute(_ARCHIVE, (
+                game.game_id, _instant(game.finished_at), game.game_type, game.public,
+                game.rated, game.version, game.seat_players, game.seat_names, game.meta,
+                game.seats, game.state, game.results, game.renamed,
+                None if game.names is None else Json(game.names), game.log)).fetchone() is not None
 
     def find(self, game_id: str) -> ArchivedGame | None:
         with self.pool.connection() as connection:

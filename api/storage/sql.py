@@ -28,7 +28,8 @@ def pool_for(url: str) -> ConnectionPool:
     with _pools_lock:
         if url not in _pools:
             pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, timeout=WAIT_SECONDS,
-                                  kwargs={"connect_timeout": CONNECT_SECONDS},
+                                  kwargs={"connect_timeout": CONNECT_SECONDS,
+                                          "autocommit": True},
                                   check=ConnectionPool.check_connection, open=False,
                                   name="poyta-record")
             pool.open(wait=False)
