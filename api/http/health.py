@@ -2,9 +2,9 @@
 database answer (the database only when one is configured).
 
 A load balancer sends traffic only to a ready process; an orchestrator restarts one
-that is not alive. Play goes on while the database is away (only archiving waits), so an
-operator reads `checks` to tell which store is missing. Readiness uses clients of its own with short time-outs, so a
-vanished Redis makes `/readyz` answer 503 with the reason at once instead of
+that is not alive. Play goes on while the database is away (only archiving waits): a 503's
+`errors` names the store that is missing. Readiness uses clients of its own with short
+time-outs, so a vanished Redis makes `/readyz` answer 503 with the reason at once instead of
 queueing behind the requests that wait for it.
 """
 from __future__ import annotations

@@ -22,8 +22,8 @@ def alembic_config(url: str) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     # SQLAlchemy's name for the same server through psycopg 3.
-    config.set_main_option("sqlalchemy.url", url.replace("postgresql://", "postgresql+psycopg://", 1)
-                           .replace("%", "%%"))
+    sqlalchemy_url = url.replace("postgresql://", "postgresql+psycopg://", 1)
+    config.set_main_option("sqlalchemy.url", sqlalchemy_url.replace("%", "%%"))
     return config
 
 
