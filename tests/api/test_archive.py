@@ -115,3 +115,23 @@ def test_archiving_survives_a_killed_worker_and_a_restarted_database(
     for game_id in games:
         assert rows(database, game_id) == (1, 1), game_id
         assert tables.storage.finished.find(game_id).version == tables.games.load(game_id).version
+
+
+def test_without_its_database_play_goes_on_and_a_read_of_the_archive_answers_503(
+        store, redis, store_env, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/poyta")
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    anna = client.post("/api/v1/players", json={"name": "Anna"}).get_json()
+    mine = {"Authorization": f"Bearer {anna['token']}"}
+    game = client.post("/api/v1/games", headers=mine, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}]}).get_json()
+    view = client.get(f"/api/v1/games/{game['id']}", headers=mine).get_json()
+    moved = client.post(f"/api/v1/games/{game['id']}/actions", headers=mine,
+                        json={"action": view["legal_actions"][0]})
+    assert moved.status_code == 200, moved.get_json()
+
+    gone = client.get("/api/v1/games/notinredis/record")
+    assert gone.status_code == 503 and gone.headers["Retry-After"] == "5"
+    assert gone.get_json()["reason"] == "unavailable"
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and set(ready.get_json()["errors"]) == {"database"}
