@@ -2,8 +2,9 @@
 it is over its record (the seed, the deals as dealt, every action) and a replay of any step
 with every hand.
 
-Access: the events follow the game's watch rule; the record and the replay wait for the end,
-and of a private game are shown only to its players.
+Access: the events follow the game's watch rule; the record and the replay wait for the end
+(of a duplicate-deal tournament game, the end of its round: `api.tables.tournaments`), and of a
+private game are shown only to its players.
 
 A finished game's log never changes: each process keeps the logs it unpacked last (up to
 `LOG_CACHE_BYTES`), so reading a long game's events, record or replay again costs neither the
@@ -21,6 +22,7 @@ from api.storage.packed_logs import FinishedLog
 from api.tables.errors import Forbidden, NotFound, no_game
 from api.tables.games import Games
 from api.tables.model import FINISHED, Player, StoredGame
+from api.tables.tournaments import round_over, round_seed
 from api.tables.views import Watching
 
 LOG_CACHE_BYTES = 64 * 1024 * 1024
@@ -145,7 +147,24 @@ class History:
             raise Forbidden("this game is private: only its players may see its record")
         if stored.status() != FINISHED:
             raise Forbidden(refusal)
+        tournament = stored.meta.tournament
+        if tournament and round_seed(self.games.storage, tournament["id"], tournament["round"]
+                                     ) is not None and not round_over(
+                self.games.storage, tournament["id"], tournament["round"]):
+            raise Forbidden(ROUND_WAITS)
         return stored
+
+    def _tournament(self, stored: StoredGame) -> dict:
+        """A tournament's game: its tournament, round and table, and a duplicate round's seed
+        once the round is over."""
+        tournament = stored.meta.tournament
+        if not tournament:
+            return {}
+        over = round_over(self.games.storage, tournament["id"], tournament["round"])
+        return {"tournament": {
+            "id": tournament["id"], "round": tournament["round"], "table": tournament["table"],
+            "round_seed": round_seed(self.games.storage, tournament["id"], tournament["round"])
+            if over else None}}
 
     def record(self, game_id: str, player: Player | None) -> dict:
         stored = self._finished(game_id, player, RECORD_WAITS)
@@ -161,6 +180,7 @@ class History:
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             **dict(zip(("chapters", "trick_chapters"), _chapters(stored, actions))),
             "outcome": stored.outcome(),
+            **self._tournament(stored),
         }
 
     def replay(self, game_id: str, player: Player | None, step: int) -> dict:
@@ -185,4 +205,6 @@ class History:
 
 
 RECORD_WAITS = "the record is published when the game is over"
+# A duplicate round's games hold the same cards: none shows its hands until every one is over.
+ROUND_WAITS = "the record of a duplicate-deal game is published when its round is over"
 REPLAY_WAITS = "a game can be replayed when it is over"

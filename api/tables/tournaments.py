@@ -1,0 +1,558 @@
+"""Tournaments for asynchronous play: Swiss rounds of multiplayer tables, round robins, and
+duplicate deals. Pairing and scoring are `api.tables.tournament_pairing`'s (pure); this module
+keeps the tournament and moves it on.
+
+**A tournament's life.** Created `open`; players join and leave until it starts: when full (its
+`cap` entrants), or at `starts_at` with whoever entered (two at least, else it is `cancelled`).
+Then `running`: each round's tables are paired and their games made, each a private,
+no-vacation game of the tournament's pace whose turns never run past the round's deadline
+(`api.tables.turns`). A round is over when every game of it finished; at its deadline the absent
+seats' turns time out and stand-in bots take them and finish the game (`api.tables.bots`), so a
+round never outlasts its deadline by more than the bots' moves. Then the round is scored and the
+next one paired, until the last: `finished`.
+
+**Moving on** is one job (`move_on`), idempotent and safe against a worker dying mid-way: every
+step is a compare-and-set of the tournament's document, the pairing is stored (with its games'
+ids) before any game is made, and a table's game is made under a lease only when no game of that
+id exists, so a job run again picks up where a dead one stopped. It is queued when a tournament
+game finishes (the commit's consequence `TournamentGameFinished`), when the last entrant joins,
+and by the sweeper for every tournament whose start or round deadline has passed (the due-set of
+tournaments), which also catches a job lost with a dead process.
+
+**Withdrawal.** A player who leaves a running tournament resigns their seat in the round's game
+(as today: a bot plays it on) and is paired no more; so is a player who made no move of their
+own in a whole round (every move of their seat a time-out or a stand-in's).
+
+**Duplicate deals.** Every table of a round (all of one size) is dealt from the round's one
+seed, so seat k holds the same cards, in the same position, at every table; each table seats
+its players in its own secret order (drawn when the round is paired, never shown: a table's
+players are listed in standing order, and tournament games are private). This limits what one
+player can learn or arrange: nobody knows before the round who will hold which hand, and the
+house never tells which player of another table holds one's cards. It cannot prevent players at
+different tables from telling each other their cards (then, as every table holds the same deal,
+one learns which opponent holds a friend's hand), so duplicate play trusts its players as
+duplicate bridge does. The round's seed is shown (in the tournament and in each game's record)
+only once the round is over, and a duplicate game's record and replay, which show every hand,
+wait for the round's end too.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from api.tables import turns
+from api.tables.errors import Conflict, Forbidden, NotFound, Unprocessable
+from api.tables.games import Games
+from api.tables.model import (ACTIVE, FINISHED as GAME_FINISHED, Meta, Player, Seat, StoredGame,
+                              iso)
+from api.tables.play import Play
+from api.tables.player_clock import PlayerClocks
+from api.tables.ratings import Standing
+from api.tables.tournament_pairing import (
+    BOT, ROUND_ROBIN_MOST, Record, matchpoints, places_of, round_robin, standing_order,
+    swiss_round, table_points,
+)
+from rules import GAMES, InvalidOptions
+
+MAX_ENTRANTS = 256
+FORMATS = ("swiss", "round_robin")
+RANKINGS = ("points", "matchpoints")
+OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
+LISTS = ("open", "mine", "finished")
+MOST_ROUNDS = 20
+ROUND_SECONDS = (3600, 60 * 86400)
+LOOK_AGAIN = 60.0      # seconds after a due time at which the sweeper looks again
+LEASE_SECONDS = 30     # a table's game in the making; a dead maker's lease lapses
+LISTED = 50
+CAS_ATTEMPTS = 20
+NOT_OWN_MOVES = ("timeout", "stand_in")   # notes of moves a player did not make
+
+
+@dataclass
+class Tournament:
+    id: str
+    name: str
+    type: str
+    table_size: int
+    options: dict
+    format: str
+    rounds: int
+    cap: int
+    pace: str
+    round_seconds: int
+    bot_level: str
+    creator: str
+    created: float
+    starts_at: float | None = None     # None: when full
+    public: bool = True
+    invite: str | None = None          # the code a private tournament is joined with
+    rated: bool = True
+    duplicate: bool = False
+    rank_by: str = "points"
+    status: str = OPEN
+    entrants: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    automated: list[str] = field(default_factory=list)   # entrants registered as bots
+    ratings: dict[str, float] = field(default_factory=dict)   # at the start, for tie-breaks
+    withdrawn: list[str] = field(default_factory=list)
+    records: dict[str, dict] = field(default_factory=dict)    # player -> Record's fields
+    schedule: list | None = None       # a round robin's every round, drawn at the start
+    played: list[dict] = field(default_factory=list)          # the rounds so far
+    version: int = 0
+
+    def to_json(self) -> str:
+        doc = asdict(self)
+        del doc["version"]
+        return json.dumps(doc, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, version: int) -> "Tournament":
+        return cls(**json.loads(text), version=version)
+
+    def standing_records(self) -> dict[str, Record]:
+        return {player: Record(points=self.records.get(player, {}).get("points", 0.0),
+                               matchpoints=self.records.get(player, {}).get("matchpoints", 0.0),
+                               met=self.records.get(player, {}).get("met", {}),
+                               rating=self.ratings.get(player, 0.0))
+                for player in self.entrants}
+
+    def current(self) -> dict | None:
+        return self.played[-1] if self.played else None
+
+    def active(self) -> list[str]:
+        return [player for player in self.entrants if player not in self.withdrawn]
+
+
+def round_over(storage, tournament_id: str, number: int) -> bool:
+    """Whether the tournament's round `number` is over (read by a game's record)."""
+    found = storage.tournaments.load(tournament_id)
+    if found is None:
+        return True
+    played = json.loads(found[1])["played"]
+    return number <= len(played) and played[number - 1]["over"]
+
+
+def round_seed(storage, tournament_id: str, number: int) -> int | None:
+    found = storage.tournaments.load(tournament_id)
+    if found is None:
+        return None
+    played = json.loads(found[1])["played"]
+    return played[number - 1].get("seed") if number <= len(played) else None
+
+
+def own_moves(log, seat: int) -> int:
+    """The moves of a seat its player made: its actions less those noted as a time-out's or a
+    stand-in's."""
+    made = sum(1 for entry in log.actions if entry["seat"] == seat)
+    return made - sum(1 for event in log.events
+                      if event.get("type") in NOT_OWN_MOVES and event.get("seat") == seat)
+
+
+class Tournaments:
+    def __init__(self, games: Games, clocks: PlayerClocks, play: Play,
+                 paces: dict[str, int | None]):
+        self.games = games
+        self.clocks = clocks
+        self.play = play
+        self.paces = paces
+        self.storage = games.storage
+        self.store = games.storage.tournaments
+        self.jobs = games.jobs
+        self.clock = games.clock
+
+    # --- making, reading, listing --------------------------------------------------------------
+    def create(self, player: Player, name: str, type: str, table_size: int, rounds: int | None,
+               format: str = "swiss", cap: int = 16, options: dict | None = None,
+               pace: str = "1d", round_hours: float = 72, bot_level: str | None = None,
+               starts_at: float | None = None, public: bool = True, rated: bool = True,
+               duplicate: bool = False, rank_by: str = "points") -> Tournament:
+        game = GAMES.get(type)
+        if game is None:
+            raise Unprocessable(f"unknown game type {type!r}; known: {', '.join(GAMES)}")
+        if not game.min_players <= table_size <= game.max_players:
+            raise Unprocessable(f"{game.title} is for tables of {game.min_players} to "
+                                f"{game.max_players}, not {table_size}", "impossible_table_size")
+        if any(len(team) > 1 for team in game.teams(table_size)):
+            raise Unprocessable(f"{game.title} at {table_size} is played in partnerships, "
+                                f"which a tournament does not pair", "impossible_table_size")
+        try:
+            options = game.normalise_options(table_size, options)
+        except InvalidOptions as error:
+            raise Unprocessable(str(error)) from None
+        if format not in FORMATS:
+            raise Unprocessable(f"format must be one of {', '.join(FORMATS)}")
+        if not 2 <= cap <= MAX_ENTRANTS:
+            raise Unprocessable(f"a tournament takes 2 to {MAX_ENTRANTS} entrants, not {cap}",
+                                "too_many_entrants")
+        if format == "round_robin" and cap > ROUND_ROBIN_MOST:
+            raise Unprocessable(f"a round robin is for groups of up to {ROUND_ROBIN_MOST}",
+                                "too_many_entrants")
+        if format == "swiss" and rounds is None:
+            raise Unprocessable("a Swiss tournament needs its number of rounds")
+        if rounds is not None and not 1 <= rounds <= MOST_ROUNDS:
+            raise Unprocessable(f"rounds must be from 1 to {MOST_ROUNDS}")
+        if pace not in self.paces:
+            raise Unprocessable(f"pace must be one of {', '.join(self.paces)}")
+        seconds = round(round_hours * 3600)
+        if not ROUND_SECONDS[0] <= seconds <= ROUND_SECONDS[1]:
+            raise Unprocessable("round_hours must be from 1 to 1440")
+        level = bot_level or game.bot_levels[0].name
+        if not game.has_bot_level(level):
+            raise Unprocessable(f"{game.title} has no bot level {level!r}")
+        if rank_by not in RANKINGS or (rank_by == "matchpoints" and not duplicate):
+            raise Unprocessable("rank_by is 'points', or 'matchpoints' with duplicate deals")
+        now = self.clock.now()
+        if starts_at is not None and starts_at <= now:
+            raise Unprocessable("starts_at must be in the future")
+        tournament = Tournament(
+            id=secrets.token_urlsafe(9), name=name, type=type, table_size=table_size,
+            options=options, format=format, rounds=rounds or 0, cap=cap, pace=pace,
+            round_seconds=seconds, bot_level=level, creator=player.id, created=now,
+            starts_at=starts_at, public=public,
+            invite=None if public else secrets.token_urlsafe(9), rated=rated,
+            duplicate=duplicate, rank_by=rank_by)
+        self.store.create(tournament.id, tournament.to_json(), now)
+        if starts_at is not None:
+            self.store.mark_due(tournament.id, starts_at)
+        tournament.version = 1
+        return tournament
+
+    def load(self, tournament_id: str) -> Tournament:
+        found = self.store.load(tournament_id)
+        if found is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        return Tournament.from_json(found[1], found[0])
+
+    def get(self, tournament_id: str, player: Player | None) -> dict:
+        return self.describe(self.load(tournament_id), player)
+
+    def listed(self, which: str, player: Player | None) -> list[dict]:
+        if which not in LISTS:
+            raise Unprocessable(f"list one of {', '.join(LISTS)}")
+        if which == "mine":
+            if player is None:
+                raise Unprocessable("sign in to list your tournaments")
+            ids = self.store.of_player(player.id, LISTED)
+        else:
+            ids = self.store.newest(LISTED * 4)
+        found = []
+        for tournament_id in ids:
+            loaded = self.store.load(tournament_id)
+            if loaded is None:
+                continue
+            tournament = Tournament.from_json(loaded[1], loaded[0])
+            if which == "open" and (tournament.status != OPEN or not tournament.public):
+                continue
+            if which == "finished" and (tournament.status != FINISHED or not tournament.public):
+                continue
+            found.append(self.summary(tournament, player))
+        return found[:LISTED]
+
+    # --- entering and leaving -------------------------------------------------------------------
+    def join(self, tournament_id: str, player: Player, invite: str | None = None) -> dict:
+        def enter(tournament: Tournament) -> None:
+            if tournament.status != OPEN:
+                raise Conflict("this tournament has started: it takes no more entrants",
+                               "tournament_started")
+            if not tournament.public and invite != tournament.invite:
+                raise Forbidden("this tournament is private: join it with its invite")
+            if player.id in tournament.entrants:
+                raise Conflict("you have entered this tournament already")
+            if len(tournament.entrants) >= tournament.cap:
+                raise Conflict(f"this tournament is full ({tournament.cap} entrants)",
+                               "tournament_full")
+            tournament.entrants.append(player.id)
+            tournament.names[player.id] = player.name
+            if player.bot:
+                tournament.automated.append(player.id)
+        tournament = self._change(tournament_id, enter)
+        self.store.entered(player.id, tournament_id, self.clock.now())
+        if tournament.starts_at is None and len(tournament.entrants) == tournament.cap:
+            self.jobs.move_tournament_on(tournament.id)
+        return self.describe(tournament, player)
+
+    def leave(self, tournament_id: str, player: Player) -> dict:
+        """Before the start, the entry goes; once running, the player is withdrawn and their
+        seat in the round's game resigns."""
+        def go(tournament: Tournament) -> None:
+            if player.id not in tournament.entrants:
+                raise Conflict("you have not entered this tournament")
+            if tournament.status == OPEN:
+                tournament.entrants.remove(player.id)
+                tournament.names.pop(player.id, None)
+            elif tournament.status == RUNNING:
+                if player.id in tournament.withdrawn:
+                    raise Conflict("you have left this tournament already")
+                tournament.withdrawn.append(player.id)
+            else:
+                raise Conflict("this tournament is over")
+        tournament = self._change(tournament_id, go)
+        if tournament.status == OPEN:
+            self.store.left(player.id, tournament_id)
+        current = tournament.current()
+        if tournament.status == RUNNING and current and not current["over"]:
+            for table in current["tables"]:
+                if player.id in table["seats"]:
+                    stored = self.games.find(table["game_id"])
+                    if stored is not None and stored.status() == ACTIVE:
+                        try:
+                            self.play.resign(table["game_id"], player)
+                        except Conflict:
+                            pass  # resigned already, or the game ended meanwhile
+        return self.describe(tournament, player)
+
+    # --- moving on: the job ---------------------------------------------------------------------
+    def move_on(self, tournament_id: str) -> str:
+        """Whatever is due: the start, the round's missing games, the round's scoring and the
+        next round's pairing, the end. Idempotent; the tournament's status after."""
+        found = self.store.load(tournament_id)
+        if found is None:
+            return "gone"
+        tournament = self._change(tournament_id, self._step)
+        made = True
+        while tournament.status == RUNNING and not tournament.current()["over"]:
+            made = self._make_games(tournament, tournament.current())
+            if not made or not self._round_finished(tournament.current()):
+                break
+            tournament = self._change(tournament_id, self._step)
+        self._schedule(tournament, made)
+        return tournament.status
+
+    def sweep(self, limit: int = 100) -> int:
+        """Queue the job of every tournament whose start or round deadline has passed."""
+        due = self.store.due(self.clock.now(), limit)
+        for tournament_id in due:
+            self.jobs.move_tournament_on(tournament_id)
+        return len(due)
+
+    def _schedule(self, tournament: Tournament, made: bool) -> None:
+        """When the sweeper looks at the tournament next: at its start, soon while a game of
+        the round is missing, else a little after the round's deadline."""
+        now = self.clock.now()
+        if tournament.status == OPEN and tournament.starts_at is not None:
+            self.store.mark_due(tournament.id, max(tournament.starts_at, now))
+        elif tournament.status == RUNNING:
+            deadline = tournament.current()["deadline"]
+            self.store.mark_due(tournament.id, now + LEASE_SECONDS if not made
+                                else max(deadline, now) + LOOK_AGAIN)
+        elif tournament.status in (FINISHED, CANCELLED):
+            self.store.settled(tournament.id)
+
+    def _step(self, tournament: Tournament) -> None:
+        """One change of the tournament's document, whichever is due (none when nothing is)."""
+        now = self.clock.now()
+        if tournament.status == OPEN:
+            full = len(tournament.entrants) >= tournament.cap
+            if not (full or (tournament.starts_at is not None and now >= tournament.starts_at)):
+                return
+            if len(tournament.entrants) < 2:
+                tournament.status = CANCELLED
+                return
+            self._start(tournament)
+            self._pair(tournament, now)
+        elif tournament.status == RUNNING:
+            current = tournament.current()
+            if current["over"] or not self._round_finished(current):
+                return
+            self._score(tournament, current)
+            if len(tournament.played) >= tournament.rounds or len(tournament.active()) < 2:
+                tournament.status = FINISHED
+            else:
+                self._pair(tournament, now)
+
+    def _start(self, tournament: Tournament) -> None:
+        tournament.status = RUNNING
+        standings = self.storage.ratings.standings(tournament.entrants, tournament.type)
+        tournament.ratings = {player: round(Standing.from_json(standings.get(player, "")).ordinal, 3)
+                              for player in tournament.entrants}
+        tournament.records = {player: {"points": 0.0, "matchpoints": 0.0, "met": {}}
+                              for player in tournament.entrants}
+        if tournament.format == "round_robin":
+            order = standing_order(tournament.standing_records())
+            tournament.schedule = round_robin(order, tournament.table_size,
+                                              tournament.rounds or None)
+            tournament.rounds = len(tournament.schedule)
+
+    def _pair(self, tournament: Tournament, now: float) -> None:
+        number = len(tournament.played) + 1
+        active = tournament.active()
+        if tournament.format == "swiss":
+            records = tournament.standing_records()
+            order = standing_order(records, tournament.rank_by, active)
+            tables = swiss_round(order, tournament.table_size,
+                                 {player: records[player].met for player in order})
+        else:
+            tables = [[player if player in active else BOT for player in table]
+                      for table in tournament.schedule[number - 1]]
+            tables = [table for table in tables if any(seat is not BOT for seat in table)]
+        shuffle = random.SystemRandom()
+        paired = []
+        for players in tables:
+            seats = list(players)
+            if tournament.duplicate:
+                shuffle.shuffle(seats)
+            paired.append({"game_id": secrets.token_urlsafe(12),
+                           "players": [player for player in players if player is not BOT],
+                           "seats": seats})
+        tournament.played.append({
+            "number": number, "started": now, "deadline": now + tournament.round_seconds,
+            "seed": secrets.randbits(63) if tournament.duplicate else None,
+            "tables": paired, "over": False, "results": None})
+
+    def _make_games(self, tournament: Tournament, current: dict) -> bool:
+        """Make each of the round's games not made yet; whether every one is there."""
+        made = True
+        for index, table in enumerate(current["tables"]):
+            if self.games.find(table["game_id"]) is not None:
+                continue
+            if self.store.lease_table(tournament.id, current["number"], index, LEASE_SECONDS):
+                self._make_game(tournament, current, index, table)
+            else:
+                made = False  # another process makes it; a dead one's lease lapses
+        return made
+
+    def _make_game(self, tournament: Tournament, current: dict, index: int, table: dict
+                   ) -> None:
+        game = GAMES[tournament.type]
+        now = self.clock.now()
+        meta = Meta(type=game.name, players=tournament.table_size, options=tournament.options,
+                    pace=tournament.pace, pace_seconds=self.paces.get(tournament.pace),
+                    public=False, webhook=None, created=now, vacation=False,
+                    rated=tournament.rated,
+                    tournament={"id": tournament.id, "round": current["number"], "table": index,
+                                "deadline": current["deadline"]})
+        seats = []
+        for number, player in enumerate(table["seats"]):
+            if player is BOT:
+                level = tournament.bot_level
+                seats.append(Seat(name=f"Bot {number + 1} ({level})", bot=level))
+                continue
+            seat = Seat(player_id=player, name=tournament.names.get(player),
+                        automated=player in tournament.automated, bank=turns.first_bank(meta))
+            for name, value in self.clocks.seat_fields(player, meta).items():
+                setattr(seat, name, value)
+            seats.append(seat)
+        seed = current["seed"] if tournament.duplicate else secrets.randbits(63)
+        state = game.new_game(meta.players, meta.options, seed)
+        stored = StoredGame(table["game_id"], game, meta, seats, state, 0, now)
+        self.games.create(stored, table["players"][0])
+        for player in table["players"][1:]:
+            self.storage.players.add_game(player, stored.id)
+
+    def _round_finished(self, current: dict) -> bool:
+        for table in current["tables"]:
+            stored = self.games.find(table["game_id"])
+            if stored is None or stored.status() != GAME_FINISHED:
+                return False
+        return True
+
+    def _score(self, tournament: Tournament, current: dict) -> None:
+        """The round's places, points and matchpoints into the standings; who timed out the
+        whole round is withdrawn."""
+        lower_wins = GAMES[tournament.type].lower_score_wins
+        finished = [self.games.load(table["game_id"]) for table in current["tables"]]
+        scores = [stored.outcome()["scores"] for stored in finished]
+        earned = matchpoints(scores, lower_wins) if tournament.duplicate else None
+        results = []
+        for index, (table, stored) in enumerate(zip(current["tables"], finished)):
+            resigned = [seat for seat, entry in enumerate(stored.seats) if entry.resigned]
+            places = places_of(scores[index], lower_wins, resigned)
+            points = table_points(places)
+            log = self.storage.games.log(stored.id, stored.version)
+            for seat, player in enumerate(table["seats"]):
+                if player is BOT:
+                    continue
+                record = tournament.records[player]
+                record["points"] += points[seat]
+                if earned is not None:
+                    record["matchpoints"] += earned[index][seat]
+                for other in table["players"]:
+                    if other != player:
+                        record["met"][other] = record["met"].get(other, 0) + 1
+                if (player not in tournament.withdrawn and log is not None
+                        and own_moves(log, seat) == 0):
+                    tournament.withdrawn.append(player)
+            results.append({"game_id": table["game_id"], "scores": scores[index],
+                            "places": places, "points": points,
+                            "matchpoints": earned[index] if earned else None})
+        current["over"] = True
+        current["results"] = results
+
+    def _change(self, tournament_id: str, change) -> Tournament:
+        for _ in range(CAS_ATTEMPTS):
+            tournament = self.load(tournament_id)
+            before = tournament.to_json()
+            change(tournament)
+            after = tournament.to_json()
+            if after == before:
+                return tournament
+            if self.store.save(tournament_id, tournament.version, after):
+                tournament.version += 1
+                return tournament
+        raise Conflict("the tournament is too busy right now; try again", "busy")
+
+    # --- what callers see -----------------------------------------------------------------------
+    def summary(self, tournament: Tournament, player: Player | None) -> dict:
+        return {"id": tournament.id, "name": tournament.name, "type": tournament.type,
+                "format": tournament.format, "table_size": tournament.table_size,
+                "status": tournament.status, "entrants": len(tournament.entrants),
+                "cap": tournament.cap, "round_count": tournament.rounds,
+                "current_round": len(tournament.played), "public": tournament.public,
+                "duplicate": tournament.duplicate,
+                "starts_at": None if tournament.starts_at is None else iso(tournament.starts_at),
+                "entered": player is not None and player.id in tournament.entrants}
+
+    def describe(self, tournament: Tournament, player: Player | None) -> dict:
+        records = tournament.standing_records()
+        order = standing_order(records, tournament.rank_by)
+        standings = []
+        for rank, entrant in enumerate(order, start=1):
+            record = records[entrant]
+            standings.append({
+                "rank": rank, "player_id": entrant, "name": tournament.names.get(entrant),
+                "points": record.points, "matchpoints": record.matchpoints,
+                "opponents_points": -standing_key_opponents(entrant, records),
+                "rating": record.rating, "withdrawn": entrant in tournament.withdrawn})
+        rounds = []
+        for played in tournament.played:
+            over = played["over"]
+            results = {result["game_id"]: result for result in played["results"] or []}
+            rounds.append({
+                "number": played["number"], "over": over, "started": iso(played["started"]),
+                "deadline": iso(played["deadline"]),
+                "seed": played["seed"] if over else None,
+                "tables": [{"game_id": table["game_id"], "players": table["players"],
+                            "bots": sum(seat is BOT for seat in table["seats"]),
+                            **({"points": _by_player(table, results[table["game_id"]]["points"]),
+                                "matchpoints": _by_player(
+                                    table, results[table["game_id"]]["matchpoints"])}
+                               if table["game_id"] in results else {})}
+                           for table in played["tables"]]})
+        entered = player is not None and player.id in tournament.entrants
+        return {**self.summary(tournament, player),
+                "options": tournament.options, "pace": tournament.pace,
+                "round_hours": tournament.round_seconds / 3600, "bot_level": tournament.bot_level,
+                "rated": tournament.rated, "rank_by": tournament.rank_by,
+                "creator": tournament.creator,
+                "invite": tournament.invite if player and player.id == tournament.creator
+                else None,
+                "entrants_list": [{"player_id": entrant, "name": tournament.names.get(entrant)}
+                                  for entrant in tournament.entrants],
+                "withdrawn": entered and player.id in tournament.withdrawn,
+                "rounds": rounds, "standings": standings}
+
+
+def standing_key_opponents(player: str, records: dict[str, Record]) -> float:
+    own = records[player]
+    return -sum(records[other].points * times for other, times in own.met.items()
+                if other in records)
+
+
+def _by_player(table: dict, values: list | None) -> dict | None:
+    if values is None:
+        return None
+    return {player: values[seat] for seat, player in enumerate(table["seats"])
+            if player is not BOT}
