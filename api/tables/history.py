@@ -22,7 +22,7 @@ from api.storage.packed_logs import FinishedLog
 from api.tables.errors import Forbidden, NotFound, no_game
 from api.tables.games import Games
 from api.tables.model import FINISHED, Player, StoredGame
-from api.tables.tournaments import round_over, round_seed
+from api.tables.tournament_model import round_over, round_seed
 from api.tables.views import Watching
 
 LOG_CACHE_BYTES = 64 * 1024 * 1024

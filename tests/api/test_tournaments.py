@@ -6,8 +6,6 @@ import random
 
 import pytest
 
-from api.tables.tournaments import own_moves  # noqa: F401  (the rule the test restates)
-
 HOUR = 3600
 
 
@@ -131,7 +129,7 @@ def test_a_12_player_swiss_of_sixnimmt_plays_four_rounds_to_the_end(clocked_clie
     absent = set(ids[:2])   # they never play: timed out a whole round, then withdrawn
     host = players[ids[0]]
     made = create(client, host, name="Swiss", type="sixnimmt", table_size=4, rounds=4, cap=12,
-                  options={"threshold": 5}, pace="1h", round_hours=24)
+                  options={"threshold": 1}, pace="1h", round_hours=24)
     assert made["status"] == "open" and made["rounds"] == []
     for player in ids:
         joined = client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},
@@ -185,7 +183,7 @@ def test_a_duplicate_round_deals_every_table_the_same_cards(clocked_client, cloc
     players = field(client, 8, "Dup")
     ids = list(players)
     made = create(client, players[ids[0]], name="Dup", type="sixnimmt", table_size=4, rounds=1,
-                  cap=8, options={"threshold": 5}, pace="1h", duplicate=True,
+                  cap=8, options={"threshold": 1}, pace="1h", duplicate=True,
                   rank_by="matchpoints")
     for player in ids:
         client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},

@@ -1,7 +1,7 @@
 from marshmallow import Schema, fields, validate
 
 from api.http.resources.games.schemas import StrictBoolean
-from api.tables.tournaments import FORMATS, LISTS, MAX_ENTRANTS, RANKINGS
+from api.tables.tournament_model import FORMATS, LISTS, MAX_ENTRANTS, RANKINGS
 
 
 class TournamentCreateSchema(Schema):
