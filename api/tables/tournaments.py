@@ -79,7 +79,7 @@ class Tournaments:
                format: str = "swiss", cap: int = 16, options: dict | None = None,
                pace: str = "1d", round_hours: float = 72, bot_level: str | None = None,
                starts_at: float | None = None, public: bool = True, rated: bool = True,
-               duplicate: bool = False, rank_by: str = "points") -> Tournament:
+               duplicate: bool = False, rank_by: str = "points") -> dict:
         settings = checked(self.paces, type, table_size, rounds, format, cap, options, pace,
                            round_hours, bot_level, duplicate, rank_by)
         now = self.clock.now()
@@ -96,7 +96,7 @@ class Tournaments:
         if starts_at is not None:
             self.store.mark_due(tournament.id, starts_at)
         tournament.version = 1
-        return tournament
+        return describe(tournament, player)
 
     def load(self, tournament_id: str) -> Tournament:
         found = self.store.load(tournament_id)

@@ -29,11 +29,9 @@ class Tournaments(MethodView):
             raise Unprocessable(str(error)) from None
         if body["starts_at"] is not None:
             body["starts_at"] = body["starts_at"].timestamp()
-        player = current_player()
-        tournaments = tables().tournaments
-        made = tournaments.create(player, **body)
-        return tournaments.describe(made, player), 201, {
-            "Location": url_for("tournaments.Tournament", tournament_id=made.id)}
+        made = tables().tournaments.create(current_player(), **body)
+        return made, 201, {"Location": url_for("tournaments.Tournament",
+                                               tournament_id=made["id"])}
 
     @blp.doc(operationId="listTournaments")
     @optional_auth
