@@ -149,6 +149,7 @@ class Tournaments:
         tournament = self._change(tournament_id, enter)
         self.store.entered(player.id, tournament_id, self.clock.now())
         if tournament.starts_at is None and len(tournament.entrants) == tournament.cap:
+            self.store.mark_due(tournament.id, self.clock.now() + LOOK_AGAIN)  # if the job is lost
             self.jobs.move_tournament_on(tournament.id)
         return describe(tournament, player)
 

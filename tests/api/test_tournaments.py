@@ -3,6 +3,7 @@ of Sixty-six, a round of duplicate deals; players scripted, some timing out; sta
 matchpoints recomputed here from the games' records."""
 import itertools
 import random
+from datetime import datetime, timezone
 
 import pytest
 
@@ -260,3 +261,122 @@ def test_bad_tournaments_are_refused_clearly(client, new_player):
     assert client.post("/api/v1/tournaments", json={**base, "cap": "12"},
                        headers=headers).status_code == 422
     assert client.get("/api/v1/tournaments/nothing").status_code == 404
+
+
+def enter_all(client, tournament_id, players):
+    for headers in players.values():
+        answer = client.post(f"/api/v1/tournaments/{tournament_id}/entrants", json={},
+                             headers=headers)
+        assert answer.status_code == 200, answer.get_json()
+
+
+def move_once(client, table, players):
+    """Each player at the table plays one legal action, if it is theirs to play."""
+    for player in table["players"]:
+        view = client.get(f"/api/v1/games/{table['game_id']}", headers=players[player]).get_json()
+        if view["your_seat"] in view["to_act"]:
+            client.post(f"/api/v1/games/{table['game_id']}/actions",
+                        json={"action": view["legal_actions"][0]}, headers=players[player])
+
+
+def test_a_round_ends_at_its_deadline_and_a_player_who_leaves_resigns(clocked_client, clock,
+                                                                      run_worker):
+    client = clocked_client
+    players = field(client, 8, "Slow")
+    ids = list(players)
+    made = create(client, players[ids[0]], name="Slow", type="sixnimmt", table_size=4,
+                  rounds=2, cap=8, options={"threshold": 66}, pace="3d", round_hours=1)
+    enter_all(client, made["id"], players)
+    run_worker()
+    first = tournament(client, made["id"])["rounds"][0]
+    for table in first["tables"]:
+        move_once(client, table, players)   # everyone plays once, then nobody does
+    run_worker()
+    leaver = first["tables"][0]["players"][0]
+    left = client.delete(f"/api/v1/tournaments/{made['id']}/entrants/me",
+                         headers=players[leaver])
+    assert left.status_code == 200 and left.get_json()["withdrawn"] is True
+    game = client.get(f"/api/v1/games/{first['tables'][0]['game_id']}",
+                      headers=players[leaver]).get_json()
+    assert game["seats"][game["your_seat"]]["resigned"] is True
+    clock.advance(HOUR + 60)   # the round's deadline, though the pace gives three days
+    for _ in range(10):
+        run_worker()
+        state = tournament(client, made["id"])
+        if len(state["rounds"]) == 2:
+            break
+    assert state["rounds"][0]["over"] and len(state["rounds"]) == 2
+    for table in first["tables"]:
+        finished = client.get(f"/api/v1/games/{table['game_id']}",
+                              headers=players[table["players"][1]]).get_json()
+        assert finished["status"] == "finished"
+    second = [player for table in state["rounds"][1]["tables"] for player in table["players"]]
+    assert sorted(second) == sorted(set(ids) - {leaver})
+    assert client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},
+                       headers=players[leaver]).status_code == 409
+
+
+def test_a_tournament_starts_at_its_time_with_whoever_entered(clocked_client, clock,
+                                                             run_worker):
+    client = clocked_client
+    players = field(client, 3, "Early")
+    starts = clock.now() + 2 * HOUR
+    made = create(client, list(players.values())[0], name="Timed", type="sixnimmt",
+                  table_size=4, rounds=1, cap=8, starts_at=_iso(starts))
+    enter_all(client, made["id"], players)
+    run_worker()
+    assert tournament(client, made["id"])["status"] == "open"
+    clock.advance(2 * HOUR + 1)
+    run_worker()
+    run_worker()
+    state = tournament(client, made["id"])
+    assert state["status"] == "running"
+    [table] = state["rounds"][0]["tables"]
+    assert sorted(table["players"]) == sorted(players) and table["bots"] == 1
+
+
+def _iso(instant):
+    return datetime.fromtimestamp(instant, timezone.utc).isoformat()
+
+
+def test_pairing_a_round_survives_a_worker_dying_midway(clocked_client, redis, monkeypatch):
+    """A job that dies after making one table's game leaves the pairing stored; run again, it
+    makes the missing games under the same ids, and none twice."""
+    from api.storage import connections, keys
+    from api.tables import Tables
+    from api.tables import tournaments as module
+    client = clocked_client
+    players = field(client, 12, "Crash")
+    ids = list(players)
+    made = create(client, players[ids[0]], name="Crash", type="sixnimmt", table_size=4,
+                  rounds=2, cap=12, options={"threshold": 1})
+    enter_all(client, made["id"], players)
+    tables = Tables(connections.store_client(connections.settings()), queue_redis=redis)
+    real = module.Tournaments._make_game
+    made_games = []
+
+    def dies_at_the_second(self, tournament, current, index, table):
+        if made_games:
+            raise SystemExit("the worker died")
+        made_games.append(table["game_id"])
+        real(self, tournament, current, index, table)
+    monkeypatch.setattr(module.Tournaments, "_make_game", dies_at_the_second)
+    with pytest.raises(SystemExit):
+        tables.tournaments.move_on(made["id"])
+    monkeypatch.setattr(module.Tournaments, "_make_game", real)
+    paired = tournament(client, made["id"])["rounds"]
+    assert len(paired) == 1
+    game_ids = [table["game_id"] for table in paired[0]["tables"]]
+    for index in range(len(game_ids)):   # the dead worker's lease lapsed
+        tables.storage.redis.delete(keys.tournament_table_lease(made["id"], 1, index))
+    assert tables.tournaments.move_on(made["id"]) == "running"
+    assert tables.tournaments.move_on(made["id"]) == "running"
+    again = tournament(client, made["id"])["rounds"]
+    assert [table["game_id"] for table in again[0]["tables"]] == game_ids
+    for game_id, table in zip(game_ids, again[0]["tables"]):
+        view = client.get(f"/api/v1/games/{game_id}",
+                          headers=players[table["players"][0]]).get_json()
+        assert view["status"] == "active"
+        assert sorted(seat["name"] for seat in view["seats"]) == sorted(
+            client.get("/api/v1/players/me", headers=players[player]).get_json()["name"]
+            for player in table["players"])
