@@ -19,6 +19,11 @@ game finishes (the commit's consequence `TournamentGameFinished`), when the last
 and by the sweeper for every tournament whose start or round deadline has passed (the due-set of
 tournaments), which also catches a job lost with a dead process.
 
+**Where it is kept.** In Redis, for the store's retention, renewed by every change: the system of
+record should take a tournament once finished (its document: entrants, rounds with their tables,
+game ids, seeds and results, and the standings) beside the games it names, as it takes finished
+games; a running tournament stays in Redis, where its job compares and sets it.
+
 **Withdrawal.** A player who leaves a running tournament resigns their seat in the round's game
 (as today: a bot plays it on) and is paired no more; so is a player who made no move of their
 own in a whole round (every move of their seat a time-out or a stand-in's).
