@@ -142,7 +142,7 @@ function field(label, input) {
 }
 
 function createForm(types) {
-  const name = h("input", { id: "t-name", name: "name", required: true, maxlength: "60" });
+  const name = h("input", { id: "t-name", name: "name", type: "text", required: true, maxlength: "60" });
   const game = h("select", { id: "t-game", name: "type" },
     types.map((ty) => h("option", { value: ty.type, text: ty.title })));
   const size = h("input", { id: "t-size", name: "table_size", type: "number", value: "4", min: "2", max: "10" });
@@ -205,7 +205,7 @@ export async function tournamentPage(tournamentId) {
         h("td", { text: String(byRank ? line.matchpoints : line.points) }))))));
   const rounds = [...shown.rounds].reverse().map((round) => h("section", { "aria-labelledby": `t-round-${round.number}` },
     h("h2", { id: `t-round-${round.number}`, text: t(round.over ? "tournament.roundOver" : "tournament.round", { n: round.number }) }),
-    h("ul", { class: "plain-list" }, round.tables.map((table, index) => h("li", {},
+    h("ul", { class: "plain-list link-list" }, round.tables.map((table, index) => h("li", {},
       h("span", { text: `${t("tournament.table", { n: index + 1 })}: ` }),
       table.players.map((playerId) => names.get(playerId) || "?").join(", "),
       table.bots ? ` ${t("tournament.bots", { n: table.bots })}` : "",
