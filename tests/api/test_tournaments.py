@@ -380,3 +380,21 @@ def test_pairing_a_round_survives_a_worker_dying_midway(clocked_client, redis, m
         assert sorted(seat["name"] for seat in view["seats"]) == sorted(
             client.get("/api/v1/players/me", headers=players[player]).get_json()["name"]
             for player in table["players"])
+
+
+def test_a_private_tournament_is_joined_with_its_invite_and_left_before_the_start(client):
+    host_id, host = register(client, "Host")
+    _, guest = register(client, "Guest")
+    made = create(client, host, name="Club", type="sixnimmt", table_size=4, rounds=2, cap=8,
+                  public=False)
+    assert made["invite"]
+    entrants = f"/api/v1/tournaments/{made['id']}/entrants"
+    assert client.post(entrants, json={}, headers=guest).status_code == 403
+    assert client.post(entrants, json={"invite": made["invite"]}, headers=guest).status_code == 200
+    shown = tournament(client, made["id"], guest)
+    assert shown["entered"] and shown["invite"] is None   # only its creator is shown the invite
+    assert made["id"] not in [entry["id"] for entry in
+                              client.get("/api/v1/tournaments?list=open").get_json()]
+    left = client.delete(f"{entrants}/me", headers=guest)
+    assert left.status_code == 200 and left.get_json()["entrants"] == 0
+    assert client.delete(f"{entrants}/me", headers=guest).status_code == 409
