@@ -92,12 +92,13 @@ def round_seed(storage, tournament_id: str, number: int) -> int | None:
     return played[number - 1].get("seed") if number <= len(played) else None
 
 
-def own_moves(log, seat: int) -> int:
-    """The moves of a seat its player made: its actions less those noted as a time-out's or a
-    stand-in's."""
+def timed_out_throughout(log, seat: int) -> bool:
+    """Every move of the seat was made for its player (a time-out's or a stand-in's), and there
+    was at least one: a game that ended before the seat's first turn times nobody out."""
     made = sum(1 for entry in log.actions if entry["seat"] == seat)
-    return made - sum(1 for event in log.events
-                      if event.get("type") in NOT_OWN_MOVES and event.get("seat") == seat)
+    for_them = sum(1 for event in log.events
+                   if event.get("type") in NOT_OWN_MOVES and event.get("seat") == seat)
+    return made > 0 and made == for_them
 
 
 

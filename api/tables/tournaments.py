@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 from api.tables import turns
 from api.tables.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -53,8 +54,8 @@ from api.tables.play import Play
 from api.tables.player_clock import PlayerClocks
 from api.tables.ratings import Standing
 from api.tables.tournament_model import (
-    CANCELLED, FINISHED, LISTS, OPEN, RUNNING, Tournament, checked, describe, own_moves,
-    summary,
+    CANCELLED, FINISHED, LISTS, OPEN, RUNNING, Tournament, checked, describe,
+    summary, timed_out_throughout,
 )
 from api.tables.tournament_pairing import (
     BOT, matchpoints, places_of, round_robin, standing_order, swiss_round, table_points,
@@ -65,6 +66,7 @@ LOOK_AGAIN = 60.0      # seconds after a due time at which the sweeper looks aga
 LEASE_SECONDS = 30     # a table's game in the making; a dead maker's lease lapses
 LISTED = 50
 CAS_ATTEMPTS = 20
+MAKERS = 16            # games of a round made at once
 
 
 class Tournaments:
@@ -287,16 +289,18 @@ class Tournaments:
             "tables": paired, "over": False, "results": None})
 
     def _make_games(self, tournament: Tournament, current: dict) -> bool:
-        """Make each of the round's games not made yet; whether every one is there."""
-        made = True
-        for index, table in enumerate(current["tables"]):
+        """Make each of the round's games not made yet, a few at once (each is a few round trips
+        to the store and the queue); whether every one is there."""
+        def make(index: int, table: dict) -> bool:
             if self.games.find(table["game_id"]) is not None:
-                continue
-            if self.store.lease_table(tournament.id, current["number"], index, LEASE_SECONDS):
-                self._make_game(tournament, current, index, table)
-            else:
-                made = False  # another process makes it; a dead one's lease lapses
-        return made
+                return True
+            if not self.store.lease_table(tournament.id, current["number"], index,
+                                          LEASE_SECONDS):
+                return False  # another process makes it; a dead one's lease lapses
+            self._make_game(tournament, current, index, table)
+            return True
+        with ThreadPoolExecutor(MAKERS) as makers:
+            return all(list(makers.map(make, range(len(current["tables"])), current["tables"])))
 
     def _make_game(self, tournament: Tournament, current: dict, index: int, table: dict
                    ) -> None:
@@ -357,7 +361,7 @@ class Tournaments:
                     if other != player:
                         record["met"][other] = record["met"].get(other, 0) + 1
                 if (player not in tournament.withdrawn and log is not None
-                        and own_moves(log, seat) == 0):
+                        and timed_out_throughout(log, seat)):
                     tournament.withdrawn.append(player)
             results.append({"game_id": table["game_id"], "scores": scores[index],
                             "places": places, "points": points,
