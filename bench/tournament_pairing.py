@@ -84,8 +84,8 @@ def main() -> None:
                 records[a].met[b] = records[b].met[a] = met[a][b]
         print(f"round {number}: {len(tables)} tables paired in {took * 1000:.1f} ms, "
               f"{repeats} pairs met again")
-    print(f"{args.players} players, {args.size}-seat tables: median {statistics.median(times) * 1000:.1f} ms, "
-          f"most {max(times) * 1000:.1f} ms a round")
+    print(f"{args.players} players, {args.size}-seat tables: "
+          f"median {statistics.median(times) * 1000:.1f} ms, most {max(times) * 1000:.1f} ms a round")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from api.storage.packed_logs import FinishedLog
 from api.tables.errors import Forbidden, NotFound, no_game
 from api.tables.games import Games
 from api.tables.model import FINISHED, Player, StoredGame
-from api.tables.tournament_model import round_over, round_seed
+from api.tables.tournament_model import round_state
 from api.tables.views import Watching
 
 LOG_CACHE_BYTES = 64 * 1024 * 1024
@@ -147,11 +147,10 @@ class History:
             raise Forbidden("this game is private: only its players may see its record")
         if stored.status() != FINISHED:
             raise Forbidden(refusal)
-        tournament = stored.meta.tournament
-        if tournament and round_seed(self.games.storage, tournament["id"], tournament["round"]
-                                     ) is not None and not round_over(
-                self.games.storage, tournament["id"], tournament["round"]):
-            raise Forbidden(ROUND_WAITS)
+        if stored.meta.tournament:
+            over, seed = round_state(self.games.storage, stored.meta.tournament)
+            if seed is not None and not over:
+                raise Forbidden(ROUND_WAITS)
         return stored
 
     def _tournament(self, stored: StoredGame) -> dict:
@@ -160,11 +159,9 @@ class History:
         tournament = stored.meta.tournament
         if not tournament:
             return {}
-        over = round_over(self.games.storage, tournament["id"], tournament["round"])
-        return {"tournament": {
-            "id": tournament["id"], "round": tournament["round"], "table": tournament["table"],
-            "round_seed": round_seed(self.games.storage, tournament["id"], tournament["round"])
-            if over else None}}
+        over, seed = round_state(self.games.storage, tournament)
+        return {"tournament": {"id": tournament["id"], "round": tournament["round"],
+                               "table": tournament["table"], "round_seed": seed if over else None}}
 
     def record(self, game_id: str, player: Player | None) -> dict:
         stored = self._finished(game_id, player, RECORD_WAITS)

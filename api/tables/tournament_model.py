@@ -75,21 +75,16 @@ class Tournament:
         return [player for player in self.entrants if player not in self.withdrawn]
 
 
-def round_over(storage, tournament_id: str, number: int) -> bool:
-    """Whether the tournament's round `number` is over (read by a game's record)."""
-    found = storage.tournaments.load(tournament_id)
+def round_state(storage, game_tournament: dict) -> tuple[bool, int | None]:
+    """Of a tournament game's round (`game_tournament`: its meta's): whether the round is over,
+    and its duplicate seed (None without duplicate deals). A tournament no longer kept is over."""
+    found = storage.tournaments.load(game_tournament["id"])
     if found is None:
-        return True
-    played = json.loads(found[1])["played"]
-    return number <= len(played) and played[number - 1]["over"]
-
-
-def round_seed(storage, tournament_id: str, number: int) -> int | None:
-    found = storage.tournaments.load(tournament_id)
-    if found is None:
-        return None
-    played = json.loads(found[1])["played"]
-    return played[number - 1].get("seed") if number <= len(played) else None
+        return True, None
+    played, number = json.loads(found[1])["played"], game_tournament["round"]
+    if number > len(played):
+        return False, None
+    return played[number - 1]["over"], played[number - 1].get("seed")
 
 
 def timed_out_throughout(log, seat: int) -> bool:

@@ -252,8 +252,9 @@ class Tournaments:
     def _start(self, tournament: Tournament) -> None:
         tournament.status = RUNNING
         standings = self.storage.ratings.standings(tournament.entrants, tournament.type)
-        tournament.ratings = {player: round(Standing.from_json(standings.get(player, "")).ordinal, 3)
-                              for player in tournament.entrants}
+        tournament.ratings = {
+            player: round(Standing.from_json(standings.get(player, "")).ordinal, 3)
+            for player in tournament.entrants}
         tournament.records = {player: {"points": 0.0, "matchpoints": 0.0, "met": {}}
                               for player in tournament.entrants}
         if tournament.format == "round_robin":

@@ -35,7 +35,8 @@ def test_a_tournament_made_joined_and_played_from_the_phone(new_page, live_serve
         page.wait_for_timeout(100)
     page.reload()
     expect(page.get_by_role("region", name="Standings")).to_contain_text("Anna")
-    expect(page.get_by_role("region", name="Round 1")).to_contain_text(re.compile(r"Anna, Bo|Bo, Anna"))
+    expect(page.get_by_role("region", name="Round 1")).to_contain_text(
+        re.compile(r"Anna, Bo|Bo, Anna"))
     assert layout_problems(page) == []
     page.get_by_role("link", name="Your game").click()
     page.wait_for_url(re.compile(r"#/game/"))
