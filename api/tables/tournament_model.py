@@ -7,7 +7,8 @@ from dataclasses import asdict, dataclass, field
 
 from api.tables.errors import Unprocessable
 from api.tables.model import Player, iso
-from api.tables.tournament_pairing import BOT, ROUND_ROBIN_MOST, Record, standing_order
+from api.tables.tournament_pairing import (BOT, ROUND_ROBIN_MOST, Record, standing_key,
+                                           standing_order)
 from rules import GAMES, InvalidOptions
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
@@ -158,7 +159,7 @@ def describe(tournament: Tournament, player: Player | None) -> dict:
         standings.append({
             "rank": rank, "player_id": entrant, "name": tournament.names.get(entrant),
             "points": record.points, "matchpoints": record.matchpoints,
-            "opponents_points": -standing_key_opponents(entrant, records),
+            "opponents_points": -standing_key(entrant, records, tournament.rank_by)[1],
             "rating": record.rating, "withdrawn": entrant in tournament.withdrawn})
     rounds = []
     for played in tournament.played:
@@ -187,12 +188,6 @@ def describe(tournament: Tournament, player: Player | None) -> dict:
                               for entrant in tournament.entrants],
             "withdrawn": entered and player.id in tournament.withdrawn,
             "rounds": rounds, "standings": standings}
-
-
-def standing_key_opponents(player: str, records: dict[str, Record]) -> float:
-    own = records[player]
-    return -sum(records[other].points * times for other, times in own.met.items()
-                if other in records)
 
 
 def _by_player(table: dict, values: list | None) -> dict | None:

@@ -103,8 +103,9 @@ class StandingSchema(Schema):
     points = fields.Float(metadata={"description": "Placement points: n - place at a table of "
                                                    "n, shared by ties"})
     matchpoints = fields.Float()
-    opponents_points = fields.Float(metadata={"description": "The first tie-break: the points "
-                                                             "of every opponent met"})
+    opponents_points = fields.Float(metadata={
+        "description": "The first tie-break: the points (or matchpoints, as the tournament "
+                       "ranks) of every opponent met"})
     rating = fields.Float(metadata={"description": "The second: the rating at the start"})
     withdrawn = fields.Boolean(metadata={"description": "Left, or timed out a whole round: "
                                                         "paired no more"})
