@@ -63,7 +63,7 @@ from api.tables.tournament_pairing import (
 from rules import GAMES
 
 LOOK_AGAIN = 60.0      # seconds after a due time at which the sweeper looks again
-LEASE_SECONDS = 30     # a table's game in the making; a dead maker's lease lapses
+LEASE_SECONDS = 60     # a table's game in the making (a few milliseconds); a dead maker's lapses
 LISTED = 50
 CAS_ATTEMPTS = 20
 MAKERS = 16            # games of a round made at once
@@ -298,7 +298,8 @@ class Tournaments:
             if not self.store.lease_table(tournament.id, current["number"], index,
                                           LEASE_SECONDS):
                 return False  # another process makes it; a dead one's lease lapses
-            self._make_game(tournament, current, index, table)
+            if self.games.find(table["game_id"]) is None:  # a slow maker may have finished
+                self._make_game(tournament, current, index, table)
             return True
         with ThreadPoolExecutor(MAKERS) as makers:
             return all(list(makers.map(make, range(len(current["tables"])), current["tables"])))
