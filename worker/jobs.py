@@ -78,3 +78,9 @@ def archive_game(game_id: str) -> bool:
 def deliver_webhook(player_id: str, token: str) -> int:
     """Tell the player's webhook what their stream has not told it yet (`token`: this run's)."""
     return _tables_of_job().webhooks.deliver(player_id, token)
+
+
+def move_tournament_on(tournament_id: str) -> str:
+    """Start the tournament, pair and open its next round, or end it, whichever is due; its
+    status after."""
+    return _tables_of_job().tournaments.move_on(tournament_id)
