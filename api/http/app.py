@@ -10,7 +10,8 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.http import (auth, budgets, contract, cors, docs, game_polls, headers,
-                      health, idempotency, logs, metrics, request_bounds, strict_input)
+                      health, http_contract, idempotency, logs, metrics, request_bounds,
+                      strict_input)
 from api.http.conditional import answered
 from api.http.errors import error_body, reason_for
 from api.settings import Settings
@@ -46,7 +47,8 @@ class PoytaApi(Api):
         lives, and making it took 100 ms), with its ETag: a client that holds it gets a 304."""
         made = self.__dict__.get("_spec_made")
         if made is None:
-            body = json.dumps(self.spec.to_dict(), indent=2).encode()
+            body = json.dumps(http_contract.typed_constants(self.spec.to_dict()),
+                              indent=2).encode()
             made = self._spec_made = (body, hashlib.sha1(body).hexdigest())
         body, etag = made
         return answered(etag, lambda: Response(body, mimetype="application/json"))

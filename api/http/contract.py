@@ -94,18 +94,47 @@ SEAT = {"type": "object", "additionalProperties": False, "properties": {
                                                          "then: their clock stands still"},
     "time_left": {"type": ["integer", "null"], "description": "Seconds in its table time "
                                                               "bank (when its turn began)"}}}
+
+
+def ref(name: str) -> dict:
+    return {"$ref": SCHEMAS + name}
+
+
 BOT_LEVELS = sorted({level.name for game in GAMES.values() for level in game.bot_levels})
-SEAT_SPEC = {"anyOf": [
-    {"const": "human", "description": "A human's seat; seat 0 is the creator's"},
-    {"type": "object", "additionalProperties": False, "required": ["player"],
-     "properties": {"player": {"type": "string", "pattern": "^[0-9a-f]{16}$",
-                               "description": "A seat kept for this player (a challenge): it "
-                                              "waits in their inbox until they take it "
-                                              "(joinGame) or decline it (declineSeat)"}}},
-    {"type": "object", "additionalProperties": False, "required": ["bot"],
-     "properties": {"bot": {"enum": BOT_LEVELS, "description": "A server bot of this level "
-                                                              "(GET /games/types lists each "
-                                                              "game's)"}}}]}
+# What a seat of a new game is, each a named schema so that a generated client names it too.
+SEAT_REQUESTS = {
+    "HumanSeat": {"type": "string", "const": "human",
+                  "description": "A human's seat; seat 0 is the creator's"},
+    "ReservedSeat": {
+        "type": "object", "additionalProperties": False, "required": ["player"],
+        "description": "A seat kept for a player (a challenge)",
+        "properties": {"player": {"type": "string", "pattern": "^[0-9a-f]{16}$",
+                                  "description": "A seat kept for this player: it waits in "
+                                                 "their inbox until they take it (joinGame) or "
+                                                 "decline it (declineSeat)"}}},
+    "BotSeat": {
+        "type": "object", "additionalProperties": False, "required": ["bot"],
+        "description": "A server bot's seat",
+        "properties": {"bot": {**ref("BotLevelName"),
+                               "description": "A server bot of this level (GET /games/types "
+                                              "lists each game's)"}}},
+}
+# The string member last: openapi-python-client tries the members in order and gives up at
+# a `const` that does not match.
+SEAT_SPEC = {"anyOf": [ref("BotSeat"), ref("ReservedSeat"), ref("HumanSeat")]}
+# Names a generated client can spell (`Pace.FIVE_MINUTES`, not `VALUE_1`).
+PACE_NAMES = {"none": "NONE", "5m": "FIVE_MINUTES", "1h": "ONE_HOUR", "1d": "ONE_DAY",
+              "3d": "THREE_DAYS"}
+NAMED_ENUMS = {
+    "Pace": {"type": "string", "enum": list(PACES),
+             "x-enum-varnames": [PACE_NAMES[pace] for pace in PACES],
+             "description": "Time per move before a bot stands in: none (only against bots), "
+                            "5m, 1h, 1d (the default) or 3d; counted in each player's waking "
+                            "hours"},
+    "BotLevelName": {"type": "string", "enum": BOT_LEVELS, "description": "A server bot's level"},
+    "GameStatus": {"type": "string", "enum": ["waiting", "active", "finished"],
+                   "description": "waiting for players, active, or finished"},
+}
 INVITE = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
     "code": {"type": "string", "description": "Open /#/invite/<code> to take the seat"}}}
@@ -115,7 +144,7 @@ VIEW_PROPERTIES = {
     "id": {"type": "string"},
     "title": {"type": "string"},
     "version": {"type": "integer"},
-    "status": {"type": "string", "enum": ["waiting", "active", "finished"]},
+    "status": ref("GameStatus"),
     "phase": {"type": "string"},
     "deal": {"type": "integer"},
     "seats": {"type": "array", "items": {"$ref": SCHEMAS + "Seat"}},
@@ -141,10 +170,6 @@ VIEW_ORDER = ("id", "type", "title", "options", "version", "status", "phase", "d
               "public", "invites", "rematch_of", "rematch", "your_waking", "rated", "results")
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}
-
-
-def ref(name: str) -> dict:
-    return {"$ref": SCHEMAS + name}
 
 
 def prefix(game: Game) -> str:
@@ -306,6 +331,8 @@ class ContractPlugin(BasePlugin):
             for name, schema in game_components(game).items():
                 spec.components.schema(name, schema)
         spec.components.schema("Seat", SEAT)
+        for name, schema in {**NAMED_ENUMS, **SEAT_REQUESTS}.items():
+            spec.components.schema(name, schema)
         spec.components.schema("Invite", INVITE)
         spec.components.schema("SeatResult", SEAT_RESULT)
         spec.components.schema("GameResults", GAME_RESULTS)
@@ -360,9 +387,11 @@ class ContractPlugin(BasePlugin):
 
     @staticmethod
     def _game_create(create: dict) -> None:
-        create["properties"]["type"] = {"enum": list(GAMES), "description": "the game"}
+        create["properties"]["type"] = {"type": "string", "enum": list(GAMES),
+                                        "description": "the game"}
         create["properties"]["seats"]["items"] = SEAT_SPEC
-        create["properties"]["pace"]["enum"] = list(PACES)
+        create["properties"]["pace"] = {
+            **ref("Pace"), "description": create["properties"]["pace"]["description"]}
         create["properties"]["options"] = {
             "anyOf": [ref(f"{prefix(game)}Options") for game in GAMES.values()],
             "description": "The game's options (see its `<Game>Options`); any left out take "

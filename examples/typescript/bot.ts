@@ -76,7 +76,7 @@ function choose(view: GameView): Action {
 }
 
 // The player's events, one JSON object a line, resumed after a dropped connection with the
-// last event's `id` as Last-Event-ID (an event may then come twice, never not at all).
+// last event's `id` as Last-Event-ID (an event may then repeat, never go missing).
 async function* events(token: string): AsyncGenerator<StreamEvent> {
   let lastId: string | undefined;
   for (;;) {
