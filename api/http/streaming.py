@@ -79,7 +79,7 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
     """Holds one of the caller's stream slots (429 beyond), waits on `channel` and sends what
     `events` yields: an event, or None when it waits for the next change (sent True) or
     heartbeat (False)."""
-    last_event_id()
+    last_event_id()  # 400 before a slot is held, on either stream
     slots = current_app.extensions["poyta_streams"]
     who, slot = by_player(), secrets.token_hex(8)
     every = current_app.config.get("STREAM_HEARTBEAT", HEARTBEAT)

@@ -71,8 +71,8 @@ def test_the_documented_example_type_checks_strictly_and_plays(generated, live_s
     env = {**os.environ, "MYPYPATH": str(where), "PYTHONPATH": str(where),
            "POYTA_SERVER": live_server}
     # The whole client too: its stream functions answer text, not a model fed a string.
-    checked = subprocess.run([str(MYPY), "--strict", "--no-incremental", str(example), "-p",
-                              "poyta_client"],
+    checked = subprocess.run([str(MYPY), "--strict", "--no-incremental", str(example),
+                              str(where / "poyta_client")],
                              capture_output=True, text=True, timeout=300, env=env,
                              cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
