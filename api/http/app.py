@@ -49,7 +49,8 @@ class PoytaApi(Api):
         made = self.__dict__.get("_spec_made")
         if made is None:
             spec = {**self.spec.to_dict(), "webhooks": webhook_contract.WEBHOOKS}
-            body = json.dumps(http_contract.typed_constants(spec), indent=2).encode()
+            spec = http_contract.titled_nullables(http_contract.typed_constants(spec))
+            body = json.dumps(spec, indent=2).encode()
             made = self._spec_made = (body, hashlib.sha1(body).hexdigest())
         body, etag = made
         return answered(etag, lambda: Response(body, mimetype="application/json"))

@@ -97,3 +97,40 @@ def typed_constants(tree):
         for value in tree:
             typed_constants(value)
     return tree
+
+
+def titled_nullables(tree):
+    """What is an object, an enum or a list of objects, or null, named after its property, so
+    that a generated client calls it `HattrickTableLastTrick`, not `HattrickTableLastTrickType0`."""
+    if isinstance(tree, dict):
+        for name, schema in (tree.get("properties") or {}).items():
+            if isinstance(schema, dict):
+                _title(schema, "".join(part.capitalize() for part in name.split("_")))
+        for value in tree.values():
+            titled_nullables(value)
+    elif isinstance(tree, list):
+        for value in tree:
+            titled_nullables(value)
+    return tree
+
+
+def _title(schema: dict, title: str) -> None:
+    kinds = schema.get("type")
+    members = [member for member in schema.get("anyOf") or schema.get("oneOf") or []
+               if member != {"type": "null"}]
+    if not members or isinstance(kinds, list) and "null" in kinds:
+        members = [schema]
+    if len(members) != 1 or "title" in members[0]:
+        return
+    named, kind = members[0], members[0].get("type")
+    kind = [k for k in kind if k != "null"] if isinstance(kind, list) else [kind]
+    nullable = named is not schema or kind != named.get("type")
+    if nullable and (kind == ["object"] or "enum" in named):
+        named["title"] = title
+    elif kind == ["array"] and isinstance(named.get("items"), dict):
+        items = named["items"]
+        if nullable and "title" not in items and (items.get("type") == "object"
+                                                  or "enum" in items):
+            items["title"] = f"{title}Item"
+        else:
+            _title(items, f"{title}Item")

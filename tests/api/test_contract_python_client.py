@@ -83,6 +83,18 @@ def test_the_documented_example_type_checks_strictly_and_plays(generated, live_s
     assert len(json.loads(scores + "]")) == 4 and json.loads("[" + winners)
 
 
+def test_the_generated_names_read(generated):
+    """No `GameCreateSeatsItemType2Bot`, `VALUE_1` or `LastTrickType0`: each is named for what
+    it is."""
+    models = importlib.import_module("poyta_client.models")
+    assert [name for name in models.__all__ if re.search(r"Type\d", name)] == []
+    assert {member.name: member.value for member in models.Pace} == {
+        "NONE": "none", "FIVE_MINUTES": "5m", "ONE_HOUR": "1h", "ONE_DAY": "1d",
+        "THREE_DAYS": "3d"}
+    assert {"BotSeat", "ReservedSeat", "BotLevelName", "GameStatus", "HattrickTableLastTrick",
+            "StreamYourTurn", "WebhookEvent"} <= set(models.__all__)
+
+
 def test_a_seat_list_with_every_kind_of_seat_reads_back(generated):
     from poyta_client.models import BotLevelName, BotSeat, GameCreate, Pace, ReservedSeat
     sent = {"type": "hattrick", "players": 4, "pace": "5m",
