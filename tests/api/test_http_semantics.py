@@ -166,9 +166,13 @@ def test_the_spec_declares_every_status_an_operation_answers(client):
     assert any(parameter["name"] == "If-Match" for parameter in operations["act"]["parameters"])
     for stream in ("streamEvents", "streamGame"):
         assert "400" in operations[stream]["responses"], stream
-        for content in operations[stream]["responses"]["200"]["content"].values():
-            assert content["schema"]["type"] == "string"  # text that never ends
-            assert content["x-item-schema"]["$ref"].endswith("Event")
+        content = operations[stream]["responses"]["200"]["content"]
+        ndjson, sse = content["application/x-ndjson"], content["text/event-stream"]["schema"]
+        assert ndjson["schema"]["type"] == "string"  # text that never ends, a line an event
+        assert ndjson["x-item-schema"]["$ref"].endswith("Event")
+        event, whole = sse["anyOf"]  # OpenAPI 3.1 describes a stream by its events
+        assert event["properties"]["data"]["contentSchema"]["$ref"].endswith("Event")
+        assert whole["type"] == "string"  # what a generated client reads
 
 
 def test_an_action_that_breaks_its_schema_is_invalid_body(client, new_player):
