@@ -105,13 +105,17 @@ class Runner:
         inbox_at = time.monotonic() + self.inbox_every
         if until(self):
             return
-        for event in self.events():
-            self.handle(event)
-            if time.monotonic() >= inbox_at:
-                self.look_at_inbox()
-                inbox_at = time.monotonic() + self.inbox_every
-            if until(self):
-                return
+        events = self.events()
+        try:
+            for event in events:
+                self.handle(event)
+                if time.monotonic() >= inbox_at:
+                    self.look_at_inbox()
+                    inbox_at = time.monotonic() + self.inbox_every
+                if until(self):
+                    return
+        finally:
+            events.close()  # the stream's connection with it: its slot is free at once
 
     def handle(self, event: dict) -> None:
         kind, game = event["type"], event.get("game")
