@@ -76,9 +76,10 @@ def streamed(description: str, event_schema: str) -> dict:
                                                                  "JSON a line"},
                      "x-item-schema": item}}}},
         "parameters": [{"in": "header", "name": "Last-Event-ID", "required": False,
-                        "schema": {"type": "string", "pattern": "^[0-9]{1,16}$"},
+                        "schema": {"type": "string", "pattern": "^[0-9]{0,16}$"},
                         "description": "The `id` of the last event you got: the stream "
-                                       "resumes after it (400 if it is not one)"}]}
+                                       "resumes after it (400 if it is not one; empty: "
+                                       "none)"}]}
 
 
 def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
