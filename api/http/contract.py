@@ -30,8 +30,8 @@ from typing import Any
 from apispec import BasePlugin
 
 from api.http import conditional, http_contract
+from api.http.resources.games.contract import NAMED_ENUMS, SEAT_REQUESTS, SEAT_SPEC
 from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
-from api.tables.seating import PACES
 from rules import GAMES
 from rules.base import ActionType, CardFormat, Field, Game, Option
 
@@ -94,18 +94,12 @@ SEAT = {"type": "object", "additionalProperties": False, "properties": {
                                                          "then: their clock stands still"},
     "time_left": {"type": ["integer", "null"], "description": "Seconds in its table time "
                                                               "bank (when its turn began)"}}}
-BOT_LEVELS = sorted({level.name for game in GAMES.values() for level in game.bot_levels})
-SEAT_SPEC = {"anyOf": [
-    {"const": "human", "description": "A human's seat; seat 0 is the creator's"},
-    {"type": "object", "additionalProperties": False, "required": ["player"],
-     "properties": {"player": {"type": "string", "pattern": "^[0-9a-f]{16}$",
-                               "description": "A seat kept for this player (a challenge): it "
-                                              "waits in their inbox until they take it "
-                                              "(joinGame) or decline it (declineSeat)"}}},
-    {"type": "object", "additionalProperties": False, "required": ["bot"],
-     "properties": {"bot": {"enum": BOT_LEVELS, "description": "A server bot of this level "
-                                                              "(GET /games/types lists each "
-                                                              "game's)"}}}]}
+
+
+def ref(name: str) -> dict:
+    return {"$ref": SCHEMAS + name}
+
+
 INVITE = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
     "code": {"type": "string", "description": "Open /#/invite/<code> to take the seat"}}}
@@ -115,7 +109,7 @@ VIEW_PROPERTIES = {
     "id": {"type": "string"},
     "title": {"type": "string"},
     "version": {"type": "integer"},
-    "status": {"type": "string", "enum": ["waiting", "active", "finished"]},
+    "status": ref("GameStatus"),
     "phase": {"type": "string"},
     "deal": {"type": "integer"},
     "seats": {"type": "array", "items": {"$ref": SCHEMAS + "Seat"}},
@@ -141,10 +135,6 @@ VIEW_ORDER = ("id", "type", "title", "options", "version", "status", "phase", "d
               "public", "invites", "rematch_of", "rematch", "your_waking", "rated", "results")
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}
-
-
-def ref(name: str) -> dict:
-    return {"$ref": SCHEMAS + name}
 
 
 def prefix(game: Game) -> str:
@@ -306,6 +296,8 @@ class ContractPlugin(BasePlugin):
             for name, schema in game_components(game).items():
                 spec.components.schema(name, schema)
         spec.components.schema("Seat", SEAT)
+        for name, schema in {**NAMED_ENUMS, **SEAT_REQUESTS}.items():
+            spec.components.schema(name, schema)
         spec.components.schema("Invite", INVITE)
         spec.components.schema("SeatResult", SEAT_RESULT)
         spec.components.schema("GameResults", GAME_RESULTS)
@@ -360,9 +352,11 @@ class ContractPlugin(BasePlugin):
 
     @staticmethod
     def _game_create(create: dict) -> None:
-        create["properties"]["type"] = {"enum": list(GAMES), "description": "the game"}
+        create["properties"]["type"] = {"type": "string", "enum": list(GAMES),
+                                        "description": "the game"}
         create["properties"]["seats"]["items"] = SEAT_SPEC
-        create["properties"]["pace"]["enum"] = list(PACES)
+        create["properties"]["pace"] = {
+            **ref("Pace"), "description": create["properties"]["pace"]["description"]}
         create["properties"]["options"] = {
             "anyOf": [ref(f"{prefix(game)}Options") for game in GAMES.values()],
             "description": "The game's options (see its `<Game>Options`); any left out take "
