@@ -29,6 +29,8 @@ async function route() {
   page = {};
   const current = page;
   clearError();
+  // A sheet belongs to the page that opened it (a round's result, How to play): it closes with it.
+  document.querySelectorAll("dialog[open]").forEach((dialog) => dialog.close());
   const [name, arg, more] = routeOf();
   try {
     const named = !me() && !WITHOUT_NAME.has(name);

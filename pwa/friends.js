@@ -1,7 +1,7 @@
 // Friends (#/friends): your friend link to share, your friends with when each was last active,
 // "Challenge" (a game with a seat kept for the friend), block and unblock; a friend link
 // (#/friend/<code>) adds its player; and the inbox's invitations with Accept and Decline.
-import { t, addStrings } from "./i18n.js";
+import { t, addStrings, language } from "./i18n.js";
 import { api } from "./api.js";
 import { h, setPage, gameTypes, shareBox, announce, handleError } from "./ui.js";
 import { profileHref } from "./profile.js";
@@ -51,7 +51,7 @@ addStrings("fi", {
   "event.declined": "Kutsusta paikalle {seat} kieltäydyttiin: paikka on taas vapaa",
 });
 
-const when = (iso) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+const when = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
 
 export async function friendsPage() {
   setPage(t("friends.heading"), h("h1", { text: t("friends.heading") }), h("p", { class: "muted", text: t("loading") }));

@@ -3,7 +3,7 @@
 // opens.
 import { t, language, setLanguage, LANGUAGES } from "./i18n.js";
 import { api, me, setPlayer } from "./api.js";
-import { h, handleError, handleTextError, setPage, showWho, shareBox, deviceLabel } from "./ui.js";
+import { h, handleError, handleTextError, setPage, showWho, shareBox, deviceLabel, sayDone } from "./ui.js";
 import qrcode from "./vendor/qrcode-generator.js";
 import { clockSections } from "./clock.js";
 import { passkeysSection } from "./passkeys.js";
@@ -35,7 +35,7 @@ function nameSection() {
     try {
       await api.rename(input.value.trim());
       showWho();
-      note.textContent = t("settings.nameSaved");
+      sayDone(note, t("settings.nameSaved"));
     } catch (error) { handleTextError(error, "name.refused"); }
   } }, h("div", { class: "field" }, h("label", { for: "my-name", text: t("settings.name") }), input),
   h("button", { type: "submit", class: "primary" }, t("settings.save")), note);
@@ -80,7 +80,7 @@ function notificationSection() {
     box.disabled = true;
     try {
       if (box.checked) await subscribePush(); else await unsubscribePush();
-      note.textContent = t(box.checked ? "push.on" : "push.off");
+      sayDone(note, t(box.checked ? "push.on" : "push.off"));
     } catch (error) {
       box.checked = !box.checked;
       note.textContent = pushUnavailable() || "";
