@@ -8,7 +8,7 @@ import { h, morph, staleNote, nameTag, shortNames, showError, clearError, announ
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
-import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.js";
+import { confirmBeforePlay, confirmIrreversible, stopConfirming, revealStep } from "./settings.js";
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
 import { tableTalk, resignButton, leaveButton } from "./table.js";
@@ -156,7 +156,8 @@ export async function gamePage(id, page) {
     // Moves that cannot be undone (closing the stock, declaring) are confirmed by default.
     const final = state.module && state.module.irreversible && state.module.irreversible(action)
       && confirmIrreversible();
-    if (!final && !confirmBeforePlay()) return send(action);
+    const asked = !final && confirmBeforePlay(state.module, action);
+    if (!final && !asked) return send(action);
     const key = actionKey(action);
     if (state.pending && state.pending.key === key) return confirmPending();
     cancelPending();
@@ -171,7 +172,9 @@ export async function gamePage(id, page) {
         h("p", { id: "confirm-text", text: question }),
         h("div", { class: "button-row" },
           h("button", { type: "button", class: "primary", onclick: confirmPending }, t("confirm.yes")),
-          h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))));
+          h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))),
+        asked ? h("button", { type: "button", class: "link", onclick: () => { stopConfirming(); confirmPending(); } },
+          t("confirm.stopAsking")) : null);
       confirmBar.hidden = false;
       announce(question);
     });

@@ -18,7 +18,15 @@ const PACE_KEY = "poyta.pace";
 const PACES = { normal: 550, fast: 250, 0: 0 };
 export function revealStep() { return PACES[localStorage.getItem(PACE_KEY)] ?? PACES.normal; }
 
-export function confirmBeforePlay() { return localStorage.getItem(CONFIRM_KEY) === "1"; }
+// Whether `action` waits for a second tap. The player's choice ("1": every move, "0": none) once
+// made; before that (a new player) a card put on the table for good, as in a trick game, is
+// confirmed, while a secret choice that can still be changed (6 nimmt!) is not.
+export function confirmBeforePlay(mod = null, action = null) {
+  const chosen = localStorage.getItem(CONFIRM_KEY);
+  if (chosen !== null) return chosen === "1";
+  return !!(mod && mod.playsForGood && action && mod.playsForGood(action));
+}
+export function stopConfirming() { localStorage.setItem(CONFIRM_KEY, "0"); }
 // On unless the player turned it off.
 export function confirmIrreversible() { return localStorage.getItem(CONFIRM_FINAL_KEY) !== "0"; }
 
@@ -50,7 +58,7 @@ function languageSection() {
 }
 
 function playSection() {
-  const box = h("input", { type: "checkbox", id: "confirm-play", checked: confirmBeforePlay(),
+  const box = h("input", { type: "checkbox", id: "confirm-play", checked: localStorage.getItem(CONFIRM_KEY) !== "0",
     onchange: () => localStorage.setItem(CONFIRM_KEY, box.checked ? "1" : "0") });
   const final = h("input", { type: "checkbox", id: "confirm-final", checked: confirmIrreversible(),
     onchange: () => localStorage.setItem(CONFIRM_FINAL_KEY, final.checked ? "1" : "0") });

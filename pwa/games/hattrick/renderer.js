@@ -247,3 +247,9 @@ export function describeEvent(event, ctx) {
     default: return null;
   }
 }
+
+// A card played to a trick stays there: the shell asks a new player to confirm it.
+const FOR_GOOD = new Set(["play", "pass"]);
+export function playsForGood(action) {
+  return FOR_GOOD.has(action.type);
+}

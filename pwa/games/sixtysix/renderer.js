@@ -394,3 +394,9 @@ export function describeEvent(event, ctx) {
     default: return null;
   }
 }
+
+// A card played to a trick stays there: the shell asks a new player to confirm it.
+const FOR_GOOD = new Set(["play", "marry"]);
+export function playsForGood(action) {
+  return FOR_GOOD.has(action.type);
+}
