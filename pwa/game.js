@@ -98,6 +98,7 @@ export async function gamePage(id, page) {
   let talk = null;
   page.stop = () => {
     poller.stop(); cancelPending(); window.removeEventListener("online", flushHeld);
+    document.removeEventListener("focusin", forgetHandFocus);
     barSpace.disconnect();
     document.documentElement.style.scrollPaddingTop = "";
     if (talk) talk.stop();
@@ -109,6 +110,7 @@ export async function gamePage(id, page) {
   async function send(action) {
     if (state.busy) throw new Error("busy");
     state.busy = true;
+    keepFocusInHand();
     area.setAttribute("aria-busy", "true");
     area.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     clearError();
@@ -338,11 +340,39 @@ export async function gamePage(id, page) {
     });
   }
 
+  // A card played from the keyboard leaves the hand: the focus goes to the card beside it (the
+  // next, else the one before), or waits on the hand until a card there can be played again,
+  // rather than falling to the top of the page. Anything else the player focuses meanwhile wins.
+  let handFocus = null; // the focus keys to try, nearest first
+  function keepFocusInHand() {
+    const card = document.activeElement;
+    const hand = card && card.closest && card.closest('[data-part="hand"]');
+    if (!hand || !area.contains(hand)) return;
+    const keys = [...hand.querySelectorAll("[data-focus-key]")].map((node) => node.dataset.focusKey);
+    const at = keys.indexOf(card.dataset.focusKey);
+    handFocus = at < 0 ? [] : [...keys.slice(at + 1), ...keys.slice(0, at).reverse()];
+    hand.tabIndex = -1;
+    hand.focus({ preventScroll: true });
+  }
+  function forgetHandFocus(event) {
+    if (handFocus && !event.target.closest('[data-part="hand"]')) handFocus = null;
+  }
+  document.addEventListener("focusin", forgetHandFocus);
+  function refocusHand() {
+    const hand = area.querySelector('[data-part="hand"]');
+    if (!hand) { handFocus = null; return; }
+    const enabled = (key) => hand.querySelector(`[data-focus-key="${CSS.escape(key)}"]:not([disabled])`);
+    const card = handFocus.map(enabled).find(Boolean) || hand.querySelector("button:not([disabled])");
+    if (card) { handFocus = null; card.focus({ preventScroll: true }); return; }
+    hand.tabIndex = -1;
+    if (!hand.contains(document.activeElement)) hand.focus({ preventScroll: true });
+  }
+
   function renderArea(view, mod) {
     drawn = { view, mod };
     const focusKey = area.contains(document.activeElement) && document.activeElement.dataset
       ? document.activeElement.dataset.focusKey : null;
-    const hadFocus = area.contains(document.activeElement);
+    const hadFocus = area.contains(document.activeElement) && !handFocus;
     let content;
     if (view.status === "waiting" && view.your_seat === null) {
       content = h("p", {}, h("button", { type: "button", class: "primary big", onclick: async () => {
@@ -354,10 +384,14 @@ export async function gamePage(id, page) {
       content = h("p", { text: t("game.noRenderer") });
     }
     area.setAttribute("aria-label", view.title);
+    // The hand keeps the focus it holds while no card there can be played.
+    const hand = handFocus && content.querySelector && content.querySelector('[data-part="hand"]');
+    if (hand) hand.tabIndex = -1;
     morph(area, content);
     markScrolling(area);
     markPending();
-    if (hadFocus) {
+    if (handFocus) refocusHand();
+    else if (hadFocus) {
       const again = focusKey && area.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]:not([disabled])`);
       const fallback = area.querySelector("button:not([disabled])") || area.querySelector("[tabindex='-1']");
       (again || fallback || statusLine).focus({ preventScroll: true });

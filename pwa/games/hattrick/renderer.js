@@ -30,7 +30,8 @@ function face(card, extra = "", tag = "") {
   const { colour, value } = split(card);
   return h("span", { class: `hc hc-${colour} ${extra}`, "aria-hidden": "true" },
     h("span", { class: "hc-sym", text: SYMBOL[colour] }), h("span", { class: "hc-num", text: String(value) }),
-    tag ? h("span", { class: "hc-tag", text: tag }) : null);
+    // The space keeps the tag a word of its own after the number, as the button's name says it.
+    tag ? h("span", { class: "hc-tag", text: ` ${tag}` }) : null);
 }
 // A small face with its name for screen readers, for lists of cards.
 const small = (card, extra = "") => h("span", {}, face(card, `ht-small ${extra}`),

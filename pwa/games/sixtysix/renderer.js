@@ -227,9 +227,10 @@ function specialMoves(legal, table, act, declareShort) {
       // The K and the Q name the same marriage: one button per suit.
       const suit = suitOf(action.card);
       declaredSuits.add(suit);
-      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action),
-        "aria-label": t("sixtysix.declareMarriage", { symbol: suitName(suit), points: suit === table.trump ? 40 : 20 }) },
-      t("sixtysix.declareMarriage", { symbol: SYMBOL[suit], points: suit === table.trump ? 40 : 20 })));
+      // The suit in words, as it is said: the symbol beside it is only a mark.
+      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action) },
+        h("span", { "aria-hidden": "true", text: `${SYMBOL[suit]} ` }),
+        t("sixtysix.declareMarriage", { symbol: suitName(suit), points: suit === table.trump ? 40 : 20 })));
     }
   }
   if (declareShort) buttons.push(declareButton(declareShort, table, act, false));

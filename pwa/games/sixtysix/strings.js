@@ -48,7 +48,7 @@ export default {
     "sixtysix.tookTag": "took it",
     "sixtysix.declare": "I have enough: declare ({points} of {target} card points)",
     "sixtysix.declareShort": "Declare with only {points} of {target} card points (the other side scores)",
-    "sixtysix.declareMarriage": "Declare with {symbol} marriage (+{points})",
+    "sixtysix.declareMarriage": "Declare with the {symbol} marriage (+{points})",
     "sixtysix.marryToggle": "Show the marriage when I lead its king or queen",
     "sixtysix.playMarry": "Play {card} and show the marriage (+{points})",
     "sixtysix.exchangeOrPlay": "{card}: exchange it for the trump card, or play it",
