@@ -35,5 +35,6 @@ class Leaderboard(MethodView):
     @blp.response(200, LeaderboardSchema)
     @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, type_name):
-        """The top 100 of a game type by ordinal (at least 10 rated games), and your place"""
+        """The top 100 of a game type by ordinal (at least 10 rated games), the provisional
+        players apart, and your place"""
         return tables().profiles.leaderboard(type_name, current_player(required=False))

@@ -4,9 +4,13 @@ from marshmallow import Schema, fields
 class RatingSchema(Schema):
     mu = fields.Float(metadata={"description": "The rating's mean (a new player starts at 25)"})
     sigma = fields.Float(metadata={"description": "Its uncertainty (a new player: 25/3)"})
-    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what lists sort and show"})
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what lists sort by"})
+    display = fields.Integer(metadata={"description": "The rating people are shown: 1500 + 40 × "
+                                                   "ordinal, rounded, never below 0 (a new "
+                                                   "player: 1500)"})
     games = fields.Integer(metadata={"description": "Rated games of the type"})
-    provisional = fields.Boolean(metadata={"description": "Fewer than 10 rated games"})
+    provisional = fields.Boolean(metadata={"description": "Fewer than 10 rated games: shown "
+                                                         "with a \"?\" (\"1620?\")"})
 
 
 class GameStatsSchema(Schema):
@@ -24,6 +28,9 @@ class RatingChangeSchema(Schema):
     sigma = fields.Float()
     ordinal = fields.Float()
     change = fields.Float(metadata={"description": "What the game changed the ordinal by"})
+    display = fields.Integer(metadata={"description": "The display rating after the game"})
+    display_change = fields.Integer(metadata={"description": "What the game changed the "
+                                                             "display rating by"})
 
 
 class RecentGameSchema(Schema):
@@ -68,6 +75,9 @@ class LeaderboardEntrySchema(Schema):
     name = fields.String(allow_none=True)
     bot = fields.Boolean()
     ordinal = fields.Float()
+    display = fields.Integer(metadata={"description": "The rating people are shown: 1500 + 40 × "
+                                                   "ordinal, rounded, never below 0 (a new "
+                                                   "player: 1500)"})
     mu = fields.Float(allow_none=True)
     sigma = fields.Float(allow_none=True)
     games = fields.Integer(allow_none=True)
@@ -77,6 +87,9 @@ class YourPlaceSchema(Schema):
     place = fields.Integer(allow_none=True, metadata={
         "description": "null until you have the rated games to be listed"})
     ordinal = fields.Float()
+    display = fields.Integer(metadata={"description": "The rating people are shown: 1500 + 40 × "
+                                                   "ordinal, rounded, never below 0 (a new "
+                                                   "player: 1500)"})
     games = fields.Integer()
     provisional = fields.Boolean()
 
@@ -87,6 +100,9 @@ class LeaderboardSchema(Schema):
                                                            "listed"})
     entries = fields.List(fields.Nested(LeaderboardEntrySchema),
                           metadata={"description": "The top 100 by ordinal"})
+    provisional = fields.List(fields.Nested(LeaderboardEntrySchema), metadata={
+        "description": "The top 100 by ordinal of the players with rated games but fewer than "
+                       "`fewest_games`: their ratings are provisional, listed apart"})
     you = fields.Nested(YourPlaceSchema, allow_none=True, metadata={
         "description": "The caller's place and rating; null for a caller with no rated game "
                        "of the type"})
