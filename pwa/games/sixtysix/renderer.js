@@ -122,13 +122,46 @@ export function render(view, act, ctx) {
   return root;
 }
 
+// The completed trick a new lead took off the table: it stays in view beside the next one
+// until the player moves on (plays) or taps it away (ctx.ui.seenTrick, the page's UI state).
+const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
+export function lastTrickSeen(table, ctx) { ctx.ui.seenTrick = trickKey(table.last_trick); }
+
+function previousTrick(table, ctx) {
+  const last = table.last_trick;
+  if (!last || !(table.trick || []).length || ctx.ui.seenTrick === trickKey(last)) return null;
+  const best = last.cards.findIndex((p) => p.seat === last.winner);
+  const dismiss = h("button", { type: "button", class: "sx-seen", "data-focus-key": "seen-trick", text: t("sixtysix.seenTrick") });
+  on(dismiss, "click", () => { lastTrickSeen(table, ctx); ctx.redraw(); });
+  return h("div", { class: "sx-previous", role: "group", "aria-labelledby": "sx-previous-title" },
+    h("p", { class: "sx-note", id: "sx-previous-title", text: seatLine("sixtysix.tookWith", last.winner, ctx, {
+      card: cardName(last.cards[best].card), points: last.points }) }),
+    h("ul", { class: "sx-trick-cards sx-taken" }, last.cards.map((p, i) => h("li", { class: i === best ? "sx-best" : "" },
+      face(p.card), ctx.nameTag(p.seat),
+      h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) })))),
+    dismiss);
+}
+
+// Another seat's marriage, shown on the card that showed it: the lead of the trick in progress.
+function marriageOf(table, play, index) {
+  if (index !== 0 || !"KQ".includes(rankOf(play.card))) return null;
+  return (table.marriages || []).find((m) => m.seat === play.seat && m.suit === suitOf(play.card)) || null;
+}
+
 function felt(view, table, ctx) {
   let stock;
+  const exchanged = table.exchanged
+    ? h("p", { class: "sx-exchanged", text: seatLine("sixtysix.log.exchanged", table.exchanged.seat, ctx,
+      { gave: cardName(table.exchanged.gave), took: cardName(table.exchanged.took) }) }) : null;
   if (table.trump_card) {
     stock = [face(table.trump_card), h("span", { text: t("sixtysix.stock", { n: table.stock_size }) }),
       h("span", { class: "visually-hidden", text: t("sixtysix.trumpCard", { card: cardName(table.trump_card) }) })];
   } else if (table.closed_by !== null && table.closed_by !== undefined) {
-    stock = [h("span", { text: t("sixtysix.closedBy", { name: ctx.seatName(table.closed_by) }) })];
+    // Closed: the face-up card turned over on the stock, marked, with who closed it.
+    stock = [h("span", { class: "sx-closed-stock", "aria-hidden": "true" },
+      table.face_up && table.face_up.drawn_by === null ? face(table.face_up.card) : null,
+      h("span", { class: "sx-closed-mark", text: "✕" })),
+    h("span", { class: "sx-closed-text", text: t("sixtysix.closedBy", { name: ctx.seatName(table.closed_by) }) })];
   } else {
     stock = [h("span", { text: t("sixtysix.exhausted") }),
       table.set_aside ? h("span", { text: t("sixtysix.setAside", { n: table.set_aside }) }) : null];
@@ -148,12 +181,19 @@ function felt(view, table, ctx) {
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
       h("h2", { id: "sx-trick", class: "visually-hidden", text: t("sixtysix.trick") }),
-      cards.length ? h("ul", { class: `sx-trick-cards${taken ? " sx-taken" : ""}` }, cards.map((p, i) => h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
-        face(p.card), ctx.nameTag(p.seat),
-        taken && i === best ? h("span", { class: "sx-took-tag", "aria-hidden": "true", text: t("sixtysix.tookTag") }) : null,
-        h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))))
+      previousTrick(table, ctx),
+      cards.length ? h("ul", { class: `sx-trick-cards${taken ? " sx-taken" : ""}` }, cards.map((p, i) => {
+        const marriage = taken ? null : marriageOf(table, p, i);
+        return h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
+          face(p.card), ctx.nameTag(p.seat),
+          taken && i === best ? h("span", { class: "sx-took-tag", "aria-hidden": "true", text: t("sixtysix.tookTag") }) : null,
+          marriage ? h("span", { class: "sx-marriage-tag", "aria-hidden": "true", text: `+${marriage.points}` }) : null,
+          h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) })
+            + (marriage ? `, ${t("sixtysix.showedMarriage", { suit: suitName(marriage.suit), points: marriage.points })}` : "") }));
+      }))
         : null,
-      tookLine, waiting));
+      tookLine, waiting),
+    exchanged);
 }
 
 // Leading a king or queen of a marriage shows the marriage, unless the player turns it off
@@ -181,8 +221,9 @@ function cardButton(card, i, can, legal, table, act, nineChoice, ctx) {
     button.setAttribute("aria-controls", nineChoice.box.id);
     on(button, "click", () => { ctx.ui.nineOpen = nineChoice.box.hidden; ctx.redraw(); });
   } else if (can) {
-    on(button, "click", () => act(showing ? marry : { type: "play", card }).catch(() => {}));
+    on(button, "click", () => { lastTrickSeen(table, ctx); act(showing ? marry : { type: "play", card }).catch(() => {}); });
   }
+  if (choosing) button.append(h("span", { class: "sx-nine-mark", "aria-hidden": "true", text: "⇄" }));
   return button;
 }
 
