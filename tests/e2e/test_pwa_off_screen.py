@@ -103,3 +103,29 @@ def test_an_exchange_a_marriage_and_a_closed_stock_show_where_they_happened(new_
     draw(page, view)
     nine = page.get_by_role("button", name=re.compile(r"^nine of \w+: exchange it for the trump card, or play it$"))
     expect(nine.locator(".sx-nine-mark")).to_be_visible()
+
+
+def test_in_sticheln_too_a_trick_a_bot_took_stays_until_the_player_plays(new_page, live_server):
+    expect = sync_api.expect
+    page = new_page(viewport=NARROW)
+    start(page, live_server)
+    game = call(page, live_server, "POST", "/games", {
+        "type": "sticheln", "players": 3, "seats": ["human", {"bot": "easy"}, {"bot": "easy"}],
+        "pace": "none", "options": {"deals": 1}})
+    page.goto(f"{live_server}/#/game/{game['id']}")
+    kept = page.locator('[data-part="table"] .st-last')
+    for _ in range(60):
+        expect(page.locator(".status-line.yours").or_(page.locator(".outcome"))).to_be_visible()
+        assert not page.locator(".outcome").is_visible(), "no bot took a trick and led"
+        view = api_view(page, live_server, game["id"])
+        table = view["table"]
+        if view["phase"] == "play" and table["trick"] and table.get("last_trick") \
+                and table["last_trick"]["winner"] != 0:
+            expect(kept).to_be_visible()
+            expect(kept).to_contain_text(re.compile(r"Bot \d \(easy\) took the trick with"))
+            assert layout_problems(page) == []
+            snap(page, "sticheln-last-trick-kept")
+            kept.get_by_role("button", name="Hide").click()
+            expect(kept).to_have_count(0)
+            break
+        page.locator('[data-part="hand"] button:not([disabled]), .sticheln button.primary:not([disabled])').first.click()

@@ -68,7 +68,9 @@ export function render(view, act, ctx) {
   if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send, ctx));
   if (view.status !== "finished" && view.phase === "name" && seated) root.append(namePanel(view, table, legal, lucky, send));
   if (view.phase === "play" || view.phase === "over" || table.last_trick) root.append(trickPanel(view, table, ctx));
-  if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, send));
+  // Playing a card moves on from the trick taken before it (see trickPanel).
+  const play = (action) => { ctx.ui.seenTrick = trickKey(table.last_trick); send(action); };
+  if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, play));
   if ((table.leftover || []).length) {
     root.append(h("section", { class: "block", "aria-labelledby": "st-left" },
       h("h2", { id: "st-left", text: t("sticheln.leftover") }),
@@ -140,6 +142,8 @@ function namePanel(view, table, legal, lucky, send) {
     h("span", { "aria-hidden": "true", text: `${marks(a)} ` }), label(a)))));
 }
 
+const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
+
 function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
@@ -153,11 +157,19 @@ function trickPanel(view, table, ctx) {
       led ? h("p", { class: "st-led", text: t("sticheln.led", { color: `${SYMBOL[led]} ${colorName(led)}` }) })
         : (view.phase === "play" ? h("p", { text: seatLine("sticheln.trickEmpty", table.leader, ctx) }) : null),
       trick.length ? h("ul", { class: "st-trick" }, trick.map((e) => entry(e, false))) : null,
-      // A completed trick stays on the table until the next card is led.
-      last && !trick.length ? h("div", { class: "st-last" },
+      // A completed trick stays on the table until the next card is led, and after that until
+      // the player plays (or hides it): the next lead of another seat does not take it away unseen.
+      last && (!trick.length || ctx.ui.seenTrick !== trickKey(last)) ? h("div", { class: "st-last" },
         h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner))),
         h("p", { class: "st-took", text: seatLine("sticheln.tookWith", last.winner, ctx,
-          { card: cardName(last.cards.find((e) => e.seat === last.winner).card) }) })) : null));
+          { card: cardName(last.cards.find((e) => e.seat === last.winner).card) }) }),
+        trick.length ? hideButton(last, ctx) : null) : null));
+}
+
+function hideButton(last, ctx) {
+  const button = h("button", { type: "button", class: "st-seen", "data-focus-key": "seen-trick", text: t("sticheln.seenTrick") });
+  on(button, "click", () => { ctx.ui.seenTrick = trickKey(last); ctx.redraw(); });
+  return button;
 }
 
 function handPanel(view, legal, send) {
