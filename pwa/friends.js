@@ -53,11 +53,13 @@ addStrings("fi", {
 
 const when = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
 
-export async function friendsPage() {
+// `news`: what just happened ("Anna is now your friend"), said at the top of the page.
+export async function friendsPage(news = null) {
   setPage(t("friends.heading"), h("h1", { text: t("friends.heading") }), h("p", { class: "muted", text: t("loading") }));
   const [link, friends, blocked, types] = await Promise.all([api.friendLink(), api.friends(), api.blocks(), gameTypes()]);
   const again = () => friendsPage().catch(handleError);
   setPage(t("friends.heading"), h("h1", { text: t("friends.heading") }),
+    news ? h("p", { class: "notice", role: "status", text: news }) : null,
     shareBox({ id: "friend-link", label: t("friends.yourLink"), link: new URL(link.link, location.origin).href,
       title: "Pöytä", text: t("friends.shareText") }),
     friends.length
@@ -87,8 +89,7 @@ function friendItem(friend, types, again) {
 export async function addFriendPage(code) {
   const friend = await api.addFriend(code);
   history.replaceState(null, "", "#/friends");
-  await friendsPage();
-  announce(t("friends.added", { name: friend.name }));
+  await friendsPage(t("friends.added", { name: friend.name }));
 }
 
 // The inbox's invitations (seats kept for you), each with Accept and Decline; null for none.

@@ -540,7 +540,12 @@ function isYourTurn(view) {
 }
 
 function statusText(view, mod, ctx) {
-  if (view.status === "waiting") return t("game.waitingPlayers");
+  if (view.status === "waiting") {
+    // A seat kept for a named player (a challenge, a rematch) waits for them by name.
+    const kept = view.seats.filter((seat) => !seat.joined && seat.name).map((seat) => seat.name);
+    const open = view.seats.some((seat) => !seat.joined && !seat.name);
+    return kept.length && !open ? t("game.waitingFor", { names: listNames(kept) }) : t("game.waitingPlayers");
+  }
   if (view.status === "finished") return t("game.finished");
   if (isYourTurn(view)) return (mod && mod.status && mod.status(view, ctx)) || t("game.yourTurn");
   const names = (view.to_act || []).map((s) => ctx.seatName(s));
@@ -576,7 +581,8 @@ function renderNotices(box, view, ctx, show) {
 }
 
 function renderInvites(box, view) {
-  const invites = view.invites || [];
+  // A seat kept for a named player is theirs: their invitation is in their inbox, not a link.
+  const invites = (view.invites || []).filter((invite) => !view.seats[invite.seat].name);
   const key = invites.map((i) => i.code).join(",");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -597,7 +603,8 @@ function renderSeats(section, view, mod, ctx) {
   for (const seat of view.seats) {
     const acting = view.status === "active" && (view.to_act || []).includes(seat.seat);
     const level = seat.bot || standinFor(seat);
-    const kind = level ? t("game.bot", { level: botLevel(level) }) : (seat.joined ? t("game.human") : t("game.open"));
+    const kind = level ? t("game.bot", { level: botLevel(level) })
+      : (seat.joined ? t("game.human") : t(seat.name ? "game.invited" : "game.open"));
     const note = mod && mod.seatNote ? mod.seatNote(view, seat.seat, ctx) : "";
     list.append(h("li", { class: `seat${acting ? " acting" : ""}${seat.seat === view.your_seat ? " mine" : ""}` },
       h("span", { class: "seat-name" }, standinFor(seat) ? botSeatName(seat) : profileLink(seat, seat.bot ? ctx.seatName(seat.seat) : seat.name),

@@ -13,10 +13,10 @@ export function leaderboardLinks(types) {
       h("li", {}, h("a", { href: `#/leaderboard/${encodeURIComponent(ty.type)}`, text: ty.title })))));
 }
 
-// The new-game form's choice: a rated game (the default) or a friendly one.
-export function ratedChoice() {
-  const box = h("input", { type: "checkbox", id: "rated", name: "rated", checked: true });
-  return { box, field: h("div", { class: "field check" }, box, h("label", { for: "rated", text: t("leaderboard.rated") })) };
+// The new-game form's choice (and a challenge's): a rated game (the default) or a friendly one.
+export function ratedChoice(id = "rated") {
+  const box = h("input", { type: "checkbox", id, name: "rated", checked: true });
+  return { box, field: h("div", { class: "field check" }, box, h("label", { for: id, text: t("leaderboard.rated") })) };
 }
 
 export async function leaderboardPage(type) {
