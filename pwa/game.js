@@ -250,8 +250,9 @@ export async function gamePage(id, page) {
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
     statusLine.classList.toggle("yours", isYourTurn(view));
-    renderBarFacts(barFacts, view);
-    dayLeftBox.replaceChildren(...[isYourTurn(view) && dayLeftNote(view)].filter(Boolean));
+    const dayLeft = isYourTurn(view) ? dayLeftNote(view) : null;
+    renderBarFacts(barFacts, view, !!dayLeft);
+    dayLeftBox.replaceChildren(...(dayLeft ? [dayLeft] : []));
     const cardLabel = (card) => (mod && mod.cardLabel ? mod.cardLabel(card, ctx) : String(card));
     chooseAheadBox(view, cardLabel).then((box) => {
       if (state.view === view) aheadBox.replaceChildren(...(box ? [box] : []));
@@ -553,11 +554,13 @@ function statusText(view, mod, ctx) {
   return view.your_seat === null ? `${t("game.spectator")} ${waiting}` : waiting;
 }
 
-// The sticky bar's second part: your score and the time the seat to act has left.
-function renderBarFacts(box, view) {
+// The sticky bar's second part: your score and the time the seat to act has left (said once:
+// not when the note under the bar says how much of your day is left for your turn).
+function renderBarFacts(box, view, dayLeftShown) {
   const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
   const acting = view.status === "active"
-    ? view.seats.find((seat) => (view.to_act || []).includes(seat.seat) && seat.deadline) : null;
+    ? view.seats.find((seat) => (view.to_act || []).includes(seat.seat) && seat.deadline
+      && !(dayLeftShown && seat.seat === view.your_seat)) : null;
   box.replaceChildren(...[
     mine && view.status !== "waiting" ? h("span", { class: "bar-score", text: t("game.score", { score: mine.score ?? 0 }) }) : null,
     acting ? h("span", { class: "bar-time" }, timeLeftNode(acting.deadline)) : null,
@@ -638,12 +641,13 @@ function renderOutcome(box, view, info) {
     else if (i === 0 || scores[seat] !== scores[order[i - 1]]) rank = i + 1;
     rows.push(h("tr", { class: winners.includes(seat) ? "winner" : "" },
       h("td", { text: String(rank) }), h("th", { scope: "row" },
-        standinFor(view.seats[seat]) ? botSeatName(view.seats[seat]) : profileLink(view.seats[seat]),
+        standinFor(view.seats[seat]) ? botSeatName(view.seats[seat])
+          : profileLink(view.seats[seat], botSeatName(view.seats[seat]) || view.seats[seat].name),
         view.seats[seat].resigned ? ` (${t("game.resignedBy", { name: view.seats[seat].name })})` : "",
         seat === view.your_seat ? ` (${t("game.you")})` : ""),
       ratingChangeCell(view, seat), h("td", { text: String(scores[seat]) })));
   });
-  const names = winners.map((s) => view.seats[s].name);
+  const names = winners.map((s) => botSeatName(view.seats[s]) || view.seats[s].name);
   const resigned = view.outcome.resigned;
   box.replaceChildren(h("section", { class: "card-panel outcome", "aria-labelledby": "outcome-title" },
     h("h2", { id: "outcome-title", text: t("game.outcome") }),

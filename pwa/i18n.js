@@ -382,7 +382,7 @@ const catalogues = {
     "home.seat.you": "Paikka 1: sinä",
     "home.seat.friend": "Ystävä (ihminen)",
     "home.seat.bot": "Botti ({level})",
-    "home.options": "Asetukset",
+    "home.options": "Pelin valinnat",
     "home.create": "Luo peli",
     "home.creating": "Luodaan…",
     "home.pace": "Aikaa siirtoa kohden (sitten botti pelaa poissaolevan puolesta)",

@@ -56,6 +56,8 @@ def test_waking_hours_and_a_vacation_in_settings_show_at_the_table(new_page, liv
     expect(seat.locator(".badge.vacation")).to_contain_text(re.compile(r"^on vacation until "))
     expect(anna.locator(".seat.mine .badge.vacation")).to_have_count(0)
     expect(anna.locator("#day-left")).to_contain_text(re.compile(r"^Your turn: \d+ h of your day left\.$"))
+    # The time left is said once at the top, not again in the bar.
+    expect(anna.locator("#table-bar .time-left")).to_have_count(0)
 
 
 def test_a_card_chosen_ahead_is_played_when_the_turn_comes(new_page, live_server):

@@ -254,3 +254,12 @@ const FOR_GOOD = new Set(["play", "pass"]);
 export function playsForGood(action) {
   return FOR_GOOD.has(action.type);
 }
+
+// A move in words, for the replay.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("hattrick.act.play", { card: cardLabel(action.card) });
+    case "pass": return t("hattrick.act.pass", { card: cardLabel(action.card) });
+    default: return null;
+  }
+}

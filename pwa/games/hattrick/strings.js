@@ -2,6 +2,8 @@
 // the renderer. A count's forms are "<key>.<category>" by Intl.PluralRules (tn in ../../i18n.js).
 export default {
   en: {
+    "hattrick.act.play": "played {card}",
+    "hattrick.act.pass": "passed with {card}",
     "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
     "hattrick.opt.deals": "Deals in the match",
     "hattrick.colour.red": "red",
@@ -63,6 +65,8 @@ export default {
     "hattrick.ev.gameOver": "Game over: {names} won",
   },
   fi: {
+    "hattrick.act.play": "pelasi kortin {card}",
+    "hattrick.act.pass": "passasi kortilla {card}",
     "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
     "hattrick.opt.deals": "Jakoja ottelussa",
     "hattrick.colour.red": "punainen",

@@ -442,3 +442,15 @@ const FOR_GOOD = new Set(["play", "marry"]);
 export function playsForGood(action) {
   return FOR_GOOD.has(action.type);
 }
+
+// A move in words, for the replay.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("sixtysix.act.play", { card: cardName(action.card) });
+    case "marry": return t("sixtysix.act.marry", { card: cardName(action.card) });
+    case "exchange": return t("sixtysix.act.exchange");
+    case "close": return t("sixtysix.act.close");
+    case "declare": return action.card ? t("sixtysix.act.declareMarriage", { card: cardName(action.card) }) : t("sixtysix.act.declare");
+    default: return null;
+  }
+}

@@ -2,6 +2,12 @@
 // the renderer. A count's forms are "<key>.<category>" by Intl.PluralRules (tn in ../../i18n.js).
 export default {
   en: {
+    "sixtysix.act.play": "played the {card}",
+    "sixtysix.act.marry": "played the {card} and showed the marriage",
+    "sixtysix.act.exchange": "exchanged the trump nine",
+    "sixtysix.act.close": "closed the stock",
+    "sixtysix.act.declare": "declared",
+    "sixtysix.act.declareMarriage": "declared with the marriage of the {card}",
     // The replay's jump list (../../replay.js)
     "sixtysix.replay.deal": "Hand {deal}",
     "sixtysix.replay.dealStart": "Hand {deal}: start",
@@ -125,6 +131,12 @@ export default {
     "sixtysix.log.hand": "Your cards: {cards}",
   },
   fi: {
+    "sixtysix.act.play": "pelasi kortin {card}",
+    "sixtysix.act.marry": "pelasi kortin {card} ja näytti mariaasin",
+    "sixtysix.act.exchange": "vaihtoi valttiysin",
+    "sixtysix.act.close": "sulki pakan",
+    "sixtysix.act.declare": "ilmoitti",
+    "sixtysix.act.declareMarriage": "ilmoitti kortin {card} mariaasilla",
     // The replay's jump list (../../replay.js)
     "sixtysix.replay.deal": "Jako {deal}",
     "sixtysix.replay.dealStart": "Jako {deal}: alku",

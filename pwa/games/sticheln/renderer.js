@@ -59,11 +59,12 @@ export function render(view, act, ctx) {
   const root = h("div", { class: "sticheln" });
   const send = (action) => act(action).catch(() => {});
 
-  const variants = (table.variants || []).map((v) => t(`sticheln.variant.${v}`));
+  // Each variant in play said in words, as the new-game form offered it.
+  const variants = (table.variants || []).map((v) => t(`sticheln.opt.${v}`));
   root.append(h("p", { class: "st-info" },
     h("span", { class: "st-deal", text: t("sticheln.dealInfo", { deal: view.deal, deals: table.deals,
       trick: Math.min(table.tricks_played + 1, table.tricks_per_deal), tricks: table.tricks_per_deal }) }),
-    variants.length ? h("br") : null, variants.length ? t("sticheln.variants", { list: variants.join(", ") }) : null));
+    variants.flatMap((text) => [h("br"), h("small", { class: "st-variant", text })])));
 
   if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send, ctx));
   if (view.status !== "finished" && view.phase === "name" && seated) root.append(namePanel(view, table, legal, lucky, send));
@@ -340,4 +341,14 @@ export function describeEvent(event, ctx) {
 const FOR_GOOD = new Set(["play"]);
 export function playsForGood(action) {
   return FOR_GOOD.has(action.type);
+}
+
+// A move in words, for the replay.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("sticheln.act.play", { card: cardName(action.card) });
+    case "choose_pain": return t("sticheln.act.choose", { cards: (action.cards || [action.card]).map(cardName).join(", ") });
+    case "name_pain": return t("sticheln.act.name", { colors: colorList(action.colors || [action.color]) });
+    default: return null;
+  }
 }

@@ -2,6 +2,9 @@
 // the renderer. A count's forms are "<key>.<category>" by Intl.PluralRules (tn in ../../i18n.js).
 export default {
   en: {
+    "sticheln.act.play": "played {card}",
+    "sticheln.act.choose": "chose {cards}",
+    "sticheln.act.name": "named {colors}",
     "about.sticheln": "Tricks where any other colour trumps; your secret pain colour costs you. 3–8 players.",
     "sticheln.opt.deals": "Deals in the match",
     "sticheln.opt.reverse": "Lucky colour: the lowest card wins",
@@ -19,9 +22,6 @@ export default {
     "sticheln.name1": "Name {color}",
     "sticheln.name2": "Name {a} and {b}",
     "sticheln.dealInfo": "Deal {deal} of {deals} · trick {trick} of {tricks}",
-    "sticheln.variants": "Variants: {list}",
-    "sticheln.variant.reverse": "lucky colour", "sticheln.variant.mild": "mild",
-    "sticheln.variant.tough": "two colours", "sticheln.variant.dark": "dark", "sticheln.variant.late": "late",
     "sticheln.chooseTitle": "Choose your pain card",
     "sticheln.chooseTitleLucky": "Choose your lucky card",
     "sticheln.chooseHelp": "Tap a card to put it down: its colour costs you its cards' values this deal.",
@@ -98,6 +98,9 @@ export default {
     "sticheln.log.gameOver": "Game over: {names} won",
   },
   fi: {
+    "sticheln.act.play": "pelasi kortin {card}",
+    "sticheln.act.choose": "valitsi: {cards}",
+    "sticheln.act.name": "nimesi: {colors}",
     "about.sticheln": "Tikkejä, joissa mikä tahansa muu väri on valttia; salainen kipuvärisi maksaa. 3–8 pelaajaa.",
     "sticheln.opt.deals": "Jakoja ottelussa",
     "sticheln.opt.reverse": "Onnenväri: pienin kortti voittaa",
@@ -115,9 +118,6 @@ export default {
     "sticheln.name1": "Nimeä {color}",
     "sticheln.name2": "Nimeä {a} ja {b}",
     "sticheln.dealInfo": "Jako {deal}/{deals} · tikki {trick}/{tricks}",
-    "sticheln.variants": "Muunnelmat: {list}",
-    "sticheln.variant.reverse": "onnenväri", "sticheln.variant.mild": "lievä",
-    "sticheln.variant.tough": "kaksi väriä", "sticheln.variant.dark": "pimeä", "sticheln.variant.late": "myöhäinen",
     "sticheln.chooseTitle": "Valitse kipukorttisi",
     "sticheln.chooseTitleLucky": "Valitse onnenkorttisi",
     "sticheln.chooseHelp": "Napauta korttia laittaaksesi sen alas: sen värin kortit maksavat sinulle arvonsa tässä jaossa.",
