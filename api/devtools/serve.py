@@ -13,7 +13,8 @@ long, which takes quick moves while no long one waits, so a hard bot's thinking 
 an easy or medium reply), the notice worker (queues `notices`, then `webhooks`, so a slow
 webhook never delays a bot move) and gunicorn. HOST and PORT choose
 the address: 127.0.0.1:8000 by default (this machine only); HOST=0.0.0.0
-serves every interface.
+serves every interface. It prints http://localhost:PORT/, where passkeys work (a browser
+refuses them at an IP address), and POYTA_PUBLIC_URL defaults to it.
 """
 from __future__ import annotations
 
@@ -124,6 +125,15 @@ def supervise(children: list[Child], stopping: threading.Event) -> None:
         stopping.wait(0.2)
 
 
+# Browsers make passkeys only for a host name, never an IP address: this machine is localhost.
+LOCAL_HOSTS = ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost")
+
+
+def browser_address(host: str, port: str) -> str:
+    """Where a browser on this machine opens the app, passkeys working: http://localhost:PORT/."""
+    return f"http://{'localhost' if host in LOCAL_HOSTS else host}:{port}/"
+
+
 def main() -> int:
     given = os.environ.get("REDIS_URL")
     if given and not answers(given):
@@ -132,9 +142,11 @@ def main() -> int:
         return 1
     url, embedded = resolve(ROOT / "data" / "redis")
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+    address = browser_address(host, port)
     # The RQ workers and gunicorn's workers share one metrics folder: /metrics sums them all.
-    env = {**os.environ, "REDIS_URL": url, "HOST": host, "PORT": port,
-           "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
+    # Links in notices and the passkeys' relying party follow the printed address unless set.
+    env = {"POYTA_PUBLIC_URL": address.rstrip("/"), **os.environ, "REDIS_URL": url, "HOST": host,
+           "PORT": port, "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
     python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
     children = [
         *(Child(f"bot worker ({' '.join(queues)})", [python, "-m", "worker.run", *queues], env=env)
@@ -145,7 +157,7 @@ def main() -> int:
     ]
     everywhere = host in ("0.0.0.0", "::")
     print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
-          f"open http://{'127.0.0.1' if everywhere else host}:{port}/ (listening on "
+          f"open {env['POYTA_PUBLIC_URL']}/ (listening on "
           f"{'every interface' if everywhere else host + ' only; HOST=0.0.0.0 for every interface'})",
           flush=True)
 
