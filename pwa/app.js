@@ -36,7 +36,7 @@ async function route() {
     const named = !me() && !WITHOUT_NAME.has(name);
     if (named) {
       const preview = name === "invite" && arg ? await invitePreview(arg) : null;
-      await askName({ invited: name === "invite" || name === "join", preview });
+      await askName({ invited: name === "invite" || name === "join", befriended: name === "friend", preview });
       if (current !== page) return; // the player went elsewhere meanwhile
       showWho();
       startInbox();

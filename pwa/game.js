@@ -250,8 +250,9 @@ export async function gamePage(id, page) {
     const status = statusText(view, mod, ctx);
     statusLine.textContent = status;
     statusLine.classList.toggle("yours", isYourTurn(view));
-    const dayLeft = isYourTurn(view) ? dayLeftNote(view) : null;
-    renderBarFacts(barFacts, view, !!dayLeft);
+    renderBarFacts(barFacts, view);
+    // The time left is said once: the note of your day only when the bar says another time.
+    const dayLeft = isYourTurn(view) ? dayLeftNote(view, barFacts.querySelector(".time-left")) : null;
     dayLeftBox.replaceChildren(...(dayLeft ? [dayLeft] : []));
     const cardLabel = (card) => (mod && mod.cardLabel ? mod.cardLabel(card, ctx) : String(card));
     chooseAheadBox(view, cardLabel).then((box) => {
@@ -554,13 +555,11 @@ function statusText(view, mod, ctx) {
   return view.your_seat === null ? `${t("game.spectator")} ${waiting}` : waiting;
 }
 
-// The sticky bar's second part: your score and the time the seat to act has left (said once:
-// not when the note under the bar says how much of your day is left for your turn).
-function renderBarFacts(box, view, dayLeftShown) {
+// The sticky bar's second part: your score and the time the seat to act has left.
+function renderBarFacts(box, view) {
   const mine = view.your_seat !== null ? view.seats[view.your_seat] : null;
   const acting = view.status === "active"
-    ? view.seats.find((seat) => (view.to_act || []).includes(seat.seat) && seat.deadline
-      && !(dayLeftShown && seat.seat === view.your_seat)) : null;
+    ? view.seats.find((seat) => (view.to_act || []).includes(seat.seat) && seat.deadline) : null;
   box.replaceChildren(...[
     mine && view.status !== "waiting" ? h("span", { class: "bar-score", text: t("game.score", { score: mine.score ?? 0 }) }) : null,
     acting ? h("span", { class: "bar-time" }, timeLeftNode(acting.deadline)) : null,

@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 import { api, me } from "./api.js";
 import { h, setPage, typeInfo } from "./ui.js";
-import { ratingText, profileHref } from "./profile.js";
+import { ratingText, profileHref, playerName } from "./profile.js";
 
 // The home page's links, one leaderboard per game type.
 export function leaderboardLinks(types) {
@@ -40,7 +40,7 @@ export async function leaderboardPage(type) {
 function ratingTable(entries, provisional, mine) {
   const rows = entries.map((entry) => h("tr", { class: mine(entry) ? "mine" : "" },
     h("td", { text: String(entry.place) }),
-    h("th", { scope: "row" }, h("a", { class: "profile-link", href: profileHref(entry.player_id), text: entry.name || "?" })),
+    h("th", { scope: "row" }, h("a", { class: "profile-link", href: profileHref(entry.player_id), text: entry.name ? playerName(entry.player_id, entry.name) : "?" })),
     h("td", { text: ratingText(entry.display, provisional) }),
     h("td", { text: String(entry.games) })));
   return h("table", { class: `leaderboard${provisional ? " provisional" : ""}` },

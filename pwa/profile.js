@@ -1,7 +1,7 @@
 // A player's profile (#/player/<id>): "Challenge" when the caller may, results and rating per
 // game type, the rating's changes, the recent games the caller may see; and the pieces other pages show of ratings: a name that
 // opens its profile, and a seat's rating change in a result ("+1.8").
-import { t, language } from "./i18n.js";
+import { t, language, botLevel } from "./i18n.js";
 import { api } from "./api.js";
 import { h, setPage, gameTypes, addStyles } from "./ui.js";
 import { challengeToggle } from "./challenge.js";
@@ -21,6 +21,13 @@ addStyles("profile-styles", `
 `);
 
 export const profileHref = (playerId) => `#/player/${encodeURIComponent(playerId)}`;
+
+// A player's name as shown: a bot level's ("bot-easy") in the player's language ("Helppo botti").
+export function playerName(playerId, name) {
+  if (!playerId.startsWith("bot-")) return name;
+  const named = t("profile.botLevel", { level: botLevel(playerId.slice(4)) });
+  return named.charAt(0).toLocaleUpperCase(language()) + named.slice(1);
+}
 
 // The seat's name as a link to its player's (or bot level's) profile; plain text for an open seat.
 export function profileLink(seat, text = seat.name) {
@@ -64,8 +71,9 @@ export async function profilePage(playerId) {
   const played = Object.keys(profile.games);
   const sections = played.map((type) => typeSection(type, titleOf(type), profile));
   const challenge = profile.can_challenge ? challengeToggle(profile, types) : null;
-  setPage(profile.name,
-    h("h1", { class: "profile-name", text: profile.name }),
+  const name = playerName(profile.id, profile.name);
+  setPage(name,
+    h("h1", { class: "profile-name", text: name }),
     profile.bot || profile.member_since ? h("p", { class: "muted", text: profile.bot ? t("profile.bot")
       : t("profile.memberSince", { date: day(profile.member_since) }) }) : null,
     ...(challenge ? [h("div", { class: "button-row" }, challenge.button), challenge.form] : []),

@@ -107,8 +107,8 @@ def test_result_profile_and_leaderboard(new_page, live_server):
     expect(page.locator(".your-place")).to_have_text(
         f"Olet {listed['you']['place']}. vahvuusluvulla {listed['you']['display']}.")
     assert layout_problems(page) == []
-    page.get_by_role("link", name="Easy bot").click()
-    expect(heading).to_have_text("Easy bot")
+    page.get_by_role("link", name="Helppo botti").click()  # the bot's name in Finnish too
+    expect(heading).to_have_text("Helppo botti")
     expect(page.get_by_role("region", name="6 nimmt!")).to_contain_text("laskettuja pelejä: 10")
 
 

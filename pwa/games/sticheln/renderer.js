@@ -148,8 +148,9 @@ const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
 function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
-  const entry = (e, win) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
-    ctx.nameTag(e.seat), win ? h("span", { class: "st-took-tag", "aria-hidden": "true", text: t("sticheln.tookTag") }) : null,
+  // A trick kept beside the next lead is drawn small, without names (its line says who took it).
+  const entry = (e, win, kept = false) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
+    kept ? null : ctx.nameTag(e.seat), win ? h("span", { class: "st-took-tag", "aria-hidden": "true", text: t("sticheln.tookTag") }) : null,
     h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
   const last = table.last_trick;
   return h("section", { class: "block", "aria-labelledby": "st-trick" },
@@ -161,7 +162,7 @@ function trickPanel(view, table, ctx) {
       // A completed trick stays on the table until the next card is led, and after that until
       // the player plays (or hides it): the next lead of another seat does not take it away unseen.
       last && (!trick.length || ctx.ui.seenTrick !== trickKey(last)) ? h("div", { class: "st-last" },
-        h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner))),
+        h("ul", { class: `st-trick${trick.length ? " st-kept" : ""}` }, last.cards.map((e) => entry(e, e.seat === last.winner, trick.length > 0))),
         h("p", { class: "st-took", text: seatLine("sticheln.tookWith", last.winner, ctx,
           { card: cardName(last.cards.find((e) => e.seat === last.winner).card) }) }),
         trick.length ? hideButton(last, ctx) : null) : null));
