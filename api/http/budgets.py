@@ -35,7 +35,7 @@ def by_address() -> str:
 
 
 def by_player() -> str:
-    """The player authenticated for this request (see api.http.authenticate_first), else the address."""
+    """The player authenticated for this request (see api.http.auth), else the address."""
     player = g.get("player")
     return f"player:{player.id}" if player else f"address:{by_address()}"
 
@@ -78,6 +78,9 @@ BUDGETS = (
     # Each sign-in's options keep a challenge alive for two minutes: one ceremony is two calls.
     Budget("passkey_signin", ("passkeys.SignInOptions", "passkeys.SignIn"), "20/minute;120/hour",
            by_address),
+    # Each registration's options read the player's passkeys and keep a challenge alive.
+    Budget("passkey_registration", ("passkeys.RegistrationOptions",), "10/minute;60/hour",
+           by_player),
     # A change of a player's clock is a commit at each of their tables.
     Budget("clock", ("clock.Clock", "clock.Vacation"), "60/minute;600/hour", by_player),
     # A rename is a script at each of the player's tables and wakes everyone watching them.
@@ -128,19 +131,19 @@ def init_app(app: Flask) -> None:
 def spend_budgets() -> Response | None:
     """Registered after authentication: a budget per player needs the player."""
     counters, by_endpoint = current_app.extensions["poyta_budgets"]
+    windows = [(rate, budget.name, budget.key())
+               for budget, rates in by_endpoint.get(request.endpoint, ())
+               if (budget is not LONG_POLL_BUDGET or waits())
+               and not (budget.methods and request.method not in budget.methods)
+               for rate in rates]
+    now = time.time()
     spent = g.rate_limits = []
-    for budget, rates in by_endpoint.get(request.endpoint, ()):
-        if budget is LONG_POLL_BUDGET and not waits():
-            continue
-        if budget.methods and request.method not in budget.methods:
-            continue
-        who = budget.key()
-        for rate in rates:
-            allowed = counters.hit(rate, budget.name, who)
-            reset_at, remaining = counters.window(rate, budget.name, who)
-            spent.append((remaining, f"{budget.name}-{rate.get_expiry()}s", rate, reset_at))
-            if not allowed:
-                return too_many(rate, reset_at)
+    for (_, name, _), window in zip(windows, counters.spend(windows)):
+        reset_at = now + window.resets_in
+        spent.append((window.remaining, f"{name}-{window.rate.get_expiry()}s", window.rate,
+                      reset_at))
+        if not window.allowed:
+            return too_many(window.rate, reset_at)
     if request.endpoint in LONG_POLL_BUDGET.endpoints and waits():
         return hold_long_poll()
     return None

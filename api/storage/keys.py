@@ -2,7 +2,8 @@
 
 Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
 id>}`, so every multi-key command and script touches one hash slot. Keys without a tag (the
-lobby, the due-set, invites, sign-in codes, passkey sign-in challenges) are each one key of their own.
+lobby, the due-set, invites, sign-in codes, passkey sign-in challenges, the owners of passkeys'
+credential ids) are each one key of their own.
 """
 from __future__ import annotations
 
@@ -197,6 +198,11 @@ def signin_code(code_hash: str) -> str:
     return f"signin:{code_hash}"
 
 
+def passkey_credential(credential_id: str) -> str:
+    """The player a passkey's credential id (base64url) is registered to: one player's alone."""
+    return f"passkey-credential:{credential_id}"
+
+
 def passkey_signin(challenge: str) -> str:
     """A passkey sign-in's challenge (base64url), live until it is answered or expires: a
     sign-in names no player until its passkey answers."""
@@ -252,7 +258,12 @@ def bot_lane(payer: str, queue: str) -> str:
     return f"botlane:{payer}:{queue}"
 
 
-RATE_LIMIT_PREFIX = "ratelimit"   # the `limits` library's counters
+RATE_LIMIT_PREFIX = "ratelimit"
+
+
+def rate_window(budget: str, who: str, seconds: int) -> str:
+    """A caller's count in a budget's fixed window of `seconds` (beside the queue)."""
+    return f"{RATE_LIMIT_PREFIX}:{budget}:{seconds}:{who}"
 
 
 # --- channels: a commit publishes on the game's and on each seated player's inbox channel, a

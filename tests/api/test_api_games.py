@@ -69,6 +69,7 @@ def test_bad_games_are_422_with_a_reason_and_store_nothing(client, new_player, s
     assert set(store_keys(store, "game:*")) == keys_before
 
 
+@pytest.mark.cluster
 def test_a_friend_joins_a_public_game_by_its_id_and_the_game_starts(client, new_player):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -235,6 +236,7 @@ def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, 
         assert str(state["seed"]) not in json.dumps(seen)
 
 
+@pytest.mark.cluster
 def test_concurrent_actions_never_lose_an_update(client, new_player):
     players = [new_player(f"P{i}") for i in range(6)]
     game = create(client, players[0][1], seats=["human"] * 6, public=True).get_json()
@@ -287,9 +289,12 @@ def test_an_invite_link_previews_its_game_without_revealing_anything_hidden(clie
     assert body == {"game": game["id"], "type": "sixnimmt", "title": "6 nimmt!", "players": 3, "seat": 1,
                     "host": "Anna", "options": game["options"], "pace": "3d", "time_bank": None,
                     "public": False, "seats": [
-                        {"seat": 0, "name": "Anna", "bot": None, "open": False},
-                        {"seat": 1, "name": None, "bot": None, "open": True},
-                        {"seat": 2, "name": "Bot 3 (easy)", "bot": "easy", "open": False}]}
+                        {"seat": 0, "name": "Anna", "bot": None, "open": False,
+                         "kept_for_another": False},
+                        {"seat": 1, "name": None, "bot": None, "open": True,
+                         "kept_for_another": False},
+                        {"seat": 2, "name": "Bot 3 (easy)", "bot": "easy", "open": False,
+                         "kept_for_another": False}]}
     assert "hand" not in preview.get_data(as_text=True) and "seed" not in body
     # Looking takes nothing: the seat is still open; once taken, or for a made-up code, 404.
     _, bert = new_player("Bert")
