@@ -36,7 +36,10 @@ async function route() {
     const named = !me() && !WITHOUT_NAME.has(name);
     if (named) {
       const preview = name === "invite" && arg ? await invitePreview(arg) : null;
-      await askName({ invited: name === "invite" || name === "join", befriended: name === "friend", preview });
+      // A friend link names its player before the new one says who they are.
+      const friend = name === "friend" && arg ? await api.friendLinkPreview(arg).catch(() => null) : null;
+      await askName({ invited: name === "invite" || name === "join", befriended: name === "friend",
+        friend: friend && friend.name, preview });
       if (current !== page) return; // the player went elsewhere meanwhile
       showWho();
       startInbox();

@@ -145,7 +145,8 @@ def test_a_friend_link_and_a_challenge_say_who_and_how(new_page, live_server):
     code = call(anna, live_server, "GET", "/players/me/friend-link")["code"]
     bert = new_page(viewport=narrow)
     bert.goto(f"{live_server}/#/friend/{code}")
-    expect(bert.get_by_role("heading", level=1)).to_have_text("A friend shared their friend link with you")
+    expect(bert.get_by_role("heading", level=1)).to_have_text("Anna shared their friend link with you")
+    snap(bert, "friend-link-welcome")
     start(bert, live_server, "Bert", path=f"/#/friend/{code}")
     expect(bert.get_by_role("heading", level=1)).to_have_text("Friends")
     expect(bert.locator("main .notice")).to_have_text("Anna is now your friend")
