@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone import call, layout_problems, outside, play_by_api, start
+from phone import call, layout_problems, outside, play_by_api, snap, start
 from playwright import sync_api
 from test_pwa_passkeys import localhost_server, virtual_authenticator  # noqa: F401 (a fixture)
 
@@ -32,6 +32,7 @@ def test_the_first_screen_and_the_friends_page_say_no_null(new_page, live_server
     page.goto(live_server)
     expect(page.get_by_role("heading", level=1)).to_have_text("Welcome to Pöytä")
     assert "null" not in page.locator("main").inner_text()
+    snap(page, "first-screen")
     start(page, live_server, "Anna")
     page.goto(f"{live_server}/#/friends")
     expect(page.get_by_text("No friends yet: share your link.")).to_be_visible()
@@ -113,6 +114,7 @@ def test_the_unread_messages_mark_leaves_the_title_readable(new_page, live_serve
     assert not boxes_overlap(page, ".game-head h1", ".game-tools .unread")
     assert not boxes_overlap(page, ".game-head h1", ".game-tools button:not(.unread)")
     assert layout_problems(page) == []
+    snap(page, f"new-message-mark-{viewport['width']}")
 
 
 def test_passkey_buttons_keep_their_words_whole_at_360(new_page, localhost_server):
@@ -126,3 +128,4 @@ def test_passkey_buttons_keep_their_words_whole_at_360(new_page, localhost_serve
     expect(section.get_by_role("button", name=re.compile(r"^Rename "))).to_be_visible()
     problems = [p for p in layout_problems(phone) if "word broken" in p or "overflows" in p]
     assert problems == []
+    snap(phone, "passkey-buttons-360")

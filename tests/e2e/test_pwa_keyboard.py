@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone import call, start
+from phone import call, snap, start
 from playwright import sync_api
 from test_pwa_accessibility import AXE, axe_installed  # noqa: F401 (a fixture)
 
@@ -43,6 +43,7 @@ def test_after_enter_plays_a_card_the_focus_stays_in_the_hand(new_page, live_ser
         assert page.evaluate(IN_HAND), page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
         expect(page.locator(".status-line.yours")).to_be_visible()
         page.wait_for_function(ON_A_CARD)
+    snap(page, f"focus-after-enter-{kind}")
 
 
 def mismatched_names(page) -> list[str]:
