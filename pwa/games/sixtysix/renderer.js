@@ -125,7 +125,7 @@ export function render(view, act, ctx) {
 // The completed trick a new lead took off the table: it stays in view beside the next one
 // until the player moves on (plays) or taps it away (ctx.ui.seenTrick, the page's UI state).
 const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
-export function lastTrickSeen(table, ctx) { ctx.ui.seenTrick = trickKey(table.last_trick); }
+function lastTrickSeen(table, ctx) { ctx.ui.seenTrick = trickKey(table.last_trick); }
 
 function previousTrick(table, ctx) {
   const last = table.last_trick;
