@@ -11,7 +11,7 @@ from playwright import sync_api
 
 NARROW = {"width": 360, "height": 740}
 GAME = {"type": "sixtysix", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
-        "options": {"preset": "classic", "match_points": 1}}
+        "options": {"preset": "classic", "match_points": 7}}
 
 
 def test_the_trick_the_bot_took_stays_until_the_player_moves_on(new_page, live_server):
@@ -24,7 +24,7 @@ def test_the_trick_the_bot_took_stays_until_the_player_moves_on(new_page, live_s
     previous = felt.locator(".sx-previous")
     playable = page.locator('.sixtysix [data-part="hand"] button:not([disabled])')
     hidden_once = False
-    for _ in range(40):
+    for _ in range(120):
         expect(page.locator(".status-line.yours").or_(page.locator(".outcome"))).to_be_visible()
         if page.locator(".outcome").is_visible():
             break
