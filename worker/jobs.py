@@ -69,3 +69,8 @@ def record_results(game_id: str) -> bool:
 def deliver_webhook(player_id: str, token: str) -> int:
     """Tell the player's webhook what their stream has not told it yet (`token`: this run's)."""
     return _tables_of_job().webhooks.deliver(player_id, token)
+
+
+def pair_seeks(pool: str) -> int:
+    """One pairing round of a matchmaking pool: the tables it seated."""
+    return _tables_of_job().seeks.pair(pool)

@@ -9,7 +9,8 @@ fork and no re-import per job, which keeps an easy bot's move in milliseconds) p
 * the sweeper, run every `SWEEP_SECONDS` by one worker at a time: it looks after every game
   whose due time passed (`api.tables.bots.Bots.sweep`), queues the daily digests whose hour
   has come (`api.tables.reminders.Reminders.sweep_digests`) and the webhook deliveries a dead
-  process left owed (`api.tables.webhooks.Webhooks.sweep`).
+  process left owed (`api.tables.webhooks.Webhooks.sweep`), and the pairing of each
+  matchmaking pool where seeks wait (`api.tables.seeks.Seeks.sweep`).
 
 So a game whose job was lost gets its move within a few seconds of any worker running.
 """
@@ -114,6 +115,7 @@ class PoytaWorker(PromptWorker):
                     tables.bots.sweep()
                     tables.reminders.sweep_digests()
                     tables.webhooks.sweep()
+                    tables.seeks.sweep()
             except UNAVAILABLE:
                 log.warning("worker %s: sweep skipped, Redis does not answer", self.name)
             except Exception:  # a bad game must not stop the sweeper for every other game

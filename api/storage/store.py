@@ -15,6 +15,7 @@ from api.storage.players import PlayerStore
 from api.storage.push import PushStore
 from api.storage.ratings import RatingStore
 from api.storage.schedule import Schedule
+from api.storage.seeks import SeekStore
 from api.storage.webhooks import WebhookStore
 
 
@@ -34,3 +35,4 @@ class Storage:
         self.ratings = RatingStore(redis, retention_seconds)
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
+        self.seeks = SeekStore(redis, retention_seconds)

@@ -1,6 +1,6 @@
 """The domain: players, their passkeys and their clocks, tables and seats, play, bots and
 deadlines, talk, history, notices and reminders, results, ratings and profiles, friends and
-blocks, and what a player's stream (and webhook) tells.
+blocks, seeks and matchmaking, and what a player's stream (and webhook) tells.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -30,6 +30,7 @@ from api.tables.push import Push
 from api.tables.ratings import Ratings
 from api.tables.reminders import Reminders
 from api.tables.seating import Seating
+from api.tables.seeks import Seeks
 from api.tables.streams import Streams
 from api.tables.views import Watching
 from api.tables.webhooks import Webhooks
@@ -50,6 +51,7 @@ class Tables:
         self.passkeys = Passkeys(self.storage, self.players, self.settings, self.clock)
         self.clocks = PlayerClocks(self.games, self.settings.vacation_days)
         self.seating = Seating(self.games, self.clocks, paces)
+        self.seeks = Seeks(self.games, self.seating, self.clocks, self.settings)
         self.play = Play(self.games)
         self.watching = Watching(self.games)
         self.history = History(self.games, self.watching)

@@ -121,13 +121,37 @@ class Seating:
         for name, value in self.clocks.seat_fields(player_id, meta).items():
             setattr(seat, name, value)
 
+    def seat_table(self, game_id: str, type: str, options: dict, pace: str, rated: bool,
+                   players: list[Player], bots: int, bot_level: str | None) -> StoredGame:
+        """A table matchmaking formed, every seat taken: its players in order, then its bots.
+        Made once: asked again for the same `game_id` (a run that died after making it), the
+        game as it stands."""
+        existing = self.games.find(game_id)
+        if existing is None:
+            game = GAMES[type]
+            count = len(players) + bots
+            meta = Meta(type=type, players=count, options=game.normalise_options(count, options),
+                        pace=pace, pace_seconds=self.paces.get(pace), public=False, webhook=None,
+                        created=self.games.clock.now(), rated=rated)
+            seats = [Seat(player_id=player.id, name=player.name, automated=player.bot)
+                     for player in players]
+            seats += [Seat(name=f"Bot {len(seats) + index + 1} ({bot_level})", bot=bot_level)
+                      for index in range(bots)]
+            for seat in seats[:len(players)]:
+                self._sit_clock(seat, seat.player_id, meta)
+            existing = self._new_game(game, meta, seats, players[0].id, None, game_id)
+        for player in players[1:]:
+            self.storage.players.add_game(player.id, game_id)
+        return existing
+
     def _new_game(self, game: Game, meta: Meta, seats: list[Seat], creator_id: str,
-                  address: str | None) -> StoredGame:
+                  address: str | None, game_id: str | None = None) -> StoredGame:
         for seat in seats:
             if seat.bot is None:
                 seat.bank = turns.first_bank(meta)
         state = game.new_game(meta.players, meta.options, secrets.randbits(63))
-        stored = StoredGame(secrets.token_urlsafe(12), game, meta, seats, state, 0, meta.created)
+        stored = StoredGame(game_id or secrets.token_urlsafe(12), game, meta, seats, state, 0,
+                            meta.created)
         created = self.games.create(stored, creator_id)
         quotas.count_new_game(self.games, created.id, meta.public and created.status() == WAITING,
                               sum(seat.bot == "hard" for seat in seats), address)
