@@ -98,10 +98,21 @@ class Seating:
         created = self._new_game(game, meta, seat_list, player.id, address)
         for player_id in named:  # the challenge waits in their inbox
             self.storage.players.add_game(player_id, created.id)
+        self._tell_inboxes(named)
         for index, seat in enumerate(created.seats):  # and reaches their phones
             if seat.reserved_for:
                 self.games.jobs.notify_challenge(created.id, index)
         return created
+
+    def _tell_inboxes(self, player_ids: list[str]) -> None:
+        """Players whose inbox changed without a commit seating them (a challenge made or
+        withdrawn): their streams look again and their webhooks hear of it."""
+        if not player_ids:
+            return
+        follow = self.games.follow
+        marks = follow.owe_webhooks(player_ids)
+        self.storage.players.wake_inboxes(player_ids)
+        follow.deliver_webhooks(marks)
 
     def _check_named(self, player: Player, named: list[str]) -> None:
         """A named seat is for another player, once, who exists and neither blocks the creator
@@ -269,6 +280,7 @@ class Seating:
             gone = dropped["game"]
             self.storage.lobby.forget_game(game_id, [s.invite for s in gone.seats if s.invite])
             self._unlink_rematch(gone)
+            self._tell_inboxes([seat.reserved_for for seat in gone.seats if seat.reserved_for])
         return left
 
     def _unlink_rematch(self, dropped: StoredGame) -> None:
