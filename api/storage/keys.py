@@ -3,7 +3,7 @@
 Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
 id>}`, so every multi-key command and script touches one hash slot. A matchmaking pool's keys share
 `{seeks:<pool>}`, so claiming seeks for a table is one script. Keys without a tag (the
-lobby, the due-set, invites, sign-in codes, passkey sign-in challenges) are each one key of their own.
+lobby, the directory, the due-set, invites, sign-in codes, passkey sign-in challenges) are each one key of their own.
 """
 from __future__ import annotations
 
@@ -219,6 +219,7 @@ LOBBY = "lobby"                 # public waiting games, scored by creation time
 DUE = "due"                     # games a worker must look at, scored by when
 DIGESTS = "digests"             # players with a daily digest, scored by when it is next due
 SWEEP_LOCK = "sweep:lock"
+DIRECTORY = "directory"         # every player by folded name, for a search by prefix
 VAPID_KEY = "vapid:private_key"
 
 

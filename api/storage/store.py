@@ -7,6 +7,7 @@ from redis import Redis
 from api.storage.addresses import AddressGames
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
+from api.storage.directory import DirectoryStore
 from api.storage.friends import FriendStore
 from api.storage.games import MAX_LOG_ACTIONS, GameStore
 from api.storage.lobby import LobbyStore
@@ -36,3 +37,4 @@ class Storage:
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
         self.seeks = SeekStore(redis, retention_seconds)
+        self.directory = DirectoryStore(redis)

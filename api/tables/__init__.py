@@ -16,6 +16,7 @@ from api.tables.bots import Bots
 from api.tables.challenges import Challenges
 from api.tables.chat import Chat
 from api.tables.clock import clock_for
+from api.tables.directory import Directory
 from api.tables.friends import Friends
 from api.tables.games import Games
 from api.tables.history import History
@@ -67,4 +68,5 @@ class Tables:
         self.reminders = Reminders(self.games, self.notices, self.clocks, self.watching)
         self.ratings = Ratings(self.games)
         self.friends = Friends(self.storage)
+        self.directory = Directory(self.storage)
         self.profiles = Profiles(self.storage)
