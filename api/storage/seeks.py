@@ -88,6 +88,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# KEYS: the lease. ARGV: the holder's token, milliseconds.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
 
 def pool_of(seek_id: str) -> str:
     return seek_id.partition(".")[0]
@@ -107,6 +113,7 @@ class SeekStore:
         self._claim = redis.register_script(_CLAIM)
         self._settle = redis.register_script(_SETTLE)
         self._release = redis.register_script(_RELEASE)
+        self._renew = redis.register_script(_RENEW)
 
     # --- a player's seeks -----------------------------------------------------------------------
     def count_for(self, player_id: str, seek_id: str, created: float, most: int) -> bool:
@@ -179,6 +186,11 @@ class SeekStore:
     def take_lease(self, pool: str, token: str, seconds: float) -> bool:
         return bool(self.redis.set(keys.pairing_lease(pool), token, nx=True,
                                    px=int(seconds * 1000)))
+
+    def renew_lease(self, pool: str, token: str, seconds: float) -> bool:
+        """False when the lease lapsed (and another run may hold it)."""
+        return bool(self._renew(keys=[keys.pairing_lease(pool)],
+                                args=[token, int(seconds * 1000)]))
 
     def release_lease(self, pool: str, token: str) -> None:
         self._release(keys=[keys.pairing_lease(pool)], args=[token])

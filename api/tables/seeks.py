@@ -39,8 +39,8 @@ MOST_SEEKS = 5
 LONGEST_LAPSE_HOURS = 7 * 24
 DEFAULT_LAPSE_HOURS = 24
 RECENT_TABLES = 3          # a pair who sat together at one of these is kept apart first
-LEASE_SECONDS = 60         # one pairing run of a pool at a time; a dead run's lease lapses
-SWEEP_SECONDS = 30         # the sweeper queues a pool's pairing this often while seeks wait
+LEASE_SECONDS = 10         # one pairing run of a pool at a time, renewed at each table
+SWEEP_SECONDS = 10         # the sweeper queues a pool's pairing this often while seeks wait
 RETRY_AFTER = 60
 SIZES = {name: (game.min_players, game.max_players) for name, game in GAMES.items()}
 
@@ -226,6 +226,8 @@ class Seeks:
             self._lapse(pool, now)
             seated = 0
             for table in self._tables(pool, now):
+                if not self.store.renew_lease(pool, token, LEASE_SECONDS):
+                    break  # too slow: another run may hold the pool now
                 plan = {"seeks": list(table.seeks), "players": list(table.players),
                         "type": table.game_type, "options": table.options, "pace": table.pace,
                         "rated": table.rated, "bots": table.bots, "bot_level": table.bot_level}

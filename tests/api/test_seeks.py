@@ -1,14 +1,19 @@
 """Seeks and the pairing run on a real store (single server and cluster): making, reading,
 cancelling seeks and their limits; a round that seats a table, lapses what is due, fills with
-bots; a run that died after claiming a table, finished by the next."""
+bots; a run that died after claiming a table, finished by the next, and a worker killed
+mid-round."""
+import signal
+
 import pytest
 from rq import Queue
 
+from api import faults
 from api.storage.jobs import BOT_QUEUE
 from api.tables import Tables
 from api.tables.errors import Conflict, NotFound, TooManyRequests, Unprocessable
 from api.tables.seeks import MOST_SEEKS
 from worker.runner import PromptWorker
+from worker_processes import start_worker, within
 
 STICHELN = [{"type": "sticheln"}]
 
@@ -121,3 +126,27 @@ def test_a_run_that_died_after_claiming_is_finished_by_the_next(tables, monkeypa
     [game_id] = games
     assert tables.games.load(game_id).humans() == [player.id for player in players]
     assert tables.seeks.pair("rated") == 0
+
+
+def test_a_pairing_worker_killed_mid_round_seats_nobody_twice_and_loses_nobody(
+        store, redis, redis_url, processes, clock):
+    """The worker dies (SIGKILL) after claiming the second table's seeks, before making its
+    game; a worker started after finishes that table and seats the rest."""
+    tables = Tables(store, queue_redis=redis)
+    players = [tables.players.create(f"Player {number}") for number in range(12)]
+    made = made_in_turn(tables, clock, players)  # three tables of four, one job queued
+
+    dying = start_worker(processes, redis, redis_url, queues=(BOT_QUEUE,),
+                         **faults.armed(faults.AFTER_SEEKS_CLAIMED, 2))
+    assert dying.wait(30) == -signal.SIGKILL
+    states = [tables.seeks.get(player, one["id"])["state"] for player, one in zip(players, made)]
+    assert states == ["seated"] * 4 + ["seating"] * 4 + ["open"] * 4
+
+    start_worker(processes, redis, redis_url, queues=(BOT_QUEUE,))
+    within(60, lambda: all(tables.seeks.get(player, one["id"])["state"] == "seated"
+                           for player, one in zip(players, made)))
+    games = [tables.seeks.get(player, one["id"])["game"] for player, one in zip(players, made)]
+    assert len(set(games)) == 3
+    seated = [player_id for game_id in set(games)
+              for player_id in tables.games.load(game_id).humans()]
+    assert sorted(seated) == sorted(player.id for player in players), "each once"
