@@ -1,9 +1,10 @@
 """Every Redis key and channel name of Pöytä.
 
 Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
-id>}`, so every multi-key command and script touches one hash slot. A matchmaking pool's keys share
-`{seeks:<pool>}`, so claiming seeks for a table is one script. Keys without a tag (the
-lobby, the directory, the due-set, invites, sign-in codes, passkey sign-in challenges) are each one key of their own.
+id>}`, so every multi-key command and script touches one hash slot. A matchmaking pool's keys
+share `{<pool>}`, so claiming seeks for a table is one script. Keys without a tag (the lobby,
+the directory, the due-set, invites, sign-in codes, passkey sign-in challenges, the owners of
+passkeys' credential ids) are each one key of their own.
 """
 from __future__ import annotations
 
@@ -244,6 +245,11 @@ def hard_bot_games_from(address_key: str) -> str:
 
 def signin_code(code_hash: str) -> str:
     return f"signin:{code_hash}"
+
+
+def passkey_credential(credential_id: str) -> str:
+    """The player a passkey's credential id (base64url) is registered to: one player's alone."""
+    return f"passkey-credential:{credential_id}"
 
 
 def passkey_signin(challenge: str) -> str:
