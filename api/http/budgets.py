@@ -87,6 +87,12 @@ BUDGETS = (
     Budget("rename", ("players.Me",), "10/minute;60/hour", by_player, methods=("PATCH",)),
     # Each webhook set is checked, stored, and told every game going on.
     Budget("webhook", ("webhooks.Webhook",), "10/minute;60/hour", by_player, methods=("PUT",)),
+    # A seek is checked against the seeker's games and ratings and queues a pairing run.
+    Budget("seek", ("seeks.Seeks", "seeks.Seek"), "30/minute;300/hour", by_player,
+           methods=("POST", "DELETE")),
+    # A search reads a page of the directory and the blocks of those on it.
+    Budget("search_players", ("profiles.Search",), "60/minute;600/hour", by_player),
+    Budget("describe_bot", ("profiles.Description",), "10/minute;60/hour", by_player),
     # Each code is a live credential until it is used or expires.
     Budget("signin_code", ("players.SignInCodes",), "5/minute;20/hour", by_player),
     # Reads that cost more than a view: per player, and per address for anonymous callers (a
