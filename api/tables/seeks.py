@@ -7,7 +7,8 @@ accepts, one or several paces, rated or casual (the pool it waits in), optionall
 around the player's own rating at each type and bots of a level to fill the empty seats after a
 wait. It lapses after the time its player chose (at most `LONGEST_LAPSE_HOURS`). A player holds
 at most `MOST_SEEKS` (429 beyond) and seeks only within their game quotas; seeking while on
-vacation is refused (409): a seek made before a vacation waits through it.
+vacation is refused (409); a seek made before a vacation stays open, and its table keeps the
+vacation on the seat's clock as every table does.
 
 The pairing run holds its pool's lease, finishes first any table a dead run claimed, lapses what
 is due, then pairs (`api.tables.matching`). Each table's seeks are claimed in one script before
