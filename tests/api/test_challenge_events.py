@@ -1,13 +1,26 @@
 """Challenges on a player's stream and Standard Webhook: `challenge` (a seat kept for you),
 `challenge_declined` (told to the creator), `challenge_withdrawn` (the creator left the game
 before you sat down), each once; a bot on its webhook hears of a challenge without polling."""
+from jsonschema import Draft202012Validator
 from rq import Queue
 
+from api.http.resources.stream.schemas import SCHEMAS
 from api.storage.jobs import WEBHOOK_QUEUE
 from test_webhooks import Hook, hooks, loopback, tables, types  # noqa: F401 (fixtures)
 from worker.runner import PromptWorker
 
 CHALLENGE = ("sixtysix", 2, {})
+
+
+TYPED = Draft202012Validator({"$ref": "#/components/schemas/StreamEvent",
+                              "components": {"schemas": {
+                                  **SCHEMAS, "GameOutcome": {"type": "object"}}}})
+
+
+def typed(events):
+    for event in events:
+        TYPED.validate(event)
+    return events
 
 
 def challenge(tables, anna, bert):
@@ -20,14 +33,14 @@ def test_a_challenge_is_told_once_and_its_decline_to_the_creator(tables):
     bert_told, first = tables.streams.start(bert, None)
     assert first == []
     game = challenge(tables, anna, bert)
-    [told] = tables.streams.changes(bert, bert_told)
+    [told] = typed(tables.streams.changes(bert, bert_told))
     assert {key: told[key] for key in ("type", "game", "from", "seat", "game_type")} == {
         "type": "challenge", "game": game.id, "from": "Anna", "seat": 1,
         "game_type": "sixtysix"}
     assert tables.streams.changes(bert, bert_told) == []
     assert tables.streams.changes(anna, anna_told) == []
     tables.challenges.decline(game.id, bert)
-    [declined] = tables.streams.changes(anna, anna_told)
+    [declined] = typed(tables.streams.changes(anna, anna_told))
     assert {key: declined[key] for key in ("type", "game", "seat", "player")} == {
         "type": "challenge_declined", "game": game.id, "seat": 1, "player": bert.id}
     assert tables.streams.changes(bert, bert_told) == []
@@ -43,7 +56,7 @@ def test_a_challenge_taken_starts_the_game_and_one_withdrawn_is_told(tables):
     withdrawn = challenge(tables, anna, bert)
     assert types(tables.streams.changes(bert, bert_told)) == ["challenge"]
     assert tables.seating.leave(withdrawn.id, anna) is None
-    [told] = tables.streams.changes(bert, bert_told)
+    [told] = typed(tables.streams.changes(bert, bert_told))
     assert (told["type"], told["game"]) == ("challenge_withdrawn", withdrawn.id)
     assert tables.streams.changes(bert, bert_told) == []
     _, again = tables.streams.start(bert, None)
