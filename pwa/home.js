@@ -9,6 +9,7 @@ import { TABLE_BANK } from "./clock.js";
 import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 import { leaderboardLinks, ratedChoice } from "./leaderboard.js";
 import { invitationList } from "./friends.js";
+import { playNowSection } from "./playnow.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d", "bank"];
 const DEFAULT_PACE = "1d";
@@ -41,6 +42,7 @@ export async function homePage(page, retry) {
   // Each game's blurb and what suits a new game of it come with its renderer.
   const renderers = new Map(await Promise.all(types.map(async (ty) => [ty.type, await loadModule(ty.type)])));
   buildCreateForm(form, types, renderers);
+  create.before(playNowSection(types));
   renderLobby(lobby);
   boards.replaceWith(leaderboardLinks(types));
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
