@@ -83,11 +83,15 @@ def table_id(seek_ids: list[str] | tuple[str, ...]) -> str:
 
 def pair(seeks: list[Seek], now: float, pool: Pool) -> list[Table]:
     ordered = sorted(seeks, key=lambda seek: (seek.created, seek.id))
-    buckets: dict[tuple[str, str], list[Seek]] = defaultdict(list)
+    # Each (type, pace) holds its seeks oldest first; a seated player's seeks leave every one,
+    # so a gathering never walks past the seated.
+    buckets: dict[tuple[str, str], dict[str, Seek]] = defaultdict(dict)
+    by_player: dict[str, list[Seek]] = defaultdict(list)
     for seek in ordered:
+        by_player[seek.player].append(seek)
         for game_type in seek.choices:
             for pace in seek.paces:
-                buckets[(game_type, pace)].append(seek)
+                buckets[(game_type, pace)][seek.id] = seek
     seated: set[str] = set()
     tables = []
     for anchor in ordered:
@@ -97,6 +101,11 @@ def pair(seeks: list[Seek], now: float, pool: Pool) -> list[Table]:
         if table is not None:
             seated.update(table.players)
             tables.append(table)
+            for player in table.players:
+                for seek in by_player[player]:
+                    for game_type in seek.choices:
+                        for pace in seek.paces:
+                            buckets[(game_type, pace)].pop(seek.id, None)
     return tables
 
 
@@ -125,7 +134,7 @@ def _bounds(members: list[Seek], game_type: str, pool: Pool) -> tuple[int, int]:
             min([most] + [seek.most for seek in members]))
 
 
-def _gather(anchor: Seek, game_type: str, pace: str, pool: Pool, bucket: list[Seek],
+def _gather(anchor: Seek, game_type: str, pace: str, pool: Pool, bucket: dict[str, Seek],
             seated: set[str], apart: bool) -> tuple[list[Seek], bool]:
     """The seeks that would sit with the anchor, oldest first; and whether one was left out
     only for having sat with a member lately."""
@@ -137,7 +146,7 @@ def _gather(anchor: Seek, game_type: str, pace: str, pool: Pool, bucket: list[Se
     players = {anchor.player}
     kept_apart = False
     looked = 0
-    for candidate in bucket:
+    for candidate in bucket.values():
         if len(members) >= most or looked >= MAX_SCAN:
             break
         if candidate.player in seated or candidate.player in players:
