@@ -82,6 +82,21 @@ for i = 4 + count, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
 return redis.call('HDEL', KEYS[2], ARGV[1])
 """
 
+# A claimed table whose game cannot be made: its seeks wait again as they were.
+# KEYS: open, lapsing, states, tables, records. ARGV: table id, seek ids...
+_REOPEN = """
+for i = 2, #ARGV do
+  local record = redis.call('HGET', KEYS[5], ARGV[i])
+  if record and redis.call('HGET', KEYS[3], ARGV[i]) == 'claimed:' .. ARGV[1] then
+    local seek = cjson.decode(record)
+    redis.call('ZADD', KEYS[1], seek['created'], ARGV[i])
+    redis.call('ZADD', KEYS[2], seek['lapses'], ARGV[i])
+    redis.call('HSET', KEYS[3], ARGV[i], 'open')
+  end
+end
+return redis.call('HDEL', KEYS[4], ARGV[1])
+"""
+
 # KEYS: the lease. ARGV: the holder's token.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -113,6 +128,7 @@ class SeekStore:
         self._claim = redis.register_script(_CLAIM)
         self._settle = redis.register_script(_SETTLE)
         self._release = redis.register_script(_RELEASE)
+        self._reopen = redis.register_script(_REOPEN)
         self._renew = redis.register_script(_RENEW)
 
     # --- a player's seeks -----------------------------------------------------------------------
@@ -199,6 +215,12 @@ class SeekStore:
         return bool(self._claim(keys=[keys.seeks_open(pool), keys.seeks_lapsing(pool),
                                       keys.seek_states(pool), keys.seek_tables(pool)],
                                 args=[table_id, json.dumps(plan), *seek_ids]))
+
+    def reopen(self, pool: str, table_id: str, seek_ids: list[str]) -> None:
+        """A claimed table given up: its seeks are open again, as they were."""
+        self._reopen(keys=[keys.seeks_open(pool), keys.seeks_lapsing(pool), keys.seek_states(pool),
+                           keys.seek_tables(pool), keys.seek_records(pool)],
+                     args=[table_id, *seek_ids])
 
     def claimed_tables(self, pool: str) -> dict[str, dict]:
         """Tables claimed and not yet settled (a run died between the two)."""

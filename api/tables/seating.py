@@ -147,8 +147,12 @@ class Seating:
         if existing is None:
             game = GAMES[type]
             count = len(players) + bots
-            meta = Meta(type=type, players=count, options=game.normalise_options(count, options),
-                        pace=pace, pace_seconds=self.paces.get(pace), public=False, webhook=None,
+            try:
+                options = game.normalise_options(count, options)
+            except InvalidOptions as error:
+                raise Unprocessable(str(error)) from None
+            meta = Meta(type=type, players=count, options=options, pace=pace,
+                        pace_seconds=self.paces.get(pace), public=False, webhook=None,
                         created=self.games.clock.now(), rated=rated)
             seats = [Seat(player_id=player.id, name=player.name, automated=player.bot)
                      for player in players]

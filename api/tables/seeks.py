@@ -21,19 +21,22 @@ its pool, never who.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 
 from api import faults
 from api.settings import Settings
 from api.storage.seeks import CANCELLED, CLAIMED, LAPSED, OPEN, SEATED, new_seek_id, pool_of
 from api.tables import matching, quotas
-from api.tables.errors import Conflict, NotFound, TooManyRequests, Unprocessable
+from api.tables.errors import Conflict, NotFound, ServiceError, TooManyRequests, Unprocessable
 from api.tables.games import Games
 from api.tables.model import Player, iso
 from api.tables.player_clock import PlayerClocks
 from api.tables.ratings import Standing
 from api.tables.seating import Seating
 from rules import GAMES, InvalidOptions
+
+log = logging.getLogger(__name__)
 
 POOLS = ("rated", "casual")
 MOST_SEEKS = 5
@@ -223,7 +226,7 @@ class Seeks:
         try:
             now = self.games.clock.now()
             for table_id, plan in self.store.claimed_tables(pool).items():
-                self._seat(pool, table_id, plan, now)
+                self._seat_or_reopen(pool, table_id, plan, now)
             self._lapse(pool, now)
             seated = 0
             for table in self._tables(pool, now):
@@ -234,8 +237,7 @@ class Seeks:
                         "rated": table.rated, "bots": table.bots, "bot_level": table.bot_level}
                 if self.store.claim(pool, table.id, plan, plan["seeks"]):
                     faults.reach(faults.AFTER_SEEKS_CLAIMED)
-                    self._seat(pool, table.id, plan, now)
-                    seated += 1
+                    seated += self._seat_or_reopen(pool, table.id, plan, now)
             self.store.forget_ended(pool, now - 86400)
             return seated
         finally:
@@ -259,6 +261,19 @@ class Seeks:
                                       self.storage.friends.blocks_of(player_ids), partners)
         return matching.pair([seek_of(record) for record in records
                               if record["player"] in present], now, matching_pool)
+
+    def _seat_or_reopen(self, pool: str, table_id: str, plan: dict, now: float) -> bool:
+        """Seat a claimed table; one whose game cannot be made gives its seeks back to the pool,
+        so one bad table never holds up the pool's next rounds. Redis away: the claim stays for
+        the next run."""
+        try:
+            self._seat(pool, table_id, plan, now)
+            return True
+        except ServiceError:
+            log.exception("pool %s: table %s cannot be seated; its seeks wait again", pool,
+                          table_id)
+            self.store.reopen(pool, table_id, plan["seeks"])
+            return False
 
     def _seat(self, pool: str, table_id: str, plan: dict, now: float) -> None:
         found = self.storage.friends.players(plan["players"])

@@ -150,3 +150,17 @@ def test_a_pairing_worker_killed_mid_round_seats_nobody_twice_and_loses_nobody(
     seated = [player_id for game_id in set(games)
               for player_id in tables.games.load(game_id).humans()]
     assert sorted(seated) == sorted(player.id for player in players), "each once"
+
+
+def test_a_claimed_table_whose_game_cannot_be_made_gives_its_seeks_back(tables, clock):
+    players = [tables.players.create(name) for name in ("Anna", "Bert")]
+    made = [seek(tables, player, games=[{"type": "sixtysix"}], fewest=2, most=2)
+            for player in players]
+    plan = {"seeks": [one["id"] for one in made], "players": [player.id for player in players],
+            "type": "sixtysix", "options": '{"nope":1}', "pace": "1d", "rated": True,
+            "bots": 0, "bot_level": None}
+    assert tables.storage.seeks.claim("rated", "broken", plan, plan["seeks"])
+    assert tables.seeks.pair("rated") == 1, "given back, then paired afresh"
+    [game_id] = {tables.seeks.get(player, one["id"])["game"] for player, one in zip(players, made)}
+    assert tables.games.load(game_id).meta.options != {"nope": 1}
+    assert tables.storage.seeks.claimed_tables("rated") == {}
