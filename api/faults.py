@@ -16,9 +16,11 @@ FAULTS = "POYTA_TEST_FAULTS"
 AFTER_COMMIT = "after_commit"
 # A finished game's result is recorded for some of its players and not yet for the others.
 AFTER_RATING_UPDATE = "after_rating_update"
+# A finished game is in PostgreSQL, and its outbox entry still in Redis.
+AFTER_ARCHIVE_INSERT = "after_archive_insert"
 # A pairing run claimed a table's seeks and has not yet made its game.
 AFTER_SEEKS_CLAIMED = "after_seeks_claimed"
-POINTS = frozenset({AFTER_COMMIT, AFTER_RATING_UPDATE, AFTER_SEEKS_CLAIMED})
+POINTS = frozenset({AFTER_COMMIT, AFTER_RATING_UPDATE, AFTER_ARCHIVE_INSERT, AFTER_SEEKS_CLAIMED})
 
 
 def armed(point: str, at: int = 1) -> dict[str, str]:
