@@ -37,7 +37,7 @@ def pair_now(tables, redis):
                  connection=redis).work(burst=True)
 
 
-def accepts(made: dict, game: dict, stored) -> bool:
+def accepts(made: dict, stored) -> bool:
     return (stored.meta.type in {entry["type"] for entry in made["games"]}
             and stored.meta.pace in made["paces"] and stored.meta.rated == made["rated"]
             and made["players"]["min"] <= stored.meta.players <= made["players"]["max"]
@@ -93,7 +93,7 @@ def test_thirteen_players_and_two_bots_are_seated_as_each_accepted(clocked_clien
         assert sorted(stored.humans()) == sorted(members)
         assert stored.status() == "active"
         for player_id in members:
-            assert accepts(found[player_id][0], {}, stored), (player_id, stored.meta)
+            assert accepts(found[player_id][0], stored), (player_id, stored.meta)
             assert game_id in tables.storage.players.game_ids(player_id)
         assert not {p4["id"], p5["id"]} <= set(members), "the blocked pair never sits together"
     assert found[players[9][0]["id"]][1]["state"] == "lapsed"
