@@ -1,10 +1,11 @@
 """Every Redis key and channel name of Pöytä.
 
-Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
-id>}`, so every multi-key command and script touches one hash slot. A matchmaking pool's keys
-share `{<pool>}`, so claiming seeks for a table is one script. Keys without a tag (the lobby,
-the directory, the due-set, invites, sign-in codes, passkey sign-in challenges, the owners of
-passkeys' credential ids) are each one key of their own.
+Cluster-ready: a game's keys share the hash tag `{<game id>}`, a player's keys `{<player id>}`,
+a tournament's `{<tournament id>}` and a matchmaking pool's `{<pool>}`, so every multi-key
+command and script touches one hash slot (claiming seeks for a table is one script). Keys
+without a tag (the lobby, the directory, the due-sets, the list of tournaments, invites, sign-in
+codes, passkey sign-in challenges, the owners of passkeys' credential ids) are each one key of
+their own.
 """
 from __future__ import annotations
 
@@ -198,6 +199,22 @@ def pairing_swept(pool: str) -> str:
     return f"seeks:{{{pool}}}:swept"
 
 
+def player_tournaments(player_id: str) -> str:
+    """The tournaments the player entered, scored by when."""
+    return f"player:{{{player_id}}}:tournaments"
+
+
+# --- a tournament: its document, and the leases of its tables' games being made ------------------
+def tournament(tournament_id: str) -> str:
+    """The tournament's JSON document and its version."""
+    return f"tournament:{{{tournament_id}}}"
+
+
+def tournament_table_lease(tournament_id: str, number: int, table: int) -> str:
+    """Held while one process makes the game of a round's table."""
+    return f"tournament:{{{tournament_id}}}:making:{number}:{table}"
+
+
 # --- a game type's leaderboard: the ordinals, and beside them who each player is -------------
 def leaderboard(game_type: str) -> str:
     """Players with enough rated games, scored by ordinal."""
@@ -221,6 +238,8 @@ DUE = "due"                     # games a worker must look at, scored by when
 ARCHIVE_OUTBOX = "archive:outbox"  # finished games owed to PostgreSQL, scored by when to look
 DIGESTS = "digests"             # players with a daily digest, scored by when it is next due
 SWEEP_LOCK = "sweep:lock"
+TOURNAMENTS = "tournaments"     # every tournament, scored by creation time
+TOURNAMENTS_DUE = "tournaments:due"  # tournaments a worker must look at, scored by when
 DIRECTORY = "directory"         # every player by folded name, for a search by prefix
 VAPID_KEY = "vapid:private_key"
 

@@ -20,6 +20,7 @@ from api.storage.push import PushStore
 from api.storage.ratings import RatingStore
 from api.storage.schedule import Schedule
 from api.storage.seeks import SeekStore
+from api.storage.tournaments import TournamentStore
 from api.storage.webhooks import WebhookStore
 
 
@@ -41,5 +42,6 @@ class Storage:
         self.ratings = RatingStore(redis, retention_seconds)
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
+        self.tournaments = TournamentStore(redis, retention_seconds)
         self.seeks = SeekStore(redis, retention_seconds)
         self.directory = DirectoryStore(redis)

@@ -1,7 +1,7 @@
 """The domain: players, their passkeys and their clocks, tables and seats, play, bots and
 deadlines, talk, history, notices and reminders, results, ratings and profiles, friends and
-blocks, seeks and matchmaking, what a player's stream (and webhook) tells, and the archive of
-finished games.
+blocks, tournaments, seeks and matchmaking, what a player's stream (and webhook) tells, and the
+archive of finished games.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -35,6 +35,7 @@ from api.tables.reminders import Reminders
 from api.tables.seating import Seating
 from api.tables.seeks import Seeks
 from api.tables.streams import Streams
+from api.tables.tournaments import Tournaments
 from api.tables.views import Watching
 from api.tables.webhooks import Webhooks
 from rules.search import Budget
@@ -73,3 +74,4 @@ class Tables:
         self.friends = Friends(self.storage, self.challenges)
         self.directory = Directory(self.storage)
         self.profiles = Profiles(self.storage)
+        self.tournaments = Tournaments(self.games, self.clocks, self.play, self.seating.paces)

@@ -25,7 +25,9 @@ profiles = Blueprint("profiles", __name__,
 friends = Blueprint("friends", __name__, description="Friends, friend links and blocking")
 webhooks = Blueprint("webhooks", __name__,
                      description="Your webhook: your events, signed, to a URL of yours")
+tournaments = Blueprint("tournaments", __name__,
+                        description="Tournaments: Swiss rounds, round robins, duplicate deals")
 seeks = Blueprint("seeks", __name__,
                   description="Play now: seek a table and matchmaking seats you")
 TAGS = (players, passkeys, games, seeks, push, table, clock, streams, profiles, friends,
-        webhooks)
+        webhooks, tournaments)
