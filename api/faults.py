@@ -18,7 +18,9 @@ AFTER_COMMIT = "after_commit"
 AFTER_RATING_UPDATE = "after_rating_update"
 # A finished game is in PostgreSQL, and its outbox entry still in Redis.
 AFTER_ARCHIVE_INSERT = "after_archive_insert"
-POINTS = frozenset({AFTER_COMMIT, AFTER_RATING_UPDATE, AFTER_ARCHIVE_INSERT})
+# A pairing run claimed a table's seeks and has not yet made its game.
+AFTER_SEEKS_CLAIMED = "after_seeks_claimed"
+POINTS = frozenset({AFTER_COMMIT, AFTER_RATING_UPDATE, AFTER_ARCHIVE_INSERT, AFTER_SEEKS_CLAIMED})
 
 
 def armed(point: str, at: int = 1) -> dict[str, str]:

@@ -96,6 +96,7 @@ class Settings:
     bot_seconds_a_minute: float = 10.0
     cors_origins: tuple[str, ...] = ()
     max_game_actions: int = MAX_LOG_ACTIONS
+    seek_grace_seconds: float = 600.0  # a seek's table starts at its smallest count after this
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -132,4 +133,5 @@ class Settings:
             cors_origins=tuple(origin.strip().rstrip("/") for origin in
                                (env.get("POYTA_CORS_ORIGINS") or "").split(",") if origin.strip()),
             max_game_actions=int(env.get("POYTA_MAX_GAME_ACTIONS") or MAX_LOG_ACTIONS),
+            seek_grace_seconds=float(env.get("POYTA_SEEK_GRACE_SECONDS") or 600.0),
         )

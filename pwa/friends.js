@@ -7,6 +7,7 @@ import { h, setPage, gameTypes, shareBox, announce, handleError } from "./ui.js"
 import { profileHref } from "./profile.js";
 import { challengeToggle } from "./challenge.js";
 import { refreshInbox } from "./inbox.js";
+import { playerSearch } from "./playnow.js";
 
 addStrings("en", {
   "friends.nav": "Friends",
@@ -62,6 +63,7 @@ export async function friendsPage(news = null) {
     news ? h("p", { class: "notice", role: "status", text: news }) : null,
     shareBox({ id: "friend-link", label: t("friends.yourLink"), link: new URL(link.link, location.origin).href,
       title: "Pöytä", text: t("friends.shareText") }),
+    playerSearch(types),
     friends.length
       ? h("ul", { class: "plain-list friend-list" }, friends.map((friend) => friendItem(friend, types, again)))
       : h("p", { class: "muted", text: t("friends.none") }),

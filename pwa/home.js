@@ -10,6 +10,7 @@ import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typ
 import { leaderboardLinks, ratedChoice } from "./leaderboard.js";
 import { invitationList } from "./friends.js";
 import { tournamentsLink } from "./tournaments.js";
+import { playNowSection } from "./playnow.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d", "bank"];
 const DEFAULT_PACE = "1d";
@@ -42,6 +43,7 @@ export async function homePage(page, retry) {
   // Each game's blurb and what suits a new game of it come with its renderer.
   const renderers = new Map(await Promise.all(types.map(async (ty) => [ty.type, await loadModule(ty.type)])));
   buildCreateForm(form, types, renderers);
+  create.before(playNowSection(types));
   renderLobby(lobby);
   boards.replaceWith(leaderboardLinks(types), tournamentsLink());
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),

@@ -84,3 +84,8 @@ def move_tournament_on(tournament_id: str) -> str:
     """Start the tournament, pair and open its next round, or end it, whichever is due; its
     status after."""
     return _tables_of_job().tournaments.move_on(tournament_id)
+
+
+def pair_seeks(pool: str) -> int:
+    """One pairing round of a matchmaking pool: the tables it seated."""
+    return _tables_of_job().seeks.pair(pool)

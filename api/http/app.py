@@ -26,9 +26,9 @@ API_PREFIX = "/api/v1"
 # Each under the URL it names (`games.chat`: /api/v1/games/{id}/chat); the order of a tag's
 # routes in the contract is the order here.
 RESOURCES = ("players", "players.passkeys", "players.clock", "players.friends",
-             "players.webhook", "players.profile", "stream", "push", "games", "games.seat",
-             "games.chat", "games.preselection", "games.leaderboard", "games.stream",
-             "tournaments")
+             "players.webhook", "players.profile", "players.directory", "seeks", "stream", "push",
+             "games", "games.seat", "games.chat", "games.preselection", "games.leaderboard",
+             "games.stream", "tournaments")
 
 
 class PoytaApi(Api):

@@ -90,6 +90,12 @@ BUDGETS = (
     # Each ping is a request to the player's URL made while the caller waits.
     Budget("webhook_try", ("webhooks.WebhookTest", "webhooks.WebhookRedeliver"),
            "10/minute;60/hour", by_player),
+    # A seek is checked against the seeker's games and ratings and queues a pairing run.
+    Budget("seek", ("seeks.Seeks", "seeks.Seek"), "30/minute;300/hour", by_player,
+           methods=("POST", "DELETE")),
+    # A search reads a page of the directory and the blocks of those on it.
+    Budget("search_players", ("profiles.Search",), "60/minute;600/hour", by_player),
+    Budget("describe_bot", ("profiles.Description",), "10/minute;60/hour", by_player),
     # Each code is a live credential until it is used or expires.
     Budget("signin_code", ("players.SignInCodes",), "5/minute;20/hour", by_player),
     # Reads that cost more than a view: per player, and per address for anonymous callers (a

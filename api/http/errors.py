@@ -1,5 +1,5 @@
-"""The one error shape: `{code, status, message, reason, errors?, current_version?}`, the same
-as flask-smorest's own with a machine-readable `reason` from the enum `REASONS`."""
+"""The one error shape: `{code, status, message, reason, errors?, current_version?, field?}`,
+the same as flask-smorest's own with a machine-readable `reason` from the enum `REASONS`."""
 from __future__ import annotations
 
 from http import HTTPStatus

@@ -46,6 +46,9 @@ def error_schema(definition: dict) -> None:
             f"`{name}`: {meaning}" for name, meaning in REASONS.items())}
     definition["properties"]["current_version"] = {
         "type": "integer", "description": "With `stale_version`: the game's version now"}
+    definition["properties"]["field"] = {
+        "type": "string", "description": "With a 422 the domain refused: the request's field "
+                                         "at fault (a seek's `players`, `paces`...)"}
     definition["required"] = ["code", "status", "message", "reason"]
 
 

@@ -102,6 +102,21 @@ class FriendStore:
             pipe.sismember(keys.blocks(player_id), other_id)
         return any(pipe.execute())
 
+    def blocking(self, player_ids: list[str], other_id: str) -> set[str]:
+        """Those of these players who block the other: one round trip per node."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.sismember(keys.blocks(player_id), other_id)
+        return {player_id for player_id, blocks in zip(player_ids, pipe.execute()) if blocks}
+
+    def blocks_of(self, player_ids: list[str]) -> dict[str, frozenset[str]]:
+        """Whom each of these players blocks: one round trip per node."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.smembers(keys.blocks(player_id))
+        return {player_id: frozenset(member.decode() for member in blocked)
+                for player_id, blocked in zip(player_ids, pipe.execute()) if blocked}
+
     def players(self, player_ids: list[str]) -> dict[str, tuple[str, bool, float | None]]:
         """(name, bot, last seen) of each player that still exists."""
         pipe = self.redis.pipeline(transaction=False)

@@ -46,9 +46,11 @@ RECORD_RESULTS = "worker.jobs.record_results"
 DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 ARCHIVE_GAME = "worker.jobs.archive_game"
 MOVE_TOURNAMENT_ON = "worker.jobs.move_tournament_on"
+PAIR_SEEKS = "worker.jobs.pair_seeks"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
 WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
+PAIRING_QUEUED_SECONDS = 30   # the same, for a pool's pairing job
 # RQ's scheduler queues a retry within a second of its time. One this much later has no scheduler
 # to run it: a worker killed during a Redis outage leaves its scheduler's lock, which keeps every
 # other scheduler out, for a minute.
@@ -152,6 +154,17 @@ class JobBoard:
         token = secrets.token_hex(6)
         self._enqueue(WEBHOOK_QUEUE, DELIVER_WEBHOOK, player_id, token,
                       job_id=f"webhook-{player_id}-{token}")
+
+    def pair_seeks(self, pool: str) -> None:
+        """A pairing run of the pool, unless one waits in the queue already (it will see this
+        seek too): a burst of seeks queues one. A quick job: on the bots' quick queue."""
+        if not self.redis.set(keys.pairing_queued(pool), 1, nx=True, ex=PAIRING_QUEUED_SECONDS):
+            return
+        self._enqueue(BOT_QUEUE, PAIR_SEEKS, pool, job_id=f"pair-{pool}-{secrets.token_hex(6)}")
+
+    def pairing_started(self, pool: str) -> None:
+        """A pairing run began: a seek from now on queues another."""
+        self.redis.delete(keys.pairing_queued(pool))
 
     def webhook_run_started(self, player_id: str) -> None:
         """A delivery run began: a change from now on queues another."""

@@ -1,8 +1,9 @@
 """Every Redis key and channel name of Pöytä.
 
-Cluster-ready: a game's keys share the hash tag `{<game id>}`, a player's keys `{<player id>}`
-and a tournament's `{<tournament id>}`, so every multi-key command and script touches one hash
-slot. Keys without a tag (the lobby, the due-sets, the list of tournaments, invites, sign-in
+Cluster-ready: a game's keys share the hash tag `{<game id>}`, a player's keys `{<player id>}`,
+a tournament's `{<tournament id>}` and a matchmaking pool's `{<pool>}`, so every multi-key
+command and script touches one hash slot (claiming seeks for a table is one script). Keys
+without a tag (the lobby, the directory, the due-sets, the list of tournaments, invites, sign-in
 codes, passkey sign-in challenges, the owners of passkeys' credential ids) are each one key of
 their own.
 """
@@ -139,11 +140,63 @@ def webhook_again(player_id: str) -> str:
     return f"player:{{{player_id}}}:webhook:again"
 
 
+def player_seeks(player_id: str) -> str:
+    """The player's seeks (`<pool>.<token>`), scored by when each was made."""
+    return f"player:{{{player_id}}}:seeks"
+
+
 def player_keys(player_id: str) -> list[str]:
     """Every key a player's retention covers."""
     return [player(player_id), devices(player_id), passkeys(player_id), inbox(player_id),
             push_subscriptions(player_id), standings(player_id), results(player_id),
-            recent_games(player_id), friends(player_id), blocks(player_id), webhook(player_id)]
+            recent_games(player_id), friends(player_id), blocks(player_id), webhook(player_id),
+            player_seeks(player_id)]
+
+
+# --- a matchmaking pool (rated or casual): its seeks, and the tables being seated from it -----
+def seeks_open(pool: str) -> str:
+    """The pool's open seeks, scored by when each was made."""
+    return f"seeks:{{{pool}}}:open"
+
+
+def seeks_lapsing(pool: str) -> str:
+    """The same open seeks, scored by when each lapses."""
+    return f"seeks:{{{pool}}}:lapsing"
+
+
+def seek_records(pool: str) -> str:
+    """Each seek as its player made it (JSON), open or ended."""
+    return f"seeks:{{{pool}}}:records"
+
+
+def seek_states(pool: str) -> str:
+    """Each seek's state: `open`, `claimed:<table>`, `seated:<game>`, `cancelled`, `lapsed`."""
+    return f"seeks:{{{pool}}}:states"
+
+
+def seeks_ended(pool: str) -> str:
+    """Seeks that ended, scored by when: their records go a while later."""
+    return f"seeks:{{{pool}}}:ended"
+
+
+def seek_tables(pool: str) -> str:
+    """Tables whose seeks are claimed and whose game may not exist yet (JSON plan each)."""
+    return f"seeks:{{{pool}}}:tables"
+
+
+def seek_partners(pool: str) -> str:
+    """Each player's tablemates at their last tables from the pool (JSON)."""
+    return f"seeks:{{{pool}}}:partners"
+
+
+def pairing_lease(pool: str) -> str:
+    """Held by the one pairing run of the pool at a time."""
+    return f"seeks:{{{pool}}}:lease"
+
+
+def pairing_swept(pool: str) -> str:
+    """Set while the sweeper's last pairing run of the pool is recent enough."""
+    return f"seeks:{{{pool}}}:swept"
 
 
 def player_tournaments(player_id: str) -> str:
@@ -192,6 +245,7 @@ DIGESTS = "digests"             # players with a daily digest, scored by when it
 SWEEP_LOCK = "sweep:lock"
 TOURNAMENTS = "tournaments"     # every tournament, scored by creation time
 TOURNAMENTS_DUE = "tournaments:due"  # tournaments a worker must look at, scored by when
+DIRECTORY = "directory"         # every player by folded name, for a search by prefix
 VAPID_KEY = "vapid:private_key"
 
 
@@ -249,6 +303,11 @@ def webhook_queued(player_id: str) -> str:
     """Set while a delivery job of the player's webhook waits in the queue: a burst of changes
     queues one."""
     return f"webhook:queued:{player_id}"
+
+
+def pairing_queued(pool: str) -> str:
+    """Set while a pairing job of the pool waits in the queue: a burst of seeks queues one."""
+    return f"pairing:queued:{pool}"
 
 
 def long_polls(who: str) -> str:

@@ -163,6 +163,12 @@ class PlayerStore:
         return [game_id.decode()
                 for game_id in self.redis.zrevrange(keys.inbox(player_id), 0, INBOX_GAMES - 1)]
 
+    def wake_inboxes(self, player_ids: list[str]) -> None:
+        """Tell these players' inbox listeners (streams, long-polls) to look again: one PUBLISH
+        each (a cluster's pipeline does not carry it)."""
+        for player_id in player_ids:
+            self.redis.publish(keys.inbox_channel(player_id), 0)
+
     def forget_games(self, player_id: str, game_ids: list[str]) -> None:
         if game_ids:
             self.redis.zrem(keys.inbox(player_id), *game_ids)

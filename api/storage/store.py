@@ -9,6 +9,7 @@ from api.storage.addresses import AddressGames
 from api.storage.archive_outbox import ArchiveOutbox
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
+from api.storage.directory import DirectoryStore
 from api.storage.finished_games import FinishedGames
 from api.storage.friends import FriendStore
 from api.storage.games import MAX_LOG_ACTIONS, GameStore
@@ -18,6 +19,7 @@ from api.storage.players import PlayerStore
 from api.storage.push import PushStore
 from api.storage.ratings import RatingStore
 from api.storage.schedule import Schedule
+from api.storage.seeks import SeekStore
 from api.storage.tournaments import TournamentStore
 from api.storage.webhooks import WebhookStore
 
@@ -41,3 +43,5 @@ class Storage:
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
         self.tournaments = TournamentStore(redis, retention_seconds)
+        self.seeks = SeekStore(redis, retention_seconds)
+        self.directory = DirectoryStore(redis)

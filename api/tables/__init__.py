@@ -1,7 +1,7 @@
 """The domain: players, their passkeys and their clocks, tables and seats, play, bots and
 deadlines, talk, history, notices and reminders, results, ratings and profiles, friends and
-blocks, tournaments, what a player's stream (and webhook) tells, and the archive of finished
-games.
+blocks, tournaments, seeks and matchmaking, what a player's stream (and webhook) tells, and the
+archive of finished games.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -18,6 +18,7 @@ from api.tables.bots import Bots
 from api.tables.challenges import Challenges
 from api.tables.chat import Chat
 from api.tables.clock import clock_for
+from api.tables.directory import Directory
 from api.tables.friends import Friends
 from api.tables.games import Games
 from api.tables.history import History
@@ -32,6 +33,7 @@ from api.tables.push import Push
 from api.tables.ratings import Ratings
 from api.tables.reminders import Reminders
 from api.tables.seating import Seating
+from api.tables.seeks import Seeks
 from api.tables.streams import Streams
 from api.tables.tournaments import Tournaments
 from api.tables.views import Watching
@@ -53,6 +55,7 @@ class Tables:
         self.passkeys = Passkeys(self.storage, self.players, self.settings, self.clock)
         self.clocks = PlayerClocks(self.games, self.settings.vacation_days)
         self.seating = Seating(self.games, self.clocks, paces)
+        self.seeks = Seeks(self.games, self.seating, self.clocks, self.settings)
         self.play = Play(self.games)
         self.watching = Watching(self.games)
         self.archive = Archive(self.games)
@@ -69,5 +72,6 @@ class Tables:
         self.reminders = Reminders(self.games, self.notices, self.clocks, self.watching)
         self.ratings = Ratings(self.games)
         self.friends = Friends(self.storage, self.challenges)
+        self.directory = Directory(self.storage)
         self.profiles = Profiles(self.storage)
         self.tournaments = Tournaments(self.games, self.clocks, self.play, self.seating.paces)

@@ -36,6 +36,7 @@ def _new_token(player_id: str, label: str, now: float) -> tuple[str, str, str, d
 class Players:
     def __init__(self, storage: Storage, settings: Settings, clock: Clock):
         self.store = storage.players
+        self.directory = storage.directory
         self.settings = settings
         self.clock = clock
         self._tokens: dict[str, tuple[float, Player]] = {}
@@ -47,6 +48,7 @@ class Players:
         token, token_hash, device_id, device = _new_token(player_id, "first device", now)
         self.store.create(player_id, {"name": name, "bot": int(bot), "created": now},
                           token_hash, device_id, device)
+        self.directory.add(player_id, name)
         return NewPlayer(player_id, name, bot, device_id, token)
 
     def for_token(self, token: str) -> Player | None:
@@ -74,6 +76,7 @@ class Players:
         and counts the changes in its ETag, so watching phones see it at once. A finished game
         keeps the name its player had when it ended, as its record does."""
         self.store.rename(player.id, name, self.store.game_ids(player.id))
+        self.directory.add(player.id, name, player.name)
         with self._tokens_lock:
             self._tokens = {key: entry for key, entry in self._tokens.items()
                             if entry[1].id != player.id}

@@ -107,10 +107,21 @@ class Seating:
         created = self._new_game(game, meta, seat_list, player.id, address)
         for player_id in named:  # the challenge waits in their inbox
             self.storage.players.add_game(player_id, created.id)
+        self._tell_inboxes(named)
         for index, seat in enumerate(created.seats):  # and reaches their phones
             if seat.reserved_for:
                 self.games.jobs.notify_challenge(created.id, index)
         return created
+
+    def _tell_inboxes(self, player_ids: list[str]) -> None:
+        """Players whose inbox changed without a commit seating them (a challenge made or
+        withdrawn): their streams look again and their webhooks hear of it."""
+        if not player_ids:
+            return
+        follow = self.games.follow
+        marks = follow.owe_webhooks(player_ids)
+        self.storage.players.wake_inboxes(player_ids)
+        follow.deliver_webhooks(marks)
 
     def _check_named(self, player: Player, named: list[str]) -> dict[str, str]:
         """A named seat is for another player, once, who exists and neither blocks the creator
@@ -134,13 +145,41 @@ class Seating:
         for name, value in self.clocks.seat_fields(player_id, meta).items():
             setattr(seat, name, value)
 
+    def seat_table(self, game_id: str, type: str, options: dict, pace: str, rated: bool,
+                   players: list[Player], bots: int, bot_level: str | None) -> StoredGame:
+        """A table matchmaking formed, every seat taken: its players in order, then its bots.
+        Made once: asked again for the same `game_id` (a run that died after making it), the
+        game as it stands."""
+        existing = self.games.find(game_id)
+        if existing is None:
+            game = GAMES[type]
+            count = len(players) + bots
+            try:
+                options = game.normalise_options(count, options)
+            except InvalidOptions as error:
+                raise Unprocessable(str(error)) from None
+            meta = Meta(type=type, players=count, options=options, pace=pace,
+                        pace_seconds=self.paces.get(pace), public=False, webhook=None,
+                        created=self.games.clock.now(), rated=rated)
+            seats = [Seat(player_id=player.id, name=player.name, automated=player.bot)
+                     for player in players]
+            seats += [Seat(name=f"Bot {len(seats) + index + 1} ({bot_level})", bot=bot_level)
+                      for index in range(bots)]
+            for seat in seats[:len(players)]:
+                self._sit_clock(seat, seat.player_id, meta)
+            existing = self._new_game(game, meta, seats, players[0].id, None, game_id)
+        for player in players[1:]:
+            self.storage.players.add_game(player.id, game_id)
+        return existing
+
     def _new_game(self, game: Game, meta: Meta, seats: list[Seat], creator_id: str,
-                  address: str | None) -> StoredGame:
+                  address: str | None, game_id: str | None = None) -> StoredGame:
         for seat in seats:
             if seat.bot is None:
                 seat.bank = turns.first_bank(meta)
         state = game.new_game(meta.players, meta.options, secrets.randbits(63))
-        stored = StoredGame(secrets.token_urlsafe(12), game, meta, seats, state, 0, meta.created)
+        stored = StoredGame(game_id or secrets.token_urlsafe(12), game, meta, seats, state, 0,
+                            meta.created)
         created = self.games.create(stored, creator_id)
         quotas.count_new_game(self.games, created.id, meta.public and created.status() == WAITING,
                               sum(seat.bot == "hard" for seat in seats), address)
@@ -260,6 +299,7 @@ class Seating:
             gone = dropped["game"]
             self.storage.lobby.forget_game(game_id, [s.invite for s in gone.seats if s.invite])
             self._unlink_rematch(gone)
+            self._tell_inboxes([seat.reserved_for for seat in gone.seats if seat.reserved_for])
         return left
 
     def _unlink_rematch(self, dropped: StoredGame) -> None:

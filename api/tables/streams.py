@@ -13,6 +13,12 @@ game's `updated`, a chat line's time), in milliseconds: each event's `id` (and S
 since. An event may so repeat (never a gap); `your_turn` is one per turn (`game`, `since`),
 `chat` one per line (`game`, `number`).
 
+Challenges: a seat kept for the player in a waiting game of their inbox is a `challenge` (`game`,
+`from`, `seat`), told once; the game gone before they sat down (its creator left it) is a
+`challenge_withdrawn`. The creator is told `challenge_declined` (`game`, `seat`, `player`) when a
+seat they kept opens again without its player. Neither creating nor dropping a game commits at
+the challenged player's inbox, so `api.tables.seating` wakes their stream and webhook itself.
+
 A player's webhook (`api.tables.webhooks`) is the same stream, its `Told` kept in the store
 between deliveries (`to_json`, `from_json`): what it remembers of a game goes with the game
 from the player's inbox, so it is bounded like the inbox.
@@ -26,9 +32,10 @@ from datetime import datetime
 
 from api.tables.games import Games
 from api.tables.model import ACTIVE, FINISHED, Player, StoredGame, iso
-from api.tables.views import place
+from api.tables.views import invitation, place
 
 RESUME_OVERLAP = 30.0  # seconds before the cursor a resumed stream looks again
+CHALLENGED, WITHDRAWN = "challenged", "withdrawn"  # a game's status as a challenged player knows it
 
 
 @dataclass
@@ -39,6 +46,7 @@ class Told:
     statuses: dict[str, str] = field(default_factory=dict)
     turns: dict[str, int] = field(default_factory=dict)     # game: the turn told (`since`)
     chat: dict[str, int] = field(default_factory=dict)      # game: the last line told
+    kept: dict[str, dict[str, str]] = field(default_factory=dict)  # game: seat: who it is kept for
 
     @property
     def event_id(self) -> str:
@@ -47,19 +55,20 @@ class Told:
     def keep_only(self, game_ids: list[str]) -> None:
         """Forget the games no longer in the player's inbox."""
         kept = set(game_ids)
-        for remembered in (self.looked, self.statuses, self.turns, self.chat):
+        for remembered in (self.looked, self.statuses, self.turns, self.chat, self.kept):
             for game_id in [game_id for game_id in remembered if game_id not in kept]:
                 del remembered[game_id]
 
     def to_json(self) -> str:
         return json.dumps({"cursor": self.cursor, "looked": self.looked,
-                           "statuses": self.statuses, "turns": self.turns, "chat": self.chat})
+                           "statuses": self.statuses, "turns": self.turns, "chat": self.chat,
+                           "kept": self.kept})
 
     @classmethod
     def from_json(cls, text: str) -> "Told":
         kept = json.loads(text)
         return cls(kept["cursor"], {game: tuple(seen) for game, seen in kept["looked"].items()},
-                   kept["statuses"], kept["turns"], kept["chat"])
+                   kept["statuses"], kept["turns"], kept["chat"], kept.get("kept", {}))
 
 
 def cursor_of(last_event_id: str | None) -> float | None:
@@ -93,16 +102,53 @@ class Streams:
                     self.storage.chat.counts(game_ids))
         events: list[dict] = []
         for game_id, version, chat_count in heads:
-            if version is None or told.looked.get(game_id) == (version, chat_count):
+            if told.looked.get(game_id) == (version, chat_count):
+                continue
+            stored = None if version is None else self.games.find(game_id)
+            if stored is None:
+                events += self._withdrawn(game_id, told)
                 continue
             told.looked[game_id] = (version, chat_count)
-            stored = self.games.find(game_id)
-            seat = stored and stored.seat_of(player.id)
+            seat = stored.seat_of(player.id)
             if seat is None:
-                continue  # gone, or left: the inbox forgets it
+                events += self._challenge(stored, player.id, told)
+                continue  # or left: the inbox forgets it
             events += self._chat(stored, told, chat_count, first, since)  # said before the move
+            events += self._declined(stored, told, first)
             events += self._game(stored, seat, told, first, since)
         return events
+
+    def _challenge(self, stored: StoredGame, player_id: str, told: Told) -> list[dict]:
+        invited = invitation(stored, player_id)
+        if invited is None:
+            return self._withdrawn(stored.id, told, stored.updated)
+        if told.statuses.get(stored.id) == CHALLENGED:
+            return []
+        told.statuses[stored.id] = CHALLENGED
+        return [self._tell(told, stored.updated, {
+            "type": "challenge", "game": stored.id, "game_type": stored.game.name,
+            "version": stored.version, "from": invited["from"], "seat": invited["seat"]})]
+
+    def _withdrawn(self, game_id: str, told: Told, happened: float | None = None) -> list[dict]:
+        if told.statuses.get(game_id) != CHALLENGED:
+            return []
+        told.statuses[game_id] = WITHDRAWN
+        return [self._tell(told, happened or time.time(), {"type": "challenge_withdrawn",
+                                                           "game": game_id})]
+
+    def _declined(self, stored: StoredGame, told: Told, first: bool) -> list[dict]:
+        """The seats kept for others that opened again without them since the last look."""
+        kept = {str(index): seat.reserved_for for index, seat in enumerate(stored.seats)
+                if seat.reserved_for and seat.open}
+        before = told.kept.get(stored.id, {})
+        told.kept[stored.id] = kept
+        if first:
+            return []
+        return [self._tell(told, stored.updated, {
+            "type": "challenge_declined", "game": stored.id, "seat": int(seat),
+            "player": player_id})
+            for seat, player_id in before.items()
+            if kept.get(seat) != player_id and stored.seats[int(seat)].open]
 
     def _game(self, stored: StoredGame, seat: int, told: Told, first: bool,
               since: float | None) -> list[dict]:

@@ -6,7 +6,7 @@ it happens, signed per Standard Webhooks. A bot can live on it instead of holdin
   again, as at a stream's first connect.
 * What it carries is what the player's stream tells, derived the same way (`Streams.start`,
   then `Streams.changes` on the `Told` kept with the webhook): `game_started`, `your_turn`,
-  `game_finished`, `chat`. One POST per event, in order: `{"type", "timestamp", "data"}`,
+  `game_finished`, `chat`, `challenge`, `challenge_declined`, `challenge_withdrawn`. One POST per event, in order: `{"type", "timestamp", "data"}`,
   `data` being the stream's event as it is; the headers `webhook-id` (the same for the same
   event on every attempt: a turn is one `game` and `since`, a chat line one `game` and
   `number`), `webhook-timestamp` (the attempt's) and `webhook-signature` (`v1,<HMAC-SHA256>` of
@@ -84,7 +84,8 @@ def retry_after(failures: int) -> float:
 
 def message_id(hook_id: str, event: dict) -> str:
     """The same for the same event on every attempt (the receiver's key to drop a repeat)."""
-    part = {"your_turn": "since", "chat": "number"}.get(event["type"])
+    part = {"your_turn": "since", "chat": "number", "challenge_declined": "seat"}.get(
+        event["type"])
     return f"msg_{hook_id}_{event['type']}_{event['game']}" + (f"_{event[part]}" if part else "")
 
 

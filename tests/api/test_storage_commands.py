@@ -252,7 +252,8 @@ def test_a_revoked_token_stops_working_everywhere_within_the_cache_time(redis_ur
 def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, redis, counted,
                                                                   new_player):
     """The move that ends a game also packs its log (it reads the log once); a rename sends
-    one small script per game, in one pipeline, and no commit."""
+    one small script per game, in one pipeline, and no commit, then moves the player's entry
+    in the directory."""
     _, anna = new_player("Anna")
     game_id = client.post("/api/v1/games", headers=anna, json={
         "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}],
@@ -293,7 +294,7 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
     client.get(f"/api/v1/games/{other}", headers=anna)
     renamed = counted.during(lambda: client.patch("/api/v1/players/me", json={"name": "Anni"},
                                                   headers=anna))
-    assert sorted(renamed) == ["EVAL", "EVAL", "HSET", "ZREVRANGE"], renamed
+    assert sorted(renamed) == ["EVAL", "EVAL", "HSET", "ZADD", "ZREM", "ZREVRANGE"], renamed
 
 
 def test_the_game_types_send_no_command_though_their_path_looks_like_a_game(client, counted):

@@ -27,5 +27,7 @@ webhooks = Blueprint("webhooks", __name__,
                      description="Your webhook: your events, signed, to a URL of yours")
 tournaments = Blueprint("tournaments", __name__,
                         description="Tournaments: Swiss rounds, round robins, duplicate deals")
-TAGS = (players, passkeys, games, push, table, clock, streams, profiles, friends, webhooks,
-        tournaments)
+seeks = Blueprint("seeks", __name__,
+                  description="Play now: seek a table and matchmaking seats you")
+TAGS = (players, passkeys, games, seeks, push, table, clock, streams, profiles, friends,
+        webhooks, tournaments)

@@ -44,6 +44,25 @@ STREAM_EVENTS = {
                        "text": {"type": "string"},
                        "at": {"type": "string", "format": "date-time"}},
         "required": ["type", "game", "id", "number", "seat", "name", "text", "at"]},
+    "StreamChallenge": _event(
+        "challenge", "A seat is kept for you (`joinGame` takes it, `declineSeat` declines): "
+                     "once per challenge, and at each connect while it waits",
+        {"from": {"type": ["string", "null"], "description": "Who challenges you"},
+         "seat": {"type": "integer", "minimum": 0, "description": "The seat kept for you"}},
+        [*_TOLD, "from", "seat"]),
+    "StreamChallengeDeclined": {
+        "type": "object", "description": "A seat you kept for `player` opened again without "
+                                         "them",
+        "properties": {"type": {"const": "challenge_declined"}, "game": GAME["game"],
+                       "id": GAME["id"], "seat": {"type": "integer", "minimum": 0},
+                       "player": {"type": "string"}},
+        "required": ["type", "game", "id", "seat", "player"]},
+    "StreamChallengeWithdrawn": {
+        "type": "object", "description": "The game a seat was kept for you in is gone before "
+                                         "you sat down",
+        "properties": {"type": {"const": "challenge_withdrawn"}, "game": GAME["game"],
+                       "id": GAME["id"]},
+        "required": ["type", "game", "id"]},
     "StreamHeartbeat": {
         "type": "object", "description": "Sent every 20 seconds while nothing else is",
         "properties": {"type": {"const": "heartbeat"},
@@ -66,7 +85,8 @@ def _union(names: list[str], description: str) -> dict:
 
 UNIONS = {
     "StreamEvent": _union(["StreamGameStarted", "StreamYourTurn", "StreamGameFinished",
-                           "StreamChat", "StreamHeartbeat"],
+                           "StreamChat", "StreamChallenge", "StreamChallengeDeclined",
+                           "StreamChallengeWithdrawn", "StreamHeartbeat"],
                           "One event of `streamEvents`, chosen by `type`"),
     "GameStreamEvent": _union(["GameStreamView", "StreamHeartbeat"],
                               "One event of `streamGame`, chosen by `type`"),

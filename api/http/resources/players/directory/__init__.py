@@ -1,0 +1,1 @@
+"""The player directory: players and bot accounts by the start of their name."""

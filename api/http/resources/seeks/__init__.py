@@ -1,0 +1,1 @@
+"""Play now: seeks, and the tables matchmaking forms from them."""
