@@ -22,6 +22,9 @@ from rules.base import Action, Game
 from rules.search import Budget, Clock, Estimate, Problem, evaluate
 
 COSTLIEST = 3  # decisions a seat's summary names
+# The most CPU seconds one evaluation gets, however large the game's budget: the hard bot's own
+# clock for a move, where the verdicts are already stable (`python -m bench.analysis stability`).
+EVALUATION_SECONDS = 0.3
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,13 @@ def evaluations(game: Game, record: Record) -> int:
         count += len(set(appraisal.candidate_of)) > 1
         deals.add((seat, view["deal"]))
     return count + len(deals)
+
+
+def evaluation_budget(game: Game, record: Record, game_seconds: float) -> tuple[Budget, int]:
+    """The budget of each evaluation when the review of the record may take `game_seconds` of
+    CPU, shared equally (at most EVALUATION_SECONDS each), and how many evaluations it runs."""
+    count = evaluations(game, record)
+    return Budget(seconds=min(EVALUATION_SECONDS, game_seconds / max(count, 1))), count
 
 
 def review(game: Game, record: Record, budget: Budget, seed: int = 0,
