@@ -8,6 +8,9 @@ gunicorn answers itself (a request line over 4 KB: 414, headers too large:
 Nothing from `api` is imported here: this file is read by gunicorn's master
 before the gevent workers patch the standard library.
 
+gunicorn's own lines name the process that wrote them, also in a worker where the API's
+logging has stopped records from gathering their process id.
+
 Metrics: every worker process writes its samples to PROMETHEUS_MULTIPROC_DIR (a fresh
 folder unless the caller shares one with its RQ workers), and a worker that exits
 takes its live gauges (long-polls held) with it.
@@ -19,7 +22,7 @@ import os
 import tempfile
 from http import HTTPStatus
 
-from gunicorn import util
+from gunicorn import glogging, util
 from prometheus_client import multiprocess
 
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -35,6 +38,21 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "12000"))
 control_socket = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(),
                               f"poyta-gunicorn-{host}-{port}.ctl")
+
+
+def stamp_process(record) -> bool:
+    if record.process is None:
+        record.process = os.getpid()
+    return True
+
+
+class Logger(glogging.Logger):
+    def setup(self, cfg):
+        super().setup(cfg)
+        self.error_log.addFilter(stamp_process)
+
+
+logger_class = Logger
 
 
 def child_exit(server, worker):

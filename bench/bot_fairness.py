@@ -4,7 +4,7 @@ of the bots' time and, in the same run, without it (a share that never runs out)
     nice -n 10 python -m bench.bot_fairness [--attackers 4] [--games 5] [--seconds 60]
 
 For each mode starts what `make run` starts (gunicorn and the workers of
-`api.devtools.serve.BOT_WORKERS`) against its own Redis. `--attackers` players each keep
+`worker.layout.BOT_WORKERS`) against its own Redis. `--attackers` players each keep
 `--games` games of 6 nimmt! going (10 seats: the player, 3 hard and 6 medium bots, no time
 limit, the longest `threshold`) and resigns them at once, so that bots play every seat; with
 `--attack play` they stay seated instead and answer every turn at once (3 hard bots a game, one
@@ -29,11 +29,11 @@ from redis import Redis
 from rq import Worker
 
 from api.devtools.embedded_cluster import free_port
-from api.devtools.serve import BOT_WORKERS
 from api.tables import Tables
 from bench.bot_latency import Human, Results, line
 from bench.redis_for_bench import bench_redis_url
 from bench.starting import wait_until_ready
+from worker.layout import BOT_WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -60,7 +60,7 @@ def run_mode(url: str, share: str | None, args) -> tuple[Results, str]:
     if share:
         env["POYTA_BOT_SECONDS_A_MINUTE"] = share
     argvs = [[str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "api.http:create_app()"]]
-    argvs += [[sys.executable, "-m", "worker.run", *queues] for queues in BOT_WORKERS]
+    argvs += [worker.argv(sys.executable) for worker in BOT_WORKERS]
     children = [subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL) for argv in argvs]
     stop = threading.Event()

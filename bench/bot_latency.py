@@ -5,7 +5,7 @@
 
 Starts what `make run` starts, on a free port against an embedded Redis (or REDIS_URL):
 gunicorn (`-c gunicorn.conf.py`), the notice worker and the bot workers of
-`api.devtools.serve.BOT_WORKERS` (`--workers` names others: the queues of each worker, workers
+`worker.layout.BOT_WORKERS` (`--workers` names others: the queues of each worker, workers
 separated by `;`). Then keeps `--games` games going at once, each with one scripted human at
 seat 0 and bots of one level (`--mix`; each level's games cycle through every game that has
 the level, at its typical player count); a finished game is followed by a new one.
@@ -201,8 +201,8 @@ def parse_mix(text: str) -> dict[str, int]:
 
 
 def default_workers() -> str:
-    from api.devtools.serve import BOT_WORKERS
-    return ";".join(" ".join(queues) for queues in BOT_WORKERS)
+    from worker.layout import BOT_WORKERS
+    return ";".join(" ".join(worker.queues) for worker in BOT_WORKERS)
 
 
 def main() -> None:

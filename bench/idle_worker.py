@@ -23,11 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from api.devtools.serve import BOT_WORKERS
 from api.storage import connections
-from api.storage.jobs import NOTICE_WORKER_QUEUES
 from api.tables import Tables
 from bench.redis_for_bench import bench_redis_url
+from worker.layout import WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 HARD_SECONDS = 0.05
@@ -45,9 +44,9 @@ def one_round(url: str, code: str, idle: float, logs: Path) -> tuple[float, dict
     env = {**os.environ, "REDIS_URL": url, "REDIS_CLUSTER": "", "RQ_REDIS_URL": url,
            "POYTA_HARD_SECONDS": str(HARD_SECONDS)}
     workers = []
-    for number, queues in enumerate([*BOT_WORKERS, NOTICE_WORKER_QUEUES]):
+    for number, worker in enumerate(WORKERS):
         with open(logs / f"worker-{number}.log", "wb") as log:
-            workers.append(subprocess.Popen([sys.executable, "-c", code, *queues], cwd=ROOT,
+            workers.append(subprocess.Popen([sys.executable, "-c", code, *worker.queues], cwd=ROOT,
                                             env=env, stdout=log, stderr=subprocess.STDOUT))
     try:
         while len(client.keys("worker:alive:*")) < len(workers):
@@ -66,9 +65,9 @@ def one_round(url: str, code: str, idle: float, logs: Path) -> tuple[float, dict
             worker.terminate()
         for worker in workers:
             worker.wait(30)
-    backoffs = {" ".join(queues): max(map(int, BACKOFF.findall(
+    backoffs = {" ".join(worker.queues): max(map(int, BACKOFF.findall(
         (logs / f"worker-{number}.log").read_text())), default=0)
-        for number, queues in enumerate([*BOT_WORKERS, NOTICE_WORKER_QUEUES])}
+        for number, worker in enumerate(WORKERS)}
     return took, backoffs
 
 

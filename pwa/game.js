@@ -4,7 +4,7 @@
 import { t, listNames, botLevel } from "./i18n.js";
 import { api, me, OfflineError } from "./api.js";
 import { keep, kept, holdMove, heldMove, dropMove } from "./keep.js";
-import { h, staleNote, nameTag, shortNames, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
+import { h, morph, staleNote, nameTag, shortNames, showError, clearError, announce, handleError, typeInfo, setTitle, setPage,
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
@@ -62,8 +62,13 @@ export async function gamePage(id, page) {
     tipTimer = setTimeout(() => { nameTip.hidden = true; }, 2500);
   });
 
+  let drawn = null; // the view and module the table was last drawn from
+  // ui: what a renderer keeps for this page (a panel open, cards picked), gone with the page;
+  // redraw() draws the table again after the renderer changed it.
   const ctx = {
     t,
+    ui: {},
+    redraw() { if (drawn) renderArea(drawn.view, drawn.mod); },
     get yourSeat() { return state.view ? state.view.your_seat : null; },
     get busy() { return state.busy; },
     seatName(seat) {
@@ -331,6 +336,7 @@ export async function gamePage(id, page) {
   }
 
   function renderArea(view, mod) {
+    drawn = { view, mod };
     const focusKey = area.contains(document.activeElement) && document.activeElement.dataset
       ? document.activeElement.dataset.focusKey : null;
     const hadFocus = area.contains(document.activeElement);
@@ -345,7 +351,7 @@ export async function gamePage(id, page) {
       content = h("p", { text: t("game.noRenderer") });
     }
     area.setAttribute("aria-label", view.title);
-    area.replaceChildren(content);
+    morph(area, content);
     markScrolling(area);
     markPending();
     if (hadFocus) {

@@ -1,5 +1,5 @@
 // Home (inbox, create a game, lobby, rules list), rules pages, join and invite links.
-import { t, listNames, language, botLevel } from "./i18n.js";
+import { t, tn, listNames, language, botLevel } from "./i18n.js";
 import { api } from "./api.js";
 import { watchInbox, refreshInbox } from "./inbox.js";
 import { renderMarkdown } from "./markdown.js";
@@ -56,7 +56,7 @@ function players(line) {
   const ended = line.outcome ? line.outcome.resigned : undefined;
   const humans = others.filter((p) => !p.bot && p.name && !p.resigned).map((p) => p.name);
   const bots = others.filter((p) => p.bot || (p.resigned && p.seat !== ended)).length;
-  if (bots) humans.push(t(bots === 1 ? "home.oneBot" : "home.bots", { n: bots }));
+  if (bots) humans.push(tn("home.bots", bots));
   if (line.open_seats) humans.push(t("home.openSeats", { n: line.open_seats }));
   return listNames(humans);
 }

@@ -37,7 +37,6 @@ const catalogues = {
     "home.yourScore": "your score {score}",
     "home.resignedOne": "{name} resigned",
     "game.sending": "{what}: sending…",
-    "chat.unreadOne": "1 new message",
     "invite.title": "{host} invited you to {title}",
     "bot.easy": "easy",
     "devices.first": "first device",
@@ -49,7 +48,8 @@ const catalogues = {
     "invite.open": "an open seat",
     "invite.take": "Take the seat",
     "invite.shareText": "{host} invites you to a game of {title} on Pöytä",
-    "chat.unread": "{n} new messages",
+    "chat.unread.one": "{n} new message",
+    "chat.unread.other": "{n} new messages",
     "game.scrollHint": "The table is wider than the screen: swipe it sideways for every column.",
     "offline.asOf": "Offline: shown as it was at {time}; it may have changed since.",
     "offline.asOfDay": "Offline: shown as it was on {day} at {time}; it may have changed since.",
@@ -106,8 +106,8 @@ const catalogues = {
     "home.rulesList": "How to play",
     "home.with": "with {names}",
     "home.open": "{title} · {status}",
-    "home.oneBot": "1 bot",
-    "home.bots": "{n} bots",
+    "home.bots.one": "{n} bot",
+    "home.bots.other": "{n} bots",
     "home.openSeats": "{n} open",
     "pace.none": "No time limit (only against bots)",
     "pace.5m": "5 minutes",
@@ -320,7 +320,6 @@ const catalogues = {
     "home.yourScore": "pisteesi {score}",
     "home.resignedOne": "{name} luovutti",
     "game.sending": "{what}: lähetetään…",
-    "chat.unreadOne": "1 uusi viesti",
     "invite.title": "{host} kutsui sinut peliin {title}",
     "bot.easy": "helppo",
     "devices.first": "ensimmäinen laite",
@@ -332,7 +331,8 @@ const catalogues = {
     "invite.open": "vapaa paikka",
     "invite.take": "Ota paikka",
     "invite.shareText": "{host} kutsuu sinut pelaamaan peliä {title} Pöydässä",
-    "chat.unread": "{n} uutta viestiä",
+    "chat.unread.one": "{n} uusi viesti",
+    "chat.unread.other": "{n} uutta viestiä",
     "game.scrollHint": "Taulukko on näyttöä leveämpi: pyyhkäise sitä sivuttain nähdäksesi kaikki sarakkeet.",
     "offline.asOf": "Ei yhteyttä: näytetään tilanne klo {time}; se on voinut muuttua.",
     "offline.asOfDay": "Ei yhteyttä: näytetään tilanne {day} klo {time}; se on voinut muuttua.",
@@ -389,8 +389,8 @@ const catalogues = {
     "home.rulesList": "Peliohjeet",
     "home.with": "mukana {names}",
     "home.open": "{title} · {status}",
-    "home.oneBot": "1 botti",
-    "home.bots": "{n} bottia",
+    "home.bots.one": "{n} botti",
+    "home.bots.other": "{n} bottia",
     "home.openSeats": "{n} vapaana",
     "pace.none": "Ei aikarajaa (vain botteja vastaan)",
     "pace.5m": "5 minuuttia",
@@ -595,6 +595,11 @@ export function addStrings(language, strings) {
   catalogues[language] = Object.assign(catalogues[language] || {}, strings);
 }
 
+// A game's strings, { en: {...}, fi: {...} } (its folder's strings.js).
+export function addLanguages(strings) {
+  for (const [language, table] of Object.entries(strings)) addStrings(language, table);
+}
+
 // t("game.score", {score: 5}) -> "Score 5"; unknown keys fall back to English, then the key.
 // A line about what one seat did: the "<key>You" line when it is the player's seat ("You
 // played", "Pelasit": Finnish tells the person by the verb), else "<key>" with the seat's name.
@@ -605,6 +610,16 @@ export function seatLine(key, seat, ctx, vars = {}) {
 export function t(key, vars = {}) {
   const text = (catalogues[lang] && catalogues[lang][key]) ?? catalogues.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+// A count in words: "<key>.<category>" by the language's plural rules (Intl.PluralRules: one,
+// other, ...), else "<key>.other"; {n} is the count. tn("chat.unread", 1) -> "1 new message".
+const pluralRules = {};
+export function tn(key, n, vars = {}) {
+  const rules = pluralRules[lang] || (pluralRules[lang] = new Intl.PluralRules(lang));
+  const form = `${key}.${rules.select(n)}`;
+  const known = (catalogues[lang] && catalogues[lang][form]) ?? catalogues.en[form];
+  return t(known === undefined ? `${key}.other` : form, { n, ...vars });
 }
 
 // A bot level's name in the player's language (a game's own level keeps its name).

@@ -7,7 +7,7 @@
 export const step = (view, card = null, done = false, event = null) => ({ view, card, done, event });
 
 // Trick games: every card played (or passed) is a step, and a completed trick is held.
-// `plays` and `done` name the game's event types; `showTrick(view, trick, leader)` returns the
+// `plays` and `done` name the game's event types; `showTrick(view, trick, leader, event)` returns the
 // previous view with that trick on the table and nothing playable. With `showTaken(view,
 // event)` (the view with the trick just taken, its winner marked) a completed trick is held
 // that way, even one the player's own card completed. Stops at a deal's end.
@@ -22,7 +22,7 @@ export function tricksStages(prev, events, { plays, done, ends, entry, leaderAft
       trick = [...trick, entry(event)];
       // The player saw their own card go down: only the others' are paced.
       lastCardShown = event.seat !== prev.your_seat;
-      if (lastCardShown) stages.push(step(showTrick(prev, trick, leader), event.card, false, event));
+      if (lastCardShown) stages.push(step(showTrick(prev, trick, leader, event), event.card, false, event));
     } else if (done.includes(event.type)) {
       if (showTaken && lastCardShown) {
         Object.assign(stages[stages.length - 1], { view: showTaken(prev, event), done: true });

@@ -3,7 +3,7 @@
 // spectator would see it, and the hands are listed below.
 import { t } from "./i18n.js";
 import { api } from "./api.js";
-import { h, setPage, announce, handleError, nameTag, shortNames } from "./ui.js";
+import { h, morph, setPage, announce, handleError, nameTag, shortNames } from "./ui.js";
 import { loadModule } from "./renderers.js";
 
 export async function replayPage(id, page) {
@@ -17,8 +17,9 @@ export async function replayPage(id, page) {
   const state = { step: 0, steps: null, cache: new Map(), loading: null };
   const names = game.seats.map((seat) => seat.name || `#${seat.seat + 1}`);
   const short = shortNames(names);
+  let drawn = null;
   const ctx = { t, yourSeat: null, busy: false, seatName: (seat) => names[seat] ?? `#${seat + 1}`,
-    nameTag: (seat) => nameTag(ctx.seatName(seat), short[seat]) };
+    nameTag: (seat) => nameTag(ctx.seatName(seat), short[seat]), ui: {}, redraw: () => { if (drawn) draw(drawn); } };
 
   const button = (key, label, target) => h("button", { type: "button", "data-key": key, onclick: () => go(target()) }, label);
   const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
@@ -108,6 +109,11 @@ export async function replayPage(id, page) {
     if (state.step < state.steps) fetchStep(state.step + 1).catch(() => {}); // the likely next tap
   }
 
+  function draw(view) {
+    drawn = view;
+    morph(table, mod && mod.render ? mod.render(view, () => Promise.resolve(view), ctx) : h("p", { text: t("game.noRenderer") }));
+  }
+
   function show(frame) {
     counter.textContent = t("replay.step", { step: frame.step, steps: frame.steps });
     what.textContent = frame.seat === null || frame.seat === undefined
@@ -116,7 +122,7 @@ export async function replayPage(id, page) {
     const seats = (frame.view.seats || game.seats).map((seat) => ({ ...seat, score: (frame.view.scores || [])[seat.seat] }));
     const view = { ...game, ...frame.view, seats, status: frame.step === frame.steps ? "finished" : "active",
       hand: null, your_seat: null, legal_actions: [] };
-    table.replaceChildren(mod && mod.render ? mod.render(view, () => Promise.resolve(view), ctx) : h("p", { text: t("game.noRenderer") }));
+    draw(view);
     hands.replaceChildren(h("h2", { id: "replay-hands", text: t("replay.hands") }),
       h("ul", { class: "plain-list" }, (frame.hands || []).map((hand, seat) => h("li", {},
         h("strong", { text: `${ctx.seatName(seat)}: ` }),

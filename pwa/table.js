@@ -1,7 +1,7 @@
 // Around the table: short messages and quick reactions between the game's players (shown as
 // text, never as markup; muteable per game), resigning the seat to a bot, and leaving a game
 // before it starts.
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { api, ApiError, OfflineError, isAbort } from "./api.js";
 import { h, handleError, handleTextError, announce } from "./ui.js";
 import { confirmIrreversible } from "./settings.js";
@@ -51,7 +51,7 @@ export function tableTalk(gameId, yourSeat) {
   const showUnread = () => {
     if (state.inView) state.unseen = 0;
     unread.hidden = !state.unseen;
-    unread.textContent = t(state.unseen === 1 ? "chat.unreadOne" : "chat.unread", { n: state.unseen });
+    unread.textContent = tn("chat.unread", state.unseen);
   };
   new IntersectionObserver((entries) => {
     state.inView = entries.some((entry) => entry.isIntersecting);

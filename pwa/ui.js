@@ -1,15 +1,46 @@
 // Shared pieces of the shell: DOM helper, alert/offline/live regions, cached game types.
 import { t } from "./i18n.js";
 import { api, me, forgetPlayer, ApiError, OfflineError } from "./api.js";
+import morphdom from "./vendor/morphdom.js";
 
 // ---------------------------------------------------------------- small DOM helpers
+// A node's handlers by event type. `on` listens once per type and calls the node's current
+// handler, so that `morph` can hand a kept node the handlers of the node drawn in its place.
+const handlers = new WeakMap();
+export function on(node, type, handler) {
+  let own = handlers.get(node);
+  if (!own) { own = {}; handlers.set(node, own); }
+  if (!(type in own)) node.addEventListener(type, (event) => { const current = handlers.get(node)[type]; if (current) current.call(node, event); });
+  own[type] = handler;
+  return node;
+}
+
+// Draws `content` into `container` by changing only what differs, so the element under a
+// finger survives a poll's answer and a tap that straddles it still lands. Elements are the
+// same element when they share an id, a data-key or a data-focus-key (else by place and tag).
+export function morph(container, content) {
+  const next = document.createElement(container.tagName);
+  next.append(content);
+  morphdom(container, next, {
+    childrenOnly: true,
+    getNodeKey: (node) => (node.nodeType === Node.ELEMENT_NODE
+      ? node.id || node.dataset.key || node.dataset.focusKey || undefined : undefined),
+    onBeforeElUpdated(kept, drawn) {
+      const theirs = handlers.get(drawn) || {};
+      for (const type of Object.keys(handlers.get(kept) || {})) if (!(type in theirs)) on(kept, type, null);
+      for (const [type, handler] of Object.entries(theirs)) on(kept, type, handler);
+      return true;
+    },
+  });
+}
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on")) on(node, key.slice(2), value);
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, value);
   }
@@ -22,6 +53,13 @@ export function h(tag, attrs = {}, ...children) {
 export const $ = (id) => document.getElementById(id);
 
 // A game module's own styles, added to the page once: the shell's styles.css names no game.
+// A game keeps them in its folder's style.css, read once when its module loads (styleText), so
+// they are in the page before its first table is measured.
+export async function styleText(url) {
+  const answer = await fetch(url);
+  if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
+  return answer.text();
+}
 export function addStyles(id, css) {
   if (!$(id)) document.head.append(h("style", { id, text: css }));
 }

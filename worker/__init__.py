@@ -1,2 +1,3 @@
-"""Background jobs run by RQ workers: `python -m worker.run bots` (quick bot moves),
-`python -m worker.run bots-deep bots` (hard bots first), `python -m worker.run notices`."""
+"""Background jobs run by RQ workers: `python -m worker.run --layout NAME` runs a worker that
+`worker.layout` declares (`quick`, `deep`, `notices`), `python -m worker.run QUEUE...` one of any
+queues."""

@@ -1,12 +1,14 @@
-"""`python -m worker.run QUEUE...`: Pöytä's worker (`worker.runner`) that outlives Redis outages.
+"""`python -m worker.run --layout NAME` (a worker of `worker.layout`) or `python -m worker.run
+QUEUE...`: Pöytä's worker (`worker.runner`) that outlives Redis outages.
 
 RQ's worker already waits out a dead Redis while it is idle, but quits when
 Redis vanishes in the middle of a job, and its scheduler child dies at the
 first failed heartbeat and is started again only at the next maintenance run
 (every ten minutes by default). Here a worker that quit for a lost Redis is
 replaced by a fresh one once Redis answers again (retrying with backoff from
-0.5 s to 8 s), the job it was running is queued again and the scheduler locks
-it could not release are released; maintenance runs every few seconds, and the
+0.5 s to 1 s, so it resumes within about a second of Redis answering), the job it was
+running is queued again and the scheduler locks it could not release are released
+(`worker.runner.PoytaWorker.recover`); maintenance runs every few seconds, and the
 scheduler child is told to stop (releasing its lock) when its worker dies, even
 by SIGKILL.
 """
@@ -19,13 +21,10 @@ import signal
 import sys
 import time
 
-from rq import Queue
-from rq.exceptions import NoSuchJobError
-from rq.job import Job
-
 from api.storage import connections
-from api.storage.jobs import DEEP_BOT_QUEUE
-from worker.runner import PoytaWorker
+from api.storage.jobs import BOT_QUEUE
+from worker import layout
+from worker.runner import MAX_BACKOFF, PoytaWorker
 
 log = logging.getLogger("worker.run")
 
@@ -35,10 +34,7 @@ WORKER_TTL = 20             # seconds; RQ waits for a job at most WORKER_TTL - 1
 # RQ raises a lower setting itself, but only for connections made after the first ping.
 SOCKET_TIMEOUT = WORKER_TTL
 MAINTENANCE_INTERVAL = 5    # seconds between RQ's checks (a dead scheduler is restarted then)
-FIRST_BACKOFF, MAX_BACKOFF = 0.5, 8.0
-# A worker that takes hard bots first yields the CPU this much, so the quick replies and the API
-# on the same machine get it first: the hard bots' deadline is on the wall clock anyway.
-DEEP_NICENESS = 5
+FIRST_BACKOFF = 0.5
 _PR_SET_PDEATHSIG = 1
 _forking_pid = 0
 
@@ -53,41 +49,6 @@ def _die_with_parent() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != _forking_pid:  # the worker died before the line above took effect
         os.kill(os.getpid(), signal.SIGTERM)
-
-
-class OutageProofWorker(PoytaWorker):
-    """Remembers the job it is running, so a job cut short by a lost Redis can be queued again
-    (every job is idempotent: one whose game moved on does nothing)."""
-
-    in_flight: tuple[str, str] | None = None
-    stopping = False
-
-    def handle_warm_shutdown_request(self):
-        self.stopping = True  # SIGTERM or SIGINT: a deliberate stop, not a lost Redis
-        super().handle_warm_shutdown_request()
-
-    def execute_job(self, job, queue):
-        self.in_flight = (job.id, queue.name)
-        result = super().execute_job(job, queue)
-        self.in_flight = None
-        return result
-
-    def recover(self) -> None:
-        """Once Redis answers again after this worker quit for losing it: queue again the job
-        it was running, and release the locks its scheduler died holding (it could not release
-        them without Redis), so the next worker's scheduler runs the retries at once rather
-        than when the locks lapse, a minute on."""
-        if self.scheduler is not None:
-            self.scheduler.release_locks()
-        if self.in_flight is None:
-            return
-        job_id, queue_name = self.in_flight
-        try:
-            job = Job.fetch(job_id, connection=self.connection)
-        except NoSuchJobError:
-            return
-        log.warning("queueing job %s again: Redis went away while it ran", job_id)
-        Queue(queue_name, connection=self.connection).enqueue_job(job)
 
 
 def wait_for_redis(connection: connections.Client) -> None:
@@ -106,11 +67,21 @@ def queue_connection() -> connections.Client:
     return connections.worker_queue_client(connections.settings(), SOCKET_TIMEOUT)
 
 
-def main(queues: list[str]) -> int:
+def declared(argv: list[str]) -> layout.WorkerProcess:
+    """`--layout NAME`: that worker of the layout; queue names: a worker of those queues."""
+    if argv[:1] == ["--layout"]:
+        return layout.DECLARED[argv[1]]
+    queues = tuple(argv or [BOT_QUEUE])
+    return layout.WorkerProcess(" ".join(queues), queues, layout.niceness_of(queues))
+
+
+def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     os.register_at_fork(before=_note_parent, after_in_child=_die_with_parent)
-    if queues[0] == DEEP_BOT_QUEUE:
-        os.nice(DEEP_NICENESS)
+    process = declared(argv)
+    queues = list(process.queues)
+    if process.niceness:
+        os.nice(process.niceness)
     connection = queue_connection()
     previous = None
     while True:
@@ -120,8 +91,8 @@ def main(queues: list[str]) -> int:
                 previous.recover()
         except connections.UNAVAILABLE:
             continue  # gone again: wait once more
-        worker = OutageProofWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
-                                   maintenance_interval=MAINTENANCE_INTERVAL)
+        worker = PoytaWorker(queues, connection=connection, worker_ttl=WORKER_TTL,
+                             maintenance_interval=MAINTENANCE_INTERVAL)
         try:
             worker.work(with_scheduler=True)
         except connections.UNAVAILABLE as error:
@@ -133,4 +104,4 @@ def main(queues: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["bots"]))
+    sys.exit(main(sys.argv[1:]))

@@ -1,15 +1,21 @@
-"""The worker Pöytä runs: `rq worker bots --worker-class worker.runner.PoytaWorker`.
+"""The worker Pöytä runs: `python -m worker.run` (`worker.run` adds the restart after a lost
+Redis), or `rq worker bots --worker-class worker.runner.PoytaWorker`.
 
-RQ's SimpleWorker that stops at once (`PromptWorker`; jobs run in the worker's own process: no
-fork and no re-import per job, which keeps an easy bot's move in milliseconds) plus two threads:
+RQ's SimpleWorker (jobs run in the worker's own process: no fork and no re-import per job, which
+keeps an easy bot's move in milliseconds) on RQ's public hooks only. What RQ cannot do by its
+own settings is here, each for a reason given where it is done:
 
+* an idle worker stops at once on SIGTERM, wherever it is (`PromptWorker`);
+* no listener for RQ's commands over pub/sub (`PromptWorker`);
 * a liveness beat, a key that lives `ALIVE_SECONDS` and is renewed every second, so the
   sweeper tells a job in hand from the job of a worker that was killed (RQ itself notices an
   abandoned job only after a minute or more);
 * the sweeper, run every `SWEEP_SECONDS` by one worker at a time: it looks after every game
   whose due time passed (`api.tables.bots.Bots.sweep`), queues the daily digests whose hour
   has come (`api.tables.reminders.Reminders.sweep_digests`) and the webhook deliveries a dead
-  process left owed (`api.tables.webhooks.Webhooks.sweep`).
+  process left owed (`api.tables.webhooks.Webhooks.sweep`);
+* after a lost Redis, the job cut short is queued again and the scheduler's locks released
+  (`PoytaWorker.recover`).
 
 So a game whose job was lost gets its move within a few seconds of any worker running.
 """
@@ -18,97 +24,110 @@ from __future__ import annotations
 import logging
 import threading
 
-from rq import SimpleWorker
-from rq.command import send_command
+from rq import Queue, SimpleWorker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
 from rq.worker import WorkerStatus
 
-from api.storage.connections import UNAVAILABLE, trying_once
+from api.storage.connections import UNAVAILABLE
 from worker.jobs import tables_for
 
 log = logging.getLogger(__name__)
 
 ALIVE_SECONDS = 3
 SWEEP_SECONDS = 1.0
-WAKE_LISTENER = "wake"  # no command of RQ's: its listener reads it and ignores it
-LISTENER_WAKE_SECONDS = 1.0
-# RQ's listener sleeps 2 s after a failed connection before it looks at its stop flag again.
-LISTENER_STOP_SECONDS = 3.0
+# RQ's wait between tries of a Redis that does not answer while the worker is idle (it doubles
+# up to a minute by default): a worker resumes within this long of Redis answering again.
+MAX_BACKOFF = 1.0
 
 
 class PromptWorker(SimpleWorker):
     """RQ's SimpleWorker that stops at once: also what the tests run jobs with."""
 
-    def _shutdown(self):
-        # RQ stops an idle worker with a StopRequested raised from its signal handler, wherever
-        # the worker is. In the middle of a log line (its upkeep writes some every few seconds)
-        # logging's handler caught it as a failed write, and the worker waited for jobs on, for
-        # good. An idle worker has nothing to finish: it stops as on a second signal, with an
-        # exit no `except Exception` takes for its own.
-        if self.get_state() == WorkerStatus.BUSY:
-            super()._shutdown()
-        else:
+    max_connection_wait_time = MAX_BACKOFF
+
+    def handle_warm_shutdown_request(self):
+        # RQ's hook on SIGTERM or SIGINT, before it stops the worker. RQ stops an idle worker with
+        # a StopRequested raised from its signal handler, wherever the worker is: in the middle
+        # of a log line (its upkeep writes some every few seconds) logging's handler caught it as
+        # a failed write, and the worker waited for jobs on, for good. An idle worker has nothing
+        # to finish: it stops here, with an exit no `except Exception` takes for its own. A busy
+        # one finishes its job first, as RQ does it.
+        super().handle_warm_shutdown_request()
+        if self.get_state() != WorkerStatus.BUSY:
             raise SystemExit(0)
 
-    def unsubscribe(self):
-        # RQ wakes its listener thread (waiting up to 60 s for a message) with an UNSUBSCRIBE
-        # sent over the listener's own connection, then joins it without a timeout. redis-py's
-        # PubSub is not safe across threads: when Redis had closed that connection (a restart, a
-        # failover, a proxy's idle cut), both threads reconnected it at once, and the stop failed
-        # on a broken pipe or hung for minutes. So the listener alone touches its connection: its
-        # stop flag is set, it is woken by a message on its channel sent over a connection of
-        # its own, and as it ends it closes its connection, which drops the subscription.
-        if not self.pubsub_thread:
-            return
-        self.pubsub_thread.stop(timeout=0)
-        if self.pubsub_thread.is_alive():
-            self._wake_listener()
-            # One still retrying a dead Redis sees its flag between retries, and closes then.
-            self.pubsub_thread.join(LISTENER_STOP_SECONDS)
-        if not self.pubsub_thread.is_alive():
-            self.pubsub.close()  # a listener that died of an error RQ re-raises left it open
-
-    def _wake_listener(self) -> None:
-        waker = trying_once(self.connection, LISTENER_WAKE_SECONDS)
-        try:
-            send_command(waker, self.name, WAKE_LISTENER)
-        except UNAVAILABLE:
-            pass  # the listener is failing on the same Redis: it looks at its flag between tries
-        finally:
-            waker.close()
-
-    def teardown(self):
-        # RQ records the worker's death before it stops the listener. With Redis down the record
-        # fails, and the listener would live on, to subscribe again once Redis is back.
-        self.unsubscribe()
-        super().teardown()
+    def subscribe(self):
+        # RQ listens for its commands (`rq.command.send_shutdown_command` and the like) in a
+        # thread on a pub/sub connection of its own. Pöytä sends none, and that listener made
+        # stops hang: woken with an UNSUBSCRIBE sent over its connection from another thread
+        # (redis-py's PubSub is not safe across threads) it failed on a broken pipe or waited
+        # minutes once Redis had closed the connection (a restart, a failover, a proxy's idle
+        # cut), and with Redis down it lived on, to subscribe again once Redis was back.
+        # A worker is stopped by a signal.
+        pass
 
 
 class PoytaWorker(PromptWorker):
+    """Beats and sweeps while it works, and remembers the job it is running, so a job cut short
+    by a lost Redis can be queued again (every job is idempotent: one whose game moved on does
+    nothing)."""
+
+    in_flight: tuple[str, str] | None = None
+    stopping = False
+
     def work(self, *args, **kwargs):
-        self._stopped = threading.Event()
-        threading.Thread(target=self._beat, name="poyta-beat", daemon=True).start()
-        threading.Thread(target=self._sweep, name="poyta-sweeper", daemon=True).start()
+        self.work_ended = threading.Event()
+        threading.Thread(target=self.keep_beating, name="poyta-beat", daemon=True).start()
+        threading.Thread(target=self.keep_sweeping, name="poyta-sweeper", daemon=True).start()
         try:
             return super().work(*args, **kwargs)
         finally:
-            self._stopped.set()
+            self.work_ended.set()
             try:
                 tables_for(self.connection).jobs.worker_gone(self.name)
             except UNAVAILABLE:
                 pass
 
-    def _beat(self) -> None:
+    def handle_warm_shutdown_request(self):
+        self.stopping = True  # SIGTERM or SIGINT: a deliberate stop, not a lost Redis
+        super().handle_warm_shutdown_request()
+
+    def execute_job(self, job, queue):
+        self.in_flight = (job.id, queue.name)
+        result = super().execute_job(job, queue)
+        self.in_flight = None
+        return result
+
+    def recover(self) -> None:
+        """Once Redis answers again after this worker quit for losing it: queue again the job
+        it was running, and release the locks its scheduler died holding (it could not release
+        them without Redis), so the next worker's scheduler runs the retries at once rather
+        than when the locks lapse, a minute on."""
+        if self.scheduler is not None:
+            self.scheduler.release_locks()
+        if self.in_flight is None:
+            return
+        job_id, queue_name = self.in_flight
+        try:
+            job = Job.fetch(job_id, connection=self.connection)
+        except NoSuchJobError:
+            return
+        log.warning("queueing job %s again: Redis went away while it ran", job_id)
+        Queue(queue_name, connection=self.connection).enqueue_job(job)
+
+    def keep_beating(self) -> None:
         jobs = tables_for(self.connection).jobs
-        while not self._stopped.is_set():
+        while not self.work_ended.is_set():
             try:
                 jobs.worker_alive(self.name, ALIVE_SECONDS)
             except UNAVAILABLE:
                 log.warning("worker %s: no liveness beat, Redis does not answer", self.name)
-            self._stopped.wait(1.0)
+            self.work_ended.wait(1.0)
 
-    def _sweep(self) -> None:
+    def keep_sweeping(self) -> None:
         tables = tables_for(self.connection)
-        while not self._stopped.wait(SWEEP_SECONDS):
+        while not self.work_ended.wait(SWEEP_SECONDS):
             try:
                 if tables.storage.schedule.take_sweep_lock(SWEEP_SECONDS * 0.9):
                     tables.bots.sweep()

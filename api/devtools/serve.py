@@ -8,12 +8,11 @@ exit (0.5 s doubling to 30 s), and kills whatever the dead child left in its
 process group (SIGTERM first, so an orphaned RQ scheduler releases its lock,
 then SIGKILL after a few seconds).
 
-Children: two bot workers (`BOT_WORKERS`: one for quick moves alone, one for bots that think
-long, which takes quick moves while no long one waits, so a hard bot's thinking never holds up
-an easy or medium reply), the notice worker (queues `notices`, then `webhooks`, so a slow
-webhook never delays a bot move) and gunicorn. HOST and PORT choose
-the address: 127.0.0.1:8000 by default (this machine only); HOST=0.0.0.0
-serves every interface.
+Children: the workers of `worker.layout.WORKERS` (a bot worker for quick moves alone, one for
+bots that think long, which takes quick moves while no long one waits, so a hard bot's thinking
+never holds up an easy or medium reply, and the notice worker, so a slow webhook never delays a
+bot move) and gunicorn. HOST and PORT choose the address: 127.0.0.1:8000 by default (this
+machine only); HOST=0.0.0.0 serves every interface.
 """
 from __future__ import annotations
 
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from api.devtools.embedded_redis import answers, resolve
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
+from worker.layout import WORKERS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_DELAY = 0.5          # seconds before restarting a child that exited
@@ -36,8 +35,6 @@ MAX_DELAY = 30.0
 STABLE_AFTER = 30.0        # a child that ran this long starts again at FIRST_DELAY
 STOP_GRACE = 10.0          # seconds a child may take to stop before SIGKILL
 LEFTOVER_GRACE = 3.0       # seconds what a dead child left behind may take to stop
-# The queues of each bot worker, first come first: `python -m worker.run QUEUE...`.
-BOT_WORKERS = ((BOT_QUEUE, HEAVY_BOT_QUEUE), (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE))
 
 
 @dataclass
@@ -137,9 +134,8 @@ def main() -> int:
            "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
     python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
     children = [
-        *(Child(f"bot worker ({' '.join(queues)})", [python, "-m", "worker.run", *queues], env=env)
-          for queues in BOT_WORKERS),
-        Child("notice worker", [python, "-m", "worker.run", *NOTICE_WORKER_QUEUES], env=env),
+        *(Child(f"{worker.name} worker ({' '.join(worker.queues)})", worker.argv(python), env=env)
+          for worker in WORKERS),
         Child("web server", [gunicorn, "-c", "gunicorn.conf.py", "api.http:create_app()"],
               env=env),
     ]

@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api.http import (authenticate_first, budgets, contract, cors, docs, game_polls, headers,
+from api.http import (auth, budgets, contract, cors, docs, game_polls, headers,
                       health, idempotency, logs, metrics, request_bounds, strict_input)
-from api.http.conditional import unchanged
+from api.http.conditional import answered
 from api.http.errors import error_body, reason_for
 from api.settings import Settings
 from api.storage import connections, keys
@@ -20,6 +21,11 @@ from api.tables import Tables
 from api.tables.errors import ServiceError
 
 API_PREFIX = "/api/v1"
+# Each under the URL it names (`games.chat`: /api/v1/games/{id}/chat); the order of a tag's
+# routes in the contract is the order here.
+RESOURCES = ("players", "players.passkeys", "players.clock", "players.friends",
+             "players.webhook", "players.profile", "stream", "push", "games", "games.seat",
+             "games.chat", "games.preselection", "games.leaderboard", "games.stream")
 
 
 class PoytaApi(Api):
@@ -43,12 +49,7 @@ class PoytaApi(Api):
             body = json.dumps(self.spec.to_dict(), indent=2).encode()
             made = self._spec_made = (body, hashlib.sha1(body).hexdigest())
         body, etag = made
-        if unchanged(etag, request.headers.get("If-None-Match")):
-            response = Response(status=304)
-        else:
-            response = Response(body, mimetype="application/json")
-        response.set_etag(etag)
-        return response
+        return answered(etag, lambda: Response(body, mimetype="application/json"))
 
 
 def _reason(code: int, errors: dict | None) -> str:
@@ -110,31 +111,17 @@ def create_app(config: dict | None = None) -> Flask:
         connections.store_client(app.config, **connections.SUBSCRIBER_OPTIONS))
 
     api = PoytaApi(app, spec_kwargs={"extra_plugins": [contract.ContractPlugin()]})
-    from api.http.resources.clock.routes import blp as clock_blp
-    from api.http.resources.friends.routes import blp as friends_blp
-    from api.http.resources.games.routes import blp as games_blp
-    from api.http.resources.passkeys.routes import blp as passkeys_blp
-    from api.http.resources.players.routes import blp as players_blp
-    from api.http.resources.profiles.routes import blp as profiles_blp
-    from api.http.resources.push.routes import blp as push_blp
-    from api.http.resources.streams.routes import blp as streams_blp
-    from api.http.resources.streams.schemas import SCHEMAS as STREAM_SCHEMAS
-    from api.http.resources.table.routes import blp as table_blp
+    for resource in RESOURCES:  # each puts its routes on its tags
+        importlib.import_module(f"api.http.resources.{resource}.routes")
+    from api.http.resources import tags
     from api.http.resources.pwa.routes import blp as pwa_blp
-    from api.http.resources.webhooks.routes import blp as webhooks_blp
+    from api.http.resources.stream.schemas import SCHEMAS as STREAM_SCHEMAS
 
-    api.register_blueprint(players_blp, url_prefix=f"{API_PREFIX}/players")
-    api.register_blueprint(passkeys_blp, url_prefix=f"{API_PREFIX}/players")
-    api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
-    api.register_blueprint(push_blp, url_prefix=f"{API_PREFIX}/push")
-    api.register_blueprint(table_blp, url_prefix=f"{API_PREFIX}/games")
-    api.register_blueprint(clock_blp, url_prefix=API_PREFIX)
-    api.register_blueprint(streams_blp, url_prefix=API_PREFIX)
-    for name, schema in STREAM_SCHEMAS.items():
-        api.spec.components.schema(name, schema)
-    api.register_blueprint(profiles_blp, url_prefix=API_PREFIX)
-    api.register_blueprint(friends_blp, url_prefix=API_PREFIX)
-    api.register_blueprint(webhooks_blp, url_prefix=API_PREFIX)
+    for tag in tags.TAGS:
+        api.register_blueprint(tag, url_prefix=API_PREFIX)
+        if tag is tags.streams:  # the streams' events, named in their answers
+            for name, schema in STREAM_SCHEMAS.items():
+                api.spec.components.schema(name, schema)
     logs.init_app(app, settings.log_level)
     metrics.init_app(app, settings.metrics_dir, settings.metrics_token)
     health.init_app(app)
@@ -143,7 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
     for module in (docs, headers, request_bounds, strict_input):
         module.init_app(app)
     game_polls.init_app(app, app.extensions["poyta"])
-    for module in (authenticate_first, budgets, idempotency):
+    for module in (auth, budgets, idempotency):
         module.init_app(app)
 
     @app.errorhandler(ServiceError)

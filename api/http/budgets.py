@@ -35,7 +35,7 @@ def by_address() -> str:
 
 
 def by_player() -> str:
-    """The player authenticated for this request (see api.http.authenticate_first), else the address."""
+    """The player authenticated for this request (see api.http.auth), else the address."""
     player = g.get("player")
     return f"player:{player.id}" if player else f"address:{by_address()}"
 
@@ -78,6 +78,9 @@ BUDGETS = (
     # Each sign-in's options keep a challenge alive for two minutes: one ceremony is two calls.
     Budget("passkey_signin", ("passkeys.SignInOptions", "passkeys.SignIn"), "20/minute;120/hour",
            by_address),
+    # Each registration's options read the player's passkeys and keep a challenge alive.
+    Budget("passkey_registration", ("passkeys.RegistrationOptions",), "10/minute;60/hour",
+           by_player),
     # A change of a player's clock is a commit at each of their tables.
     Budget("clock", ("clock.Clock", "clock.Vacation"), "60/minute;600/hour", by_player),
     # A rename is a script at each of the player's tables and wakes everyone watching them.

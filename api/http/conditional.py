@@ -1,11 +1,12 @@
-"""Conditional reads: a view's ETag, the one function that makes a game's answer, and the
-answers about a finished game, which never change.
+"""Conditional reads in one place: ETags, the 304 (`answered`), the contract's word for an
+operation that answers one (`@conditional`), the one function that makes a game's answer, and
+the answers about a finished game, which never change.
 
 `GET /games/{id}` is answered in two places, before Flask for plain polls (`game_polls`) and by
-the flask-smorest view for long-polls and everything the fast path leaves: both call
-`game_answer`, so body, ETag and 304 are the same whichever answers. An ETag is the SHA-1 of
-the parts it is made of as sorted JSON (the same digest flask-smorest makes, so ETags did not
-change when it stopped making them).
+the flask-smorest view for long-polls and everything the fast path leaves: both send
+`game_answer`'s `GameAnswer`, so body, status, ETag and the other headers are the same whichever
+answers. An ETag is the SHA-1 of the parts it is made of as sorted JSON (the same digest
+flask-smorest makes, so ETags did not change when it stopped making them).
 
 A finished game's record, replay steps and events carry a strong ETag made of the game's
 version and what else the answer depends on, and a day's `Cache-Control`: a reader that holds
@@ -25,11 +26,35 @@ from functools import lru_cache
 from typing import Callable
 
 from cachetools import LRUCache
-from flask import Response, request
-from werkzeug.http import parse_etags
+from flask import Response, current_app, request
+from flask_smorest import Blueprint
+from werkzeug.http import parse_etags, quote_etag
 
+from api import telemetry
+from api.http import auth
+from api.http.disconnects import client_gone
 from api.tables import Tables, views
 from api.tables.model import Player, StoredGame
+
+
+MARK = "x-conditional"  # the route's declaration, which `document` turns into the contract's
+
+
+def conditional(operation):
+    """The operation answers 304 to a matching If-None-Match (events: once the game is over)."""
+    return Blueprint.doc(**{MARK: True})(operation)
+
+
+def document(operation: dict) -> None:
+    """A conditional operation's If-None-Match, ETag and 304 in the contract."""
+    if not operation.pop(MARK, False):
+        return
+    operation.setdefault("parameters", []).append(
+        {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+         "description": "The ETag of the answer you have: 304 if it still holds"})
+    operation["responses"][200].setdefault("headers", {})["ETag"] = {
+        "description": "Send it back as If-None-Match", "schema": {"type": "string"}}
+    operation["responses"][304] = {"description": "Not Modified"}
 
 
 def etag_of(parts: dict) -> str:
@@ -48,17 +73,49 @@ def unchanged(etag: str, if_none_match: str | None) -> bool:
     return bool(if_none_match) and parse_etags(if_none_match).contains_weak(etag)
 
 
+def answered(etag: str, make: Callable[[], Response]) -> Response:
+    """304 when the caller's If-None-Match holds `etag`, else what `make` gives; with the ETag
+    either way."""
+    if unchanged(etag, request.headers.get("If-None-Match")):
+        response = Response(status=304)
+    else:
+        response = make()
+    response.set_etag(etag)
+    return response
+
+
+def long_poll(channel: str, wait: int, current: Callable[[], dict],
+              etag: Callable[[dict], str]) -> dict:
+    """The newest data; with `wait`, held while its ETag matches the client's and nothing
+    changes."""
+    if not wait:
+        return current()
+    if_none_match = request.headers.get("If-None-Match")
+    with telemetry.long_poll_held():
+        newest = current_app.extensions["poyta_changes"].hold(
+            channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait,
+            client_gone)
+    auth.recheck()
+    return newest
+
+
 @dataclass(frozen=True)
 class GameAnswer:
+    """A game view's answer, sent alike by the fast path (`game_polls`) and by Flask."""
     etag: str
     body: bytes | None     # None: unchanged since the caller's ETag (304)
 
+    def status(self, made: int = 200) -> int:
+        return 304 if self.body is None else made
+
+    def headers(self) -> list[tuple[str, str]]:
+        content = [] if self.body is None else [("Content-Type", "application/json"),
+                                                ("Content-Length", str(len(self.body)))]
+        return [*content, ("ETag", quote_etag(self.etag))]
+
     def response(self, status: int = 200) -> Response:
-        if self.body is None:
-            response = Response(status=304)
-        else:
-            response = Response(self.body, status=status, mimetype="application/json")
-        response.set_etag(self.etag)
+        response = Response(self.body, status=self.status(status))
+        response.headers.update(self.headers())
         return response
 
 
@@ -101,32 +158,33 @@ def finished_answer(parts: dict, shared: bool, body: Callable[[], bytes],
     gzipped = kept and "gzip" in request.accept_encodings
     if gzipped:  # a strong tag names one encoding of the answer
         etag += "-gzip"
-    if unchanged(etag, request.headers.get("If-None-Match")):
-        response = Response(status=304)
-    elif not kept:
-        response = Response(body(), mimetype="application/json")
-    else:
-        with _finished_lock:
-            packed = _finished_bodies.get(etag)
-        if packed is None:
-            # One reader makes it, the others that came meanwhile wait and take it: eight
-            # readers of a cold record were eight replays of the whole game at once.
-            with _making_lock:
-                with _finished_lock:
-                    packed = _finished_bodies.get(etag)
-                if packed is None:
-                    packed = gzip.compress(body(), 6, mtime=0)
-                    if len(packed) <= FINISHED_CACHE_BYTES:
-                        with _finished_lock:
-                            _finished_bodies[etag] = packed
-        if gzipped:
-            response = Response(packed, mimetype="application/json")
-            response.headers["Content-Encoding"] = "gzip"
-        else:
-            response = Response(gzip.decompress(packed), mimetype="application/json")
+    response = answered(etag, lambda: _finished_body(etag, body, kept, gzipped))
     if kept:
         response.vary.add("Accept-Encoding")
-    response.set_etag(etag)
     response.headers["Cache-Control"] = (f"{'public' if shared else 'private'}, "
                                          f"max-age={FINISHED_MAX_AGE}, immutable")
+    return response
+
+
+def _finished_body(etag: str, body: Callable[[], bytes], kept: bool, gzipped: bool) -> Response:
+    """The answer's body; with `kept`, made once and kept gzipped under its ETag."""
+    if not kept:
+        return Response(body(), mimetype="application/json")
+    with _finished_lock:
+        packed = _finished_bodies.get(etag)
+    if packed is None:
+        # One reader makes it, the others that came meanwhile wait and take it: eight
+        # readers of a cold record were eight replays of the whole game at once.
+        with _making_lock:
+            with _finished_lock:
+                packed = _finished_bodies.get(etag)
+            if packed is None:
+                packed = gzip.compress(body(), 6, mtime=0)
+                if len(packed) <= FINISHED_CACHE_BYTES:
+                    with _finished_lock:
+                        _finished_bodies[etag] = packed
+    if not gzipped:
+        return Response(gzip.decompress(packed), mimetype="application/json")
+    response = Response(packed, mimetype="application/json")
+    response.headers["Content-Encoding"] = "gzip"
     return response

@@ -15,8 +15,9 @@ So the game is chosen first and the action type second: `GameView` and `Events` 
 `anyOf` of the four game unions, because the body alone cannot name the game (the path's
 game id does), and a `oneOf` would reject an action that is valid in two games.
 
-`ContractPlugin` is the one place that sets these schemas, the operation ids, tags and
-examples, and the conditional reads' `If-None-Match` and 304. A game view is built by
+`ContractPlugin` is the one place that sets these schemas and examples, and the
+conditional reads' `If-None-Match` and 304 (`api.http.conditional`); each route declares its
+operation id and security itself. A game view is built by
 `api.tables.views.view` and described here only (`VIEW_PROPERTIES`, then per game); the other
 routes keep their marshmallow schemas for serialising.
 """
@@ -28,16 +29,13 @@ from typing import Any
 
 from apispec import BasePlugin
 
-from api.http import http_contract
-from api.http.operation_ids import OPERATION_IDS
-from api.http.resources.profiles.contract import GAME_RESULTS, SEAT_RESULT
+from api.http import conditional, http_contract
+from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
 from api.tables.seating import PACES
 from rules import GAMES
 from rules.base import ActionType, CardFormat, Field, Game, Option
 
 SCHEMAS = "#/components/schemas/"
-BEARER_OPTIONAL = [{"bearer": []}, {}]  # a spectator may call without a token
-OPTIONAL_AUTH = {"getGame", "getEvents", "getPlayerProfile", "getLeaderboard"}
 
 # Events the server adds to every game's log, whoever's rules they are.
 SERVICE_EVENTS = (
@@ -71,8 +69,6 @@ SERVICE_EVENTS = (
                     "actions": {"type": "integer", "minimum": 1}},
      "required": ["type", "reason", "actions"]},
 )
-# Answer 304 to a matching If-None-Match (events: once the game is over).
-CONDITIONAL = {"getGame", "getInbox", "getEvents", "getRecord", "getReplayStep"}
 NULLABLE_STRING = {"type": ["string", "null"]}
 SEAT = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
@@ -302,7 +298,7 @@ def example_view(game: Game) -> dict:
 
 class ContractPlugin(BasePlugin):
     """Publishes the games' contract: per-game schemas in place of the API's free-form
-    ones, operation ids, tags and worked examples."""
+    ones, and worked examples."""
 
     def init_spec(self, spec) -> None:
         self.spec = spec
@@ -375,18 +371,8 @@ class ContractPlugin(BasePlugin):
     def operation_helper(self, path: str, operations: dict, **kwargs) -> None:
         for method, operation in operations.items():
             http_contract.document(path, method, operation)
-            name = OPERATION_IDS.get((path, method))
-            if name is not None:
-                operation["operationId"] = name
-            if name in OPTIONAL_AUTH:
-                operation["security"] = BEARER_OPTIONAL
-            if name in CONDITIONAL:
-                operation.setdefault("parameters", []).append(
-                    {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
-                     "description": "The ETag of the answer you have: 304 if it still holds"})
-                operation["responses"][200].setdefault("headers", {})["ETag"] = {
-                    "description": "Send it back as If-None-Match", "schema": {"type": "string"}}
-                operation["responses"][304] = {"description": "Not Modified"}
+            conditional.document(operation)
+            name = operation.get("operationId")
             if name == "act":
                 operation["requestBody"]["content"]["application/json"]["examples"] = {
                     game.name: {"summary": f"{game.title}: {game.actions[0].summary}",

@@ -4,9 +4,10 @@ Phones poll their games more often than they send every other request together, 
 polls find nothing new. Flask's request context, routing, flask-smorest's wrappers and a dozen
 hooks cost more than the one Redis command such a poll needs (`python -m bench.storage --parts
 throughput`), so this WSGI layer answers `GET /api/v1/games/{id}` without `wait` itself: the
-same 304 or 200, body, ETag, security headers, request id, access line and metric as
-`GameView` gives. A poll with `If-None-Match` reads only the ETag's parts first (one command;
-the game too, a second, when it changed); one without reads both at once.
+same 304 or 200, body and headers as `GameView` gives (both send `conditional.game_answer`),
+with the security headers, request id, access line and metric Flask's hooks would add. A poll
+with `If-None-Match` reads only the ETag's parts first (one command; the game too, a second,
+when it changed); one without reads both at once.
 
 What it cannot settle alone goes on to Flask untouched: any other request, a long-poll, a
 query or body to validate, a token it does not know, a game it may not show (404, 403).
@@ -21,7 +22,7 @@ from flask import Flask, request
 from api import telemetry
 from api.http import headers, logs
 from api.http.auth import bearer_token
-from api.http.conditional import game_answer
+from api.http.conditional import GameAnswer, game_answer
 from api.storage import connections
 from api.tables import Tables
 
@@ -30,6 +31,7 @@ NO_WAIT = ("", "wait=0")
 ROUTE = "/api/v1/games/<string:game_id>"
 # Raised again in Flask, before authentication: one 503, without waiting for Redis twice.
 REDIS_ERROR = "poyta.redis_error"
+STATUS_LINES = {200: "200 OK", 304: "304 NOT MODIFIED"}
 
 
 class GamePolls:
@@ -47,31 +49,27 @@ class GamePolls:
     def __call__(self, environ: dict, start_response):
         started = time.perf_counter()
         try:
-            answer = self.answer(environ)
+            found = self.answer(environ)
         except connections.UNAVAILABLE as error:
-            environ[REDIS_ERROR], answer = error, None
+            environ[REDIS_ERROR], found = error, None
         except Exception:  # a refusal (ServiceError), or a fault Flask reports in the one shape
-            answer = None
-        if answer is None:
+            found = None
+        if found is None:
             return self.flask_wsgi_app(environ, start_response)
-        game_id, etag, body = answer
+        game_id, answer = found
         request_id = logs.request_id(environ.get("HTTP_X_REQUEST_ID", ""))
-        status = 304 if body is None else 200
-        content = [] if body is None else [("Content-Type", "application/json"),
-                                           ("Content-Length", str(len(body)))]
-        start_response("304 NOT MODIFIED" if body is None else "200 OK",
-                       [*content, ("ETag", f'"{etag}"'), *self.headers,
-                        (logs.REQUEST_ID_HEADER, request_id)])
+        status = answer.status()
+        start_response(STATUS_LINES[status],
+                       [*answer.headers(), *self.headers, (logs.REQUEST_ID_HEADER, request_id)])
         seconds = time.perf_counter() - started
         self.seconds[status].observe(seconds)
         logs.ACCESS.info("request", extra={
             "request_id": request_id, "method": "GET", "route": ROUTE, "game": game_id,
             "status": status, "ms": round(seconds * 1000, 1)})
-        return [] if body is None else [body]
+        return [] if answer.body is None else [answer.body]
 
-    def answer(self, environ: dict) -> tuple[str, str, bytes | None] | None:
-        """The game, its ETag and the view's JSON (None: unchanged, 304); None hands the
-        request to Flask."""
+    def answer(self, environ: dict) -> tuple[str, GameAnswer] | None:
+        """The game's id and its answer; None hands the request to Flask."""
         if (environ["REQUEST_METHOD"] != "GET" or environ.get("QUERY_STRING", "") not in NO_WAIT
                 or environ.get("CONTENT_LENGTH") or environ.get("HTTP_TRANSFER_ENCODING")):
             return None
@@ -85,9 +83,8 @@ class GamePolls:
         player = self.tables.players.for_token(token) if token else None
         if token and player is None:
             return None
-        answer = game_answer(self.tables, game_id, player, environ.get("HTTP_IF_NONE_MATCH"),
-                             self.json.dumps)
-        return game_id, answer.etag, answer.body
+        return game_id, game_answer(self.tables, game_id, player,
+                                    environ.get("HTTP_IF_NONE_MATCH"), self.json.dumps)
 
 
 def raise_redis_error() -> None:

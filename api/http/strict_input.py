@@ -43,6 +43,4 @@ def declares_query() -> bool:
         return True
     method = getattr(view_class, "get" if request.method == "HEAD" else request.method.lower(),
                      None)
-    arguments = getattr(method, "_apidoc", {}).get("arguments", {})
-    return method is None or any(parameter["in"] == "query"
-                                 for parameter in arguments.get("parameters", []))
+    return method is None or getattr(method, "reads_query", False)

@@ -11,8 +11,8 @@ import os
 import random
 from collections.abc import Mapping
 
-from redis import BlockingConnectionPool, ConnectionPool, Redis
-from redis.backoff import ConstantBackoff, NoBackoff
+from redis import BlockingConnectionPool, Redis
+from redis.backoff import ConstantBackoff
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 from redis.retry import Retry
@@ -84,17 +84,6 @@ def worker_queue_client(config: Mapping, socket_timeout: float) -> Redis:
     """The queue's client for an RQ worker, one connection at a time."""
     return Redis.from_url(queue_url(config), socket_connect_timeout=2,
                           socket_timeout=socket_timeout)
-
-
-def trying_once(client: Redis, timeout: float) -> Redis:
-    """A client of `client`'s server that tries each command once, for at most `timeout`
-    seconds: for a message that is worth sending only if Redis answers at once. Close it."""
-    pool = client.connection_pool
-    once = Retry(NoBackoff(), 0)
-    return Redis.from_pool(ConnectionPool(
-        connection_class=pool.connection_class,
-        **{**pool.connection_kwargs, "socket_connect_timeout": timeout, "socket_timeout": timeout,
-           "retry": once}))
 
 
 def pubsub(client: Redis | RedisCluster, **options):

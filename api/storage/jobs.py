@@ -28,7 +28,7 @@ HEAVY_BOT_QUEUE = "bots-heavy"
 NOTICE_QUEUE = "notices"      # its own worker: a slow webhook never delays a bot move
 WEBHOOK_QUEUE = "webhooks"    # players' webhooks: the notice worker takes them after the notices
 QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_QUEUE, WEBHOOK_QUEUE)
-# The order in which a bot worker takes its queues (`api.devtools.serve.BOT_WORKERS`).
+# The order in which a bot worker takes its queues (the deep worker of `worker.layout`).
 BOT_QUEUE_ORDER = (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)
 NOTICE_WORKER_QUEUES = (NOTICE_QUEUE, WEBHOOK_QUEUE)  # `python -m worker.run notices webhooks`
 
@@ -155,7 +155,7 @@ class JobBoard:
                 return True
             # A worker of one queue leaves the id in RQ's intermediate list, whose cleanup would
             # fail the next run under this id a minute later.
-            self.redis.lrem(queue.intermediate_queue_key, 0, job_id)
+            queue.intermediate_queue.remove(job_id)
             return False
         if status == JobStatus.SCHEDULED and queue is not None:
             registry = queue.scheduled_job_registry

@@ -2,7 +2,8 @@
 
 Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
 id>}`, so every multi-key command and script touches one hash slot. Keys without a tag (the
-lobby, the due-set, invites, sign-in codes, passkey sign-in challenges) are each one key of their own.
+lobby, the due-set, invites, sign-in codes, passkey sign-in challenges, the owners of passkeys'
+credential ids) are each one key of their own.
 """
 from __future__ import annotations
 
@@ -190,6 +191,11 @@ def hard_bot_games_from(address_key: str) -> str:
 
 def signin_code(code_hash: str) -> str:
     return f"signin:{code_hash}"
+
+
+def passkey_credential(credential_id: str) -> str:
+    """The player a passkey's credential id (base64url) is registered to: one player's alone."""
+    return f"passkey-credential:{credential_id}"
 
 
 def passkey_signin(challenge: str) -> str:

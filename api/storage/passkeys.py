@@ -1,5 +1,9 @@
 """A player's passkeys in Redis: one hash of credentials beside the player's keys, the one
-registration challenge under way, and sign-in challenges (each its own key, taken once)."""
+registration challenge under way, and sign-in challenges (each its own key, taken once).
+
+A credential id is registered to one player only (WebAuthn's registration, step 22): its owner
+is a key of its own (`passkey-credential:<id>`), claimed before the passkey is added, kept for
+the retention from its last registration or sign-in, and let go when its player removes it."""
 from __future__ import annotations
 
 import json
@@ -30,12 +34,40 @@ return 1
 """
 
 
+# The claim let go only by the player holding it. KEYS: the credential's owner. ARGV: player id.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+NEW, KEPT, TAKEN = "new", "kept", "taken"
+
+
 class PasskeyStore:
     def __init__(self, redis: Redis, retention_seconds: int):
         self.redis = redis
         self.retention = retention_seconds
         self._add = redis.register_script(_ADD)
         self._replace = redis.register_script(_REPLACE)
+        self._release = redis.register_script(_RELEASE)
+
+    def claim(self, credential_id: str, player_id: str) -> str:
+        """The credential id for the player, for another retention period: NEW (it was
+        nobody's), KEPT (it was theirs) or TAKEN (another player's: nothing changes)."""
+        owner_key = keys.passkey_credential(credential_id)
+        while True:
+            if self.redis.set(owner_key, player_id, nx=True, ex=self.retention):
+                return NEW
+            owner = self.redis.get(owner_key)
+            if owner is None:
+                continue  # it expired in between: claim it afresh
+            if owner.decode() != player_id:
+                return TAKEN
+            self.redis.expire(owner_key, self.retention)
+            return KEPT
+
+    def release(self, credential_id: str, player_id: str) -> None:
+        self._release(keys=[keys.passkey_credential(credential_id)], args=[player_id])
 
     def save_registration_challenge(self, player_id: str, challenge: str, seconds: int) -> None:
         """The player's one registration under way: a newer one replaces it."""
@@ -69,4 +101,7 @@ class PasskeyStore:
                                   args=[credential_id, json.dumps(entry)]))
 
     def remove(self, player_id: str, credential_id: str) -> bool:
-        return bool(self.redis.hdel(keys.passkeys(player_id), credential_id))
+        removed = bool(self.redis.hdel(keys.passkeys(player_id), credential_id))
+        if removed:
+            self.release(credential_id, player_id)
+        return removed

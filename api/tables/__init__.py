@@ -64,5 +64,5 @@ class Tables:
         self.preselection = Preselection(self.games, self.clocks)
         self.reminders = Reminders(self.games, self.notices, self.clocks, self.watching)
         self.ratings = Ratings(self.games)
-        self.friends = Friends(self.storage)
+        self.friends = Friends(self.storage, self.challenges)
         self.profiles = Profiles(self.storage)

@@ -1,7 +1,8 @@
 """Challenges: a seat kept for a named player (`createGame` with `{"player": id}`, or a
 rematch) waits in that player's inbox as an invitation. Taking it is `Seating.join`; declining
 opens the seat again with a new invite link, tells the table (a `declined` event, so the
-creator's phone hears of it) and leaves no trace in the decliner's inbox.
+creator's phone hears of it) and leaves no trace in the decliner's inbox. Blocking a player
+declines every seat kept between the two at a waiting table, both ways (`release_between`).
 
 A challenge made by `createGame` also reaches the challenged player's subscribed devices: the
 job `worker.jobs.notify_challenge`, queued after the game's first commit, sends a Web Push
@@ -61,6 +62,23 @@ class Challenges:
                                     self.notices.targets(player_id, None))
 
     def decline(self, game_id: str, player: Player) -> StoredGame:
+        return self._decline(game_id, player.id)
+
+    def release_between(self, player_id: str, other_id: str) -> None:
+        """Decline each seat kept for one of the two players at a waiting table where the other
+        sits: the challenges in either's inbox that the other made."""
+        for kept_for, seated in ((player_id, other_id), (other_id, player_id)):
+            for game_id in self.storage.players.game_ids(kept_for):
+                stored = self.games.find(game_id)
+                if (stored is None or not stored.seat_kept_for(kept_for)
+                        or seated not in stored.humans()):
+                    continue
+                try:
+                    self._decline(game_id, kept_for)
+                except NotFound:
+                    pass  # taken or declined meanwhile
+
+    def _decline(self, game_id: str, player_id: str) -> StoredGame:
         spent = {}
         invite = new_invite_code()
         # Stored before the commit, so the commit never names a link that does not work.
@@ -68,7 +86,7 @@ class Challenges:
 
         def decline(stored: StoredGame) -> Logged:
             index = next((i for i, seat in enumerate(stored.seats)
-                          if seat.reserved_for == player.id and seat.open), None)
+                          if seat.reserved_for == player_id and seat.open), None)
             if index is None or stored.status() != WAITING:
                 raise NotFound("no seat is kept for you in this game")
             seat = stored.seats[index]
@@ -81,5 +99,5 @@ class Challenges:
             self.storage.lobby.forget_invite(invite)
             raise
         self.storage.lobby.forget_invite(spent["invite"])
-        self.storage.players.forget_games(player.id, [game_id])
+        self.storage.players.forget_games(player_id, [game_id])
         return declined

@@ -2,10 +2,11 @@
 by it, the friends with when each was last active, removing one; blocking and unblocking.
 
 A friendship is mutual: whoever shares the link agrees to it. A player holds at most
-`MOST_FRIENDS` friends and `MOST_BLOCKS` blocks (429 beyond). Blocking ends a friendship; a
-blocked player cannot seat the blocker, talk to them at a table, see their profile beyond the
-name, nor join their waiting games (api.tables.seating, chat and profiles ask the store). A code the owner's block refuses
-is answered as an unknown one: the blocked player learns nothing.
+`MOST_FRIENDS` friends and `MOST_BLOCKS` blocks (429 beyond). Blocking ends a friendship and the
+challenges between the two, both ways (api.tables.challenges); neither then sits down at a
+table with the other, a blocked player cannot seat the blocker, talk to them at a table, nor see
+their profile beyond the name (api.tables.seating, chat and profiles ask the store). A code
+the owner's block refuses is answered as an unknown one: the blocked player learns nothing.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import secrets
 
 from api.storage.friends import ALREADY, BLOCKED, FULL, FriendStore
 from api.storage.store import Storage
+from api.tables.challenges import Challenges
 from api.tables.errors import Conflict, NotFound, TooManyRequests, Unprocessable
 from api.tables.model import Player, iso
 
@@ -28,9 +30,10 @@ def _friend_code() -> str:
 
 
 class Friends:
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Storage, challenges: Challenges):
         self.store: FriendStore = storage.friends
         self.players = storage.players
+        self.challenges = challenges
 
     def link(self, player: Player, renew: bool = False) -> dict:
         """The player's friend code (made on first ask); `renew` makes a new one and the old
@@ -81,6 +84,7 @@ class Friends:
             raise TooManyRequests(f"you already block {MOST_BLOCKS} players: unblock one first",
                                   FULL_RETRY_SECONDS)
         self.store.unfriend(other_id, player.id)
+        self.challenges.release_between(player.id, other_id)
 
     def unblock(self, player: Player, other_id: str) -> None:
         if not self.store.unblock(player.id, other_id):

@@ -5,6 +5,8 @@ new bearer token of its own, as a sign-in code gives. The credentials are discov
 authenticator keeps the player's id as the user handle), so a sign-in names no player before
 the passkey answers, and the handle finds the credential among the player's keys.
 
+A credential id is one player's: registering one that another player holds is 409.
+
 Every ceremony answers one challenge, taken once from Redis: an answer to a used, expired or
 unknown challenge, from another origin or relying party, or signed by a key not the player's,
 is refused and changes nothing.
@@ -22,6 +24,7 @@ from webauthn.helpers.structs import (AuthenticatorSelectionCriteria, Authentica
                                       UserVerificationRequirement)
 
 from api.settings import Settings
+from api.storage.passkeys import NEW, TAKEN
 from api.storage.store import Storage
 from api.tables.clock import Clock
 from api.tables.errors import Conflict, NotFound, Unprocessable
@@ -102,7 +105,12 @@ class Passkeys:
                  "public_key": bytes_to_base64url(verified.credential_public_key),
                  "sign_count": verified.sign_count, "backed_up": verified.credential_backed_up,
                  "transports": list(credential.get("response", {}).get("transports") or [])}
+        claimed = self.store.claim(credential_id, player.id)
+        if claimed == TAKEN:
+            raise Conflict("this passkey is registered to another player")
         added = self.store.add(player.id, credential_id, entry, MOST_PASSKEYS)
+        if added != 1 and claimed == NEW:
+            self.store.release(credential_id, player.id)
         if added == -1:
             raise Conflict(f"you have {MOST_PASSKEYS} passkeys, the most one player may hold: "
                            "remove one first")
@@ -145,6 +153,7 @@ class Passkeys:
         self.store.replace(player_id, credential_id, {
             **entry, "sign_count": verified.new_sign_count, "last_used": self.clock.now(),
             "backed_up": verified.credential_backed_up})
+        self.store.claim(credential_id, player_id)  # kept while it is used
         return self.players.new_device(player_id, found, label)
 
     # ---------------------------------------------------------------- the player's passkeys

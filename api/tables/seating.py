@@ -31,6 +31,12 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
+def preview_seat(index: int, seat: Seat, viewer: Player | None) -> dict:
+    kept_for_another = seat.reserved_for not in (None, viewer and viewer.id)
+    return {"seat": index, "name": seat.name, "bot": seat.bot,
+            "open": seat.open and not kept_for_another, "kept_for_another": kept_for_another}
+
+
 def parse_seats(game: Game, players: int, seats: list[Any]) -> list[Seat]:
     if len(seats) != players:
         raise Unprocessable(f"seats must list exactly {players} entries, one per player")
@@ -159,9 +165,10 @@ class Seating:
             return chosen
         return self._seat(game_id, player, take, stored)
 
-    def invite_preview(self, code: str) -> dict:
+    def invite_preview(self, code: str, viewer: Player | None) -> dict:
         """What an invite link offers before it is taken: who invited, the game, its seats and
-        pace; nothing a seat hides. Unknown or used links are one and the same 404."""
+        pace; nothing a seat hides. A seat kept for a named player is open to them alone.
+        Unknown or used links are one and the same 404."""
         game_id = self.storage.lobby.invite(code)
         stored = self.games.find(game_id) if game_id else None
         seat = None if stored is None else next(
@@ -174,8 +181,7 @@ class Seating:
         return {"game": stored.id, "type": stored.game.name, "title": stored.game.title,
                 "players": meta.players, "seat": seat, "host": host, "options": meta.options,
                 "pace": meta.pace, "time_bank": meta.time_bank, "public": meta.public,
-                "seats": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open}
-                          for i, s in enumerate(stored.seats)]}
+                "seats": [preview_seat(i, s, viewer) for i, s in enumerate(stored.seats)]}
 
     def accept_invite(self, code: str, player: Player) -> StoredGame:
         game_id = self.storage.lobby.invite(code)
@@ -200,6 +206,8 @@ class Seating:
                 raise Conflict("you already have a seat in this game")
             if self.storage.friends.blocking_any(stored.humans(), player.id):
                 raise Forbidden("you cannot take a seat at this table")
+            if self.storage.friends.blocks_any(player.id, stored.humans()):
+                raise Conflict("you block a player at this table: unblock them first")
             index = choose(stored)
             seat = stored.seats[index]
             taken["invite"] = seat.invite

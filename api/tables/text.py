@@ -7,8 +7,9 @@ character that is drawn as nothing, or more than three combining marks on one ch
 when nothing of it would show. The zero-width joiners that some scripts and emoji need are
 kept, but only between two characters that show.
 
-A player's name may also not look like a bot's seat ("Bot 2 (hard)", "Botti ..."): it is
-compared by its look (`confusable_homoglyphs`: a Cyrillic В or a digit 0 reads as B and O).
+A player's name may also not look like a bot's seat ("Bot 2 (hard)", "Botti ...") or a bot
+level's profile ("Hard bot", `api.tables.ratings.bot_name`): it is compared by its look
+(`confusable_homoglyphs`: a Cyrillic В or a digit 0 reads as B and O).
 """
 from __future__ import annotations
 
@@ -62,14 +63,37 @@ def shown_text(value: str, what: str, max_length: int) -> str:
 
 
 def refuse_bot_lookalike(name: str) -> None:
-    """Refused when a player's name reads like a bot's seat: it starts with the word Bot (or
-    Botti), or ends with a bot level in parentheses."""
+    """Refused when a player's name reads like a bot's seat or profile: it starts with the word
+    Bot (or Botti), is a bot level's name ("Hard bot"), or ends with a bot level in
+    parentheses. Read by its look, ignoring case, spaces, punctuation and symbols, and a word
+    spelt out letter by letter ("B o t", "B.o.t") reads as that word."""
     seen = _look(name)
-    if re.match(rf"(?:{'|'.join(_BOT_WORDS)})(?![^\W\d_])", seen.replace("0", "o")):
+    words = " ".join(_words(seen)).replace("0", "o")
+    bot_word = "|".join(_BOT_WORDS)
+    if re.match(rf"(?:{bot_word})(?![^\W\d_])", words):
         raise Refused("a player's name may not start with \"Bot\": bots' seats are named so")
+    if re.fullmatch(rf"(?:{'|'.join(_LEVELS)})(?:{bot_word})\d*", words.replace(" ", "")):
+        raise Refused("a player's name may not be a bot level's name, as \"Hard bot\"")
     ending = re.search(r"\(\s*([^\W\d_]+)\s*\)$", seen)
     if ending and ending.group(1) in _LEVELS:
         raise Refused("a player's name may not end with a bot level in parentheses")
+
+
+def _words(seen: str) -> list[str]:
+    """The words of the text, split at anything but letters and digits, with a run of single
+    characters joined into the one word it spells."""
+    words: list[str] = []
+    spelt = ""
+    for token in re.split(r"[\W_]+", seen):
+        if len(token) == 1:
+            spelt += token
+            continue
+        if spelt:
+            words.append(spelt)
+            spelt = ""
+        if token:
+            words.append(token)
+    return words + [spelt] if spelt else words
 
 
 def _shows(character: str) -> bool:

@@ -251,7 +251,8 @@ class SixtySix(Game):
         state["hands"][seat].remove(card)
         state["trick"].append([seat, card])
         state["just_won"] = None
-        events = [{"type": "played", "seat": seat, "card": card}]
+        events = [{"type": "played", "seat": seat, "card": card,
+                   "holder": best_of(state["trick"], state["trump"])[0]}]
         if len(state["trick"]) < n:
             state["turn"] = (seat + 1) % n
             return events
@@ -405,9 +406,11 @@ class SixtySix(Game):
             "closed_by": state["closed_by"],
             "hand_sizes": [len(h) for h in state["hands"]],
             "trick": [{"seat": s, "card": c} for s, c in state["trick"]],
+            "trick_holder": best_of(state["trick"], state["trump"])[0] if state["trick"] else None,
             "last_trick": None if state["last_trick"] is None else {
                 "winner": state["last_trick"][0],
-                "cards": [{"seat": s, "card": c} for s, c in state["last_trick"][1]]},
+                "cards": [{"seat": s, "card": c} for s, c in state["last_trick"][1]],
+                "points": sum(POINTS[c] for _, c in state["last_trick"][1])},
             "tricks": [state["tricks"][side] for side in side_of],
             "my_points": None if seat is None else state["points"][side_of[seat]],
             "marriages": [{"seat": s, "suit": suit, "points": p, "counted": c}

@@ -47,7 +47,10 @@ TABLE = record(
     closed_by=nullable(SEAT, "the seat that closed the stock; null if nobody did"),
     hand_sizes=per_seat(INT, "cards in hand"),
     trick=described(TRICK, "the trick in progress"),
-    last_trick=nullable(record(winner=described(SEAT, "the seat that took it"), cards=TRICK),
+    trick_holder=nullable(SEAT, "the seat whose card holds the trick in progress so far; null "
+                                "while it has no card"),
+    last_trick=nullable(record(winner=described(SEAT, "the seat that took it"), cards=TRICK,
+                               points=described(INT, "the card points of its cards")),
                         "the trick taken last; null before the hand's first"),
     played=array(record(
         leader=described(SEAT, "the seat that led it"),
@@ -95,7 +98,8 @@ EVENTS = (
           points=described(INT, "20, or 40 in trumps"),
           counted=described(BOOL, "whether its points count yet")),
     event("played", "A card put into the trick", seat=described(SEAT, "the seat that played"),
-          card=described(CARD, "the card")),
+          card=described(CARD, "the card"),
+          holder=described(SEAT, "the seat whose card holds the trick after this one")),
     event("trick", "The trick is taken; points is the card value of its cards (public: all "
                    "were seen)", winner=described(SEAT, "the seat that took it"),
           cards=TRICK, points=described(INT, "the card points of its cards")),

@@ -45,10 +45,11 @@ def _client_data(kind: str, challenge: str, origin: str) -> bytes:
 class Authenticator:
     credentials: list[Credential] = field(default_factory=list)
 
-    def create(self, options: dict, origin: str) -> dict:
-        """navigator.credentials.create(options).toJSON() on a page at `origin`."""
+    def create(self, options: dict, origin: str, credential_id: bytes | None = None) -> dict:
+        """navigator.credentials.create(options).toJSON() on a page at `origin`; a forger may
+        give the new credential the id of one it has seen."""
         rp_id = options["rp"]["id"]
-        credential = Credential(os.urandom(32), rp_id, base64url_to_bytes(options["user"]["id"]),
+        credential = Credential(credential_id or os.urandom(32), rp_id, base64url_to_bytes(options["user"]["id"]),
                                 ec.generate_private_key(ec.SECP256R1()))
         self.credentials.append(credential)
         auth_data = (hashlib.sha256(rp_id.encode()).digest()

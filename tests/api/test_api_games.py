@@ -287,9 +287,12 @@ def test_an_invite_link_previews_its_game_without_revealing_anything_hidden(clie
     assert body == {"game": game["id"], "type": "sixnimmt", "title": "6 nimmt!", "players": 3, "seat": 1,
                     "host": "Anna", "options": game["options"], "pace": "3d", "time_bank": None,
                     "public": False, "seats": [
-                        {"seat": 0, "name": "Anna", "bot": None, "open": False},
-                        {"seat": 1, "name": None, "bot": None, "open": True},
-                        {"seat": 2, "name": "Bot 3 (easy)", "bot": "easy", "open": False}]}
+                        {"seat": 0, "name": "Anna", "bot": None, "open": False,
+                         "kept_for_another": False},
+                        {"seat": 1, "name": None, "bot": None, "open": True,
+                         "kept_for_another": False},
+                        {"seat": 2, "name": "Bot 3 (easy)", "bot": "easy", "open": False,
+                         "kept_for_another": False}]}
     assert "hand" not in preview.get_data(as_text=True) and "seed" not in body
     # Looking takes nothing: the seat is still open; once taken, or for a made-up code, 404.
     _, bert = new_player("Bert")

@@ -50,6 +50,23 @@ def test_a_challenge_waits_at_the_top_of_the_inbox_and_is_taken_by_joining(clien
     assert inbox(client, bert_auth)[0]["invitation"] is None
 
 
+def test_an_invite_kept_for_another_player_is_previewed_as_not_open_to_anyone_else(
+        client, new_player):
+    _, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    _, cecil_auth = new_player("Cecil")
+    code = challenge(client, anna_auth, bert["id"]).get_json()["invites"][0]["code"]
+    preview = f"/api/v1/games/invites/{code}"
+    for headers in ({}, cecil_auth, anna_auth):
+        answer = client.get(preview, headers=headers)
+        assert answer.status_code == 200, answer.get_json()
+        seat = answer.get_json()["seats"][1]
+        assert (seat["open"], seat["kept_for_another"]) == (False, True), headers
+        assert client.post(preview, headers=cecil_auth).status_code == 403
+    seat = client.get(preview, headers=bert_auth).get_json()["seats"][1]
+    assert (seat["open"], seat["kept_for_another"]) == (True, False)
+
+
 def test_declining_opens_the_seat_with_a_new_link_tells_the_creator_and_leaves_no_trace(
         client, new_player):
     anna, anna_auth = new_player("Anna")
@@ -95,6 +112,48 @@ def test_a_player_who_blocks_you_cannot_be_challenged(client, new_player):
     mine = challenge(client, bert_auth, anna["id"])
     assert mine.status_code == 409 and "unblock" in mine.get_json()["message"]
     assert inbox(client, bert_auth) == [] and inbox(client, anna_auth) == []
+
+
+def test_blocking_a_player_withdraws_and_declines_the_challenges_between_you_both_ways(
+        client, new_player):
+    anna, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    _, cecil_auth = new_player("Cecil")
+    from_bert = challenge(client, bert_auth, anna["id"]).get_json()
+    to_bert = challenge(client, anna_auth, bert["id"]).get_json()
+    from_cecil = challenge(client, cecil_auth, anna["id"]).get_json()
+    assert {line["id"] for line in inbox(client, anna_auth) if line["invitation"]} == {
+        from_bert["id"], from_cecil["id"]}
+
+    assert client.put(f"/api/v1/players/me/blocks/{bert['id']}",
+                      headers=anna_auth).status_code == 204
+    assert [line["id"] for line in inbox(client, anna_auth) if line["invitation"]] == [
+        from_cecil["id"]], "Cecil's challenge stays"
+    assert [line["id"] for line in inbox(client, bert_auth) if line["invitation"]] == []
+    joined = client.post(f"/api/v1/games/{from_bert['id']}/join", headers=anna_auth, json={})
+    assert joined.status_code == 403, joined.get_json()
+    assert client.post(f"/api/v1/games/{to_bert['id']}/join", headers=bert_auth,
+                       json={}).status_code == 403
+    for game in (from_bert, to_bert):
+        view = client.get(f"/api/v1/games/{game['id']}", headers=bert_auth
+                          if game is from_bert else anna_auth).get_json()
+        assert view["status"] == "waiting" and view["seats"][1]["name"] is None
+        events = client.get(f"/api/v1/games/{game['id']}/events", headers=bert_auth
+                            if game is from_bert else anna_auth).get_json()["events"]
+        assert any(event["type"] == "declined" and event["seat"] == 1 for event in events)
+    assert client.post(f"/api/v1/games/{from_cecil['id']}/join", headers=anna_auth,
+                       json={}).status_code == 200
+
+
+def test_a_player_may_not_sit_down_with_a_player_they_block(client, new_player):
+    anna, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    lobby_game = client.post("/api/v1/games", headers=bert_auth, json={
+        **CHALLENGE, "seats": ["human", "human"], "public": True}).get_json()
+    assert client.put(f"/api/v1/players/me/blocks/{bert['id']}",
+                      headers=anna_auth).status_code == 204
+    joined = client.post(f"/api/v1/games/{lobby_game['id']}/join", headers=anna_auth, json={})
+    assert joined.status_code == 409 and "block" in joined.get_json()["message"]
 
 
 def test_a_profile_says_whether_its_player_may_be_challenged(client, new_player):

@@ -8,7 +8,6 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from api.http.contract import example_view, prefix
-from api.http.operation_ids import OPERATION_IDS
 from rules import GAMES
 
 
@@ -30,7 +29,6 @@ def test_the_spec_is_valid_openapi_with_named_tagged_operations(spec):
     names = [(path, method, op.get("operationId"), op.get("tags"))
              for path, item in spec["paths"].items() for method, op in item.items()
              if isinstance(op, dict) and "responses" in op]
-    assert {(path, method) for path, method, _, _ in names} <= set(OPERATION_IDS)
     assert all(name and tags for _, _, name, tags in names)
     assert len({name for _, _, name, _ in names}) == len(names)
     assert {"createPlayer", "createGame", "getGame", "act", "getEvents", "getInbox"} <= {

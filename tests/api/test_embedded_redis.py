@@ -9,6 +9,7 @@ def test_embedded_server_keeps_an_append_only_file_across_restarts(tmp_path):
     try:
         connection = Redis(host=server.host, port=server.port)
         assert connection.config_get("appendonly") == {"appendonly": "yes"}
+        assert connection.config_get("save") == {"save": ""}, "no RDB snapshots beside the AOF"
         connection.set("kept", "yes")
     finally:
         server.stop()

@@ -108,3 +108,40 @@ def test_gunicorn_answers_its_own_errors_in_json_and_binds_loopback(gunicorn):
     for address in other_addresses - {"127.0.0.1", "127.0.1.1"}:
         with pytest.raises(OSError):
             socket.create_connection((address, port), timeout=0.5).close()
+
+
+def test_gunicorn_formats_every_line_it_logs_through_a_malformed_request_and_a_shutdown(
+        redis_url, tmp_path):
+    """The app's logging leaves out the process id of a record; gunicorn's own lines (a worker
+    that exits, a request it cannot parse) still print one, never a logging error."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "PORT": str(port), "WEB_CONCURRENCY": "1",
+           "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("HOST", None)
+    log_path = tmp_path / "gunicorn.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
+             "--log-level", "debug", "api.http:create_app()"],
+            env=env, cwd=ROOT, stderr=log)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                raw_request(port, b"GET /api/v1/games/types HTTP/1.1\r\nHost: x\r\n\r\n")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.2)
+        for malformed in (b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n",
+                          b"NOT A REQUEST LINE\r\n\r\n",
+                          b"GET / HTTP/1.1\r\nHost: x\r\nX-Bad\x00: y\r\n\r\n"):
+            status, _, _ = raw_request(port, malformed)
+            assert status.startswith("HTTP/1.1 400")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    logged = log_path.read_text()
+    assert "Worker exiting" in logged and "Invalid request" in logged
+    assert "Logging error" not in logged and "Traceback" not in logged
+    assert re.search(r"\[\d+\] \[INFO\] Worker exiting", logged)

@@ -11,12 +11,12 @@ import pytest
 from redis import Redis
 from rq import Queue
 from rq.exceptions import DequeueTimeout
+from worker_processes import ROOT, within
 
-from api.devtools.serve import BOT_WORKERS
-from api.storage.jobs import BOT_QUEUE, NOTICE_WORKER_QUEUES
+from api.storage.jobs import BOT_QUEUE
 from api.tables import Tables
 from worker import run
-from worker_processes import ROOT, within
+from worker.layout import WORKERS
 
 # RQ's back-off after failed waits for a job runs 1, 2, 4, 8, 16 s...: by 40 s of silence a
 # worker that took its idle waits for a lost Redis sleeps for up to 16 s.
@@ -25,7 +25,7 @@ IDLE_SECONDS = 40
 # a busy test machine.
 FIRST_REPLY_SECONDS = 2.0
 # The workers `make run` starts (api/devtools/serve.py).
-MAKE_RUN_QUEUES = (*BOT_WORKERS, NOTICE_WORKER_QUEUES)
+MAKE_RUN_QUEUES = tuple(worker.queues for worker in WORKERS)
 
 
 def queue_env(redis_url: str) -> dict[str, str]:
@@ -37,7 +37,7 @@ def test_the_workers_connection_outlasts_rqs_wait_for_a_job(redis_url, monkeypat
         monkeypatch.setenv(name, value)
     connection = run.queue_connection()
     run.wait_for_redis(connection)  # as the worker does, before RQ sees the connection
-    worker = run.OutageProofWorker([BOT_QUEUE], connection=connection, worker_ttl=run.WORKER_TTL)
+    worker = run.PoytaWorker([BOT_QUEUE], connection=connection, worker_ttl=run.WORKER_TTL)
     empty = [Queue("nothing-queued-here", connection=connection)]
     for _ in range(3):
         with pytest.raises(DequeueTimeout):  # not redis' TimeoutError, which RQ backs off from

@@ -88,11 +88,12 @@ class Stack:
         except requests.RequestException:
             return False
 
-    def worker(self, queues: str) -> int:
-        """The worker of exactly these queues (its command line ends with them)."""
+    def worker(self, name: str) -> int:
+        """The worker of this name in `worker.layout` (its command line ends with it)."""
         return wait_for(lambda: next((pid for pid in children_of(self.process.pid)
-                                      if command_of(pid).endswith(f"worker.run {queues} ")), None),
-                        30, f"the {queues} worker")
+                                      if command_of(pid).endswith(f"worker.run --layout {name} ")),
+                                     None),
+                        30, f"the {name} worker")
 
     def player(self, name: str) -> dict:
         token = self.call("POST", "/api/v1/players", json={"name": name})["token"]
@@ -176,9 +177,9 @@ def test_a_slow_webhook_never_delays_a_bot_move(stack):
 def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     redis = Redis.from_url(stack.redis_url)
     # The deep worker: the only one on its queue, so its scheduler holds that queue's lock.
-    worker = stack.worker("bots-deep bots bots-heavy")
+    worker = stack.worker("deep")
     assert (os.getpriority(os.PRIO_PROCESS, worker)
-            > os.getpriority(os.PRIO_PROCESS, stack.worker("bots bots-heavy"))), "it yields the CPU"
+            > os.getpriority(os.PRIO_PROCESS, stack.worker("quick"))), "it yields the CPU"
     scheduler = wait_for(lambda: children_of(worker) and children_of(worker)[0], 30,
                          "the worker's scheduler")
     lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep"), 30, "the scheduler lock")
@@ -187,7 +188,7 @@ def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     wait_for(lambda: not alive(scheduler), 5, "the orphaned scheduler to stop")
     wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") != lock, 5,
              "the orphaned scheduler to release its lock")
-    replacement = wait_for(lambda: (pid := stack.worker("bots-deep bots bots-heavy")) != worker and pid, 10,
+    replacement = wait_for(lambda: (pid := stack.worker("deep")) != worker and pid, 10,
                            "a new worker")
     # The new worker's scheduler takes the lock as it starts.
     wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") not in (None, lock), 30,

@@ -152,6 +152,31 @@ def test_another_players_or_a_forged_credential_is_refused(app, client, new_play
     assert client.get(PASSKEYS, headers=anna_headers).get_json()[0]["name"] == "My phone"
 
 
+def test_a_credential_id_one_player_registered_is_refused_to_another(app, client, new_player,
+                                                                       site):
+    origin, _ = site
+    anna, anna_auth = new_player("Anna")
+    _, bert_auth = new_player("Bert")
+    phone = Authenticator()
+    passkey = register(client, anna_auth, phone, origin).get_json()
+    seen_id = phone.credentials[0].id
+
+    def register_as_bert():
+        options = client.post(REGISTRATION_OPTIONS, headers=bert_auth).get_json()
+        credential = Authenticator().create(options, origin, credential_id=seen_id)
+        return client.post(PASSKEYS, headers=bert_auth, json={"credential": credential,
+                                                               "name": "Copied"})
+    refused = register_as_bert()
+    assert refused.status_code == 409, refused.get_json()
+    assert refused.get_json()["reason"] == "conflict" and refused.get_json()["message"]
+    assert client.get(PASSKEYS, headers=bert_auth).get_json() == []
+    signed_in, _ = sign_in(app.test_client(), phone, origin)
+    assert signed_in.get_json()["id"] == anna["id"]
+
+    assert client.delete(f"{PASSKEYS}/{passkey['id']}", headers=anna_auth).status_code == 204
+    assert register_as_bert().status_code == 201, "a removed passkey's id is free again"
+
+
 def test_bad_input_is_a_4xx_in_the_error_shape(client, new_player):
     _, headers = new_player("Anna")
     assert client.post(REGISTRATION_OPTIONS).status_code == 401
@@ -183,6 +208,17 @@ def test_passkey_signins_are_budgeted_per_address(redis, store_env):
     assert client.post(SIGNIN, json={}).status_code == 429
 
 
+def test_passkey_registration_options_are_budgeted_per_player(redis, store_env):
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    token = client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    answers = [client.post(REGISTRATION_OPTIONS, headers=headers) for _ in range(40)]
+    statuses = [answer.status_code for answer in answers]
+    assert statuses[:5] == [200] * 5 and statuses[-1] == 429, statuses
+    spent = answers[-1]
+    assert int(spent.headers["Retry-After"]) >= 1 and spent.get_json()["code"] == 429
+
+
 def test_the_relying_party_and_origin_come_from_settings(redis, store_env, monkeypatch):
     assert (Settings.from_env({"POYTA_PUBLIC_URL": "https://play.poyta.example:8443/"}).rp_id,
             Settings.from_env({"POYTA_PUBLIC_URL": "https://play.poyta.example:8443/"}).origin) == (
@@ -201,9 +237,12 @@ def test_the_relying_party_and_origin_come_from_settings(redis, store_env, monke
     assert register(client, headers, authenticator, "https://play.poyta.example").status_code == 201
 
 
-def test_challenges_are_short_lived_and_a_player_holds_at_most_20_passkeys(client, new_player,
-                                                                          site, store):
+def test_challenges_are_short_lived_and_a_player_holds_at_most_20_passkeys(
+        redis, store_env, new_player, site, store):
     origin, _ = site
+    # Each passkey is a registration: a budget too large to meet for 21 of them.
+    client = create_app({**store_env, "TESTING": True, "RATE_LIMITS": {
+        "passkey_registration": "1000/minute"}}).test_client()
     anna, headers = new_player("Anna")
     client.post(REGISTRATION_OPTIONS, headers=headers)
     assert 0 < store.ttl(keys.passkey_registration(anna["id"])) <= CHALLENGE_SECONDS

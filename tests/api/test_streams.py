@@ -3,12 +3,16 @@ bots: the player's events (SSE and NDJSON, resumed by Last-Event-ID on another s
 and one game's views; at most a few open per player."""
 import json
 import queue
+import re
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
 from jsonschema import Draft202012Validator
+
+from api.storage import keys
 
 READ_TIMEOUT = 60
 
@@ -216,6 +220,22 @@ def test_a_player_holds_at_most_four_streams(serve, streams):
         again.close()
         time.sleep(0.5)
     assert again.response.status_code == 200
+
+
+def test_a_stream_slot_outlives_its_last_renewal_as_long_as_the_docs_say(serve, streams, redis):
+    """What the docs promise of a process that died holding a stream: its slot lapses by
+    itself within the time they give, which is the slot's lease at the default heartbeat."""
+    base = serve()
+    anna = register(base, "Anna")
+    me = httpx.get(f"{base}/api/v1/players/me", headers=anna).json()
+    stream = streams(f"{base}/api/v1/stream", anna)
+    assert stream.response.status_code == 200
+    [(_, lapses)] = redis.zrange(keys.streams(f"player:{me['id']}"), 0, -1, withscores=True)
+    lease = lapses - redis.time()[0]
+    docs = (Path(__file__).parents[2] / "docs" / "api.md").read_text()
+    promised = re.search(r"one whose process died within (\d+) s", " ".join(docs.split()))
+    assert promised, "the docs give the time in seconds"
+    assert lease <= int(promised.group(1)) <= lease + 1
 
 
 def test_a_stream_needs_a_token(live_server):

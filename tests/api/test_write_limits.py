@@ -230,9 +230,27 @@ def test_names_that_show_nothing_hide_text_or_pass_for_a_bot_are_refused(roomy_c
     assert client.get("/api/v1/players/me", headers=anna).get_json()["name"] == "Anna"
 
 
+SPELT_AS_A_BOT = ["Hard bot", "hard BOT", "Hardbot", "Easy bot 2", "Medium-b0t", "H.a.r.d b.o.t",
+                  "B o t 2", "B.o.t Anna", "_Bot", "\U0001f916 bot", "B-O-T"]
+
+
+def test_names_that_read_as_a_bot_levels_name_or_spell_bot_out_are_refused(roomy_client):
+    client = roomy_client
+    anna = {"Authorization": "Bearer " + client.post(
+        "/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
+    for name in SPELT_AS_A_BOT:
+        created = client.post("/api/v1/players", json={"name": name})
+        assert created.status_code == 422, (name, created.get_json())
+        assert "name" in created.get_json()["message"], (name, created.get_json())
+        renamed = client.patch("/api/v1/players/me", json={"name": name}, headers=anna)
+        assert renamed.status_code == 422 and "name" in renamed.get_json()["message"], name
+    assert client.get("/api/v1/players/me", headers=anna).get_json()["name"] == "Anna"
+
+
 def test_real_names_near_those_rules_pass(roomy_client):
     client = roomy_client
-    for name in ["Bottle", "Botond", "Robot Rolf", "Anna (Tampere)", "\u0410\u043d\u043d\u0430",
+    for name in ["Bottle", "Botond", "Robot Rolf", "Bo Tanner", "Bo T", "Hardy Botond",
+                 "Anna Bot", "Anna (Tampere)", "\u0410\u043d\u043d\u0430",
                  "\ud55c\uc9c0\ubbfc", "\u0645\u06cc\u200c\u0631\u0648\u06cc",
                  "\U0001f469\u200d\U0001f4bb Eva"]:
         created = client.post("/api/v1/players", json={"name": name})

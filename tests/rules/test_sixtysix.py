@@ -619,7 +619,7 @@ def test_four_players_ignore_deck_32_and_use_the_double_deck():
 def test_view_table_has_exactly_the_documented_keys():
     documented = {"seat", "players", "preset", "deck_size", "target", "match_points", "side_of",
                   "dealer", "leader", "turn", "trump", "trump_card", "stock_size", "set_aside",
-                  "closed_by", "hand_sizes", "trick", "last_trick", "tricks", "my_points",
+                  "closed_by", "hand_sizes", "trick", "trick_holder", "last_trick", "tricks", "my_points",
                   "marriages", "carry", "last_hand", "played", "closed_tricks", "exchanged",
                   "face_up"}
     state = new(4)
@@ -654,6 +654,25 @@ def test_the_view_lists_every_trick_of_the_hand_and_nothing_hidden():
         for hidden in ("KD", "9D", "9S", "JS", "QS", "9H", "JH"):
             assert hidden not in public
         assert json.loads(json.dumps(table)) == table
+
+
+def test_the_view_names_the_seat_holding_the_trick_and_the_last_tricks_points():
+    state = position(3, hands=[["9H", "7C", "KD"], ["10H", "8C", "9D"], ["7S", "8D", "QD"]],
+                     stock=["9S", "JS", "QS", "KS", "AS", "AD"], trump="S")
+    holders = lambda seat, card: [e["holder"] for e in GAME.apply_action(  # noqa: E731
+        state, seat, {"type": "play", "card": card}) if e["type"] == "played"]
+    assert GAME.view(state, 0)["table"]["trick_holder"] is None
+    assert holders(0, "9H") == [0]
+    assert holders(1, "10H") == [1]
+    for seat in (None, 0, 1, 2):
+        table = GAME.view(state, seat)["table"]
+        assert table["trick_holder"] == 1
+        # Only what every seat saw: the cards on the table, nothing from a hand.
+        assert "QD" not in json.dumps({"trick_holder": table["trick_holder"], "trick": table["trick"]})
+    assert holders(2, "7S") == [2]  # a trump takes it
+    table = GAME.view(state, None)["table"]
+    assert table["trick_holder"] is None
+    assert table["last_trick"]["winner"] == 2 and table["last_trick"]["points"] == 10
 
 
 def test_the_drawn_face_up_card_and_the_exchange_are_public():

@@ -37,10 +37,10 @@ def visible_to(events, seat):
 
 def test_a_trick_reports_both_cards_the_winner_and_each_seat_its_own_draw():
     state = position(hands=[["AH", "7C"], ["10H", "8C"]], stock=["9D", "JD", "KD", "QS"])
-    assert act(state, 0, type="play", card="AH") == [{"type": "played", "seat": 0, "card": "AH"}]
+    assert act(state, 0, type="play", card="AH") == [{"type": "played", "seat": 0, "card": "AH", "holder": 0}]
     events = act(state, 1, type="play", card="10H")
     assert events == [
-        {"type": "played", "seat": 1, "card": "10H"},
+        {"type": "played", "seat": 1, "card": "10H", "holder": 0},
         {"type": "trick", "winner": 0, "points": 21,
          "cards": [{"seat": 0, "card": "AH"}, {"seat": 1, "card": "10H"}]},
         {"type": "drew", "seat": 0, "card": "9D", "to": [0]},
@@ -117,7 +117,7 @@ def test_classic_marriage_exchange_and_declaring_with_a_marriage():
     assert events == [
         {"type": "married", "seat": 0, "suit": "H", "cards": ["KH", "QH"], "points": 20,
          "counted": True},
-        {"type": "played", "seat": 0, "card": "QH"}]
+        {"type": "played", "seat": 0, "card": "QH", "holder": 0}]
 
     declaring = position(hands=hands, stock=["9D", "JD", "AS"], tricks=[2, 0], points=[50, 0],
                          just_won=0, preset="classic")

@@ -1,133 +1,12 @@
 // Hattrick renderer: the double trick, the hand by colour (play or pass), last trick,
 // collected piles and passed cards, the end of the last deal and the score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/hattrick/shapes.py.
-import { t, addStrings, listNames, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { t, addLanguages, listNames, seatLine } from "../../i18n.js";
+import { h, on, addStyles, styleText } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
+import strings from "./strings.js";
 
-addStrings("en", {
-  "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
-  "hattrick.opt.deals": "Deals in the match",
-  "hattrick.colour.red": "red",
-  "hattrick.colour.blue": "blue",
-  "hattrick.colour.green": "green",
-  "hattrick.card": "{colour} {value}",
-  "hattrick.play": "Play {card}",
-  "hattrick.pass": "Pass with {card}",
-  "hattrick.notNow": "{card}, not playable now",
-  "hattrick.dealInfo": "Deal {deal} of {deals}",
-  "hattrick.dealerLeader": "Dealer: {dealer} · leader: {leader}",
-  "hattrick.trick": "Trick",
-  "hattrick.leadAny": "Leader: {name}. Any card may be led.",
-  "hattrick.oneColour": "One colour so far: any card may follow.",
-  "hattrick.twoColours": "Two colours: {colours}. Play one of them, or pass with a {third} card (−2).",
-  "hattrick.passed": "passed",
-  "hattrick.passTag": "pass",
-  "hattrick.inTrick": "{name}: {card}",
-  "hattrick.inTrickPassed": "{name}: passed with {card}",
-  "hattrick.waiting": "{name}: not yet",
-  "hattrick.hand": "Your hand",
-  "hattrick.handNote": "The last card is set aside unplayed.",
-  "hattrick.handEmpty": "No cards in hand.",
-  "hattrick.lastTrick": "Last trick",
-  "hattrick.took": "{name} took {colour}: {cards}",
-  "hattrick.tookYou": "You took {colour}: {cards}",
-  "hattrick.nextLeader": "Next leader: {name}.",
-  "hattrick.piles": "Collected cards",
-  "hattrick.player": "Player",
-  "hattrick.passedCol": "Passed",
-  "hattrick.dealCol": "Deal",
-  "hattrick.passedCards": "passed",
-  "hattrick.sheet": "Score sheet",
-  "hattrick.dealN": "Deal {n}",
-  "hattrick.thisDeal": "This deal",
-  "hattrick.total": "Total",
-  "hattrick.dealEnded": "End of deal {deal}",
-  "hattrick.setAside": "{name}: set aside {card}, scored {score}",
-  "hattrick.scoreSum": "{best} {colour} − {others} other cards − 2 × {passed} passed",
-  "hattrick.pilesOf": "Collected cards in deal {deal}",
-  "hattrick.statusLead": "Your turn: lead any card",
-  "hattrick.statusAny": "Your turn: play any card",
-  "hattrick.statusTwo": "Your turn: play {colours}, or pass with {third}",
-  "hattrick.statusNoPass": "Your turn: play {colours}",
-  "hattrick.statusMustPass": "Your turn: no {colours} card — pass with {third}",
-  "hattrick.or": " or ",
-  "hattrick.and": " and ",
-  "hattrick.dealer": "dealer",
-  "hattrick.ev.played": "{name} played {card}",
-  "hattrick.ev.playedYou": "You played {card}",
-  "hattrick.ev.passed": "{name} passed with {card} (−2)",
-  "hattrick.ev.passedYou": "You passed with {card} (−2)",
-  "hattrick.ev.trick": "{took}. Next leader: {leader}.",
-  "hattrick.ev.took": "{name} took {colour} ({cards})",
-  "hattrick.ev.tookYou": "You took {colour} ({cards})",
-  "hattrick.ev.dealEnded": "Deal {deal} over: {scores}",
-  "hattrick.ev.score": "{name} {score}",
-  "hattrick.ev.dealt": "Deal {deal} dealt. Dealer: {dealer}, leader: {leader}",
-  "hattrick.ev.gameOver": "Game over: {names} won",
-});
-
-addStrings("fi", {
-  "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
-  "hattrick.opt.deals": "Jakoja ottelussa",
-  "hattrick.colour.red": "punainen",
-  "hattrick.colour.blue": "sininen",
-  "hattrick.colour.green": "vihreä",
-  "hattrick.card": "{colour} {value}",
-  "hattrick.play": "Pelaa {card}",
-  "hattrick.pass": "Passaa kortilla {card}",
-  "hattrick.notNow": "{card}, ei pelattavissa nyt",
-  "hattrick.dealInfo": "Jako {deal}/{deals}",
-  "hattrick.dealerLeader": "Jakaja: {dealer} · aloittaja: {leader}",
-  "hattrick.trick": "Tikki",
-  "hattrick.leadAny": "Aloittaja: {name}. Mikä tahansa kortti käy.",
-  "hattrick.oneColour": "Vasta yksi väri: mikä tahansa kortti käy.",
-  "hattrick.twoColours": "Kaksi väriä: {colours}. Pelaa jompaakumpaa tai passaa kolmannen värin kortilla ({third}, −2).",
-  "hattrick.passed": "passasi",
-  "hattrick.passTag": "passaa",
-  "hattrick.inTrick": "{name}: {card}",
-  "hattrick.inTrickPassed": "{name}: passasi kortilla {card}",
-  "hattrick.waiting": "{name}: ei vielä",
-  "hattrick.hand": "Kätesi",
-  "hattrick.handNote": "Viimeinen kortti jää pelaamatta sivuun.",
-  "hattrick.handEmpty": "Ei kortteja kädessä.",
-  "hattrick.lastTrick": "Edellinen tikki",
-  "hattrick.took": "{name} otti värin {colour}: {cards}",
-  "hattrick.tookYou": "Otit värin {colour}: {cards}",
-  "hattrick.nextLeader": "Seuraava aloittaja: {name}.",
-  "hattrick.piles": "Kerätyt kortit",
-  "hattrick.player": "Pelaaja",
-  "hattrick.passedCol": "Passatut",
-  "hattrick.dealCol": "Jako",
-  "hattrick.passedCards": "passatut",
-  "hattrick.sheet": "Pistetaulukko",
-  "hattrick.dealN": "Jako {n}",
-  "hattrick.thisDeal": "Tämä jako",
-  "hattrick.total": "Yhteensä",
-  "hattrick.dealEnded": "Jako {deal} päättyi",
-  "hattrick.setAside": "{name}: sivuun {card}, pisteet {score}",
-  "hattrick.scoreSum": "{best} {colour} − {others} muuta korttia − 2 × {passed} passattua",
-  "hattrick.pilesOf": "Kerätyt kortit jaossa {deal}",
-  "hattrick.statusLead": "Vuorosi: aloita millä tahansa kortilla",
-  "hattrick.statusAny": "Vuorosi: pelaa mikä tahansa kortti",
-  "hattrick.statusTwo": "Vuorosi: pelaa {colours} tai passaa ({third})",
-  "hattrick.statusNoPass": "Vuorosi: pelaa {colours}",
-  "hattrick.statusMustPass": "Vuorosi: ei korttia ({colours}) — passaa ({third})",
-  "hattrick.or": " tai ",
-  "hattrick.and": " ja ",
-  "hattrick.dealer": "jakaja",
-  "hattrick.ev.played": "{name} pelasi: {card}",
-  "hattrick.ev.playedYou": "Pelasit: {card}",
-  "hattrick.ev.passed": "{name} passasi kortilla {card} (−2)",
-  "hattrick.ev.passedYou": "Passasit kortilla {card} (−2)",
-  "hattrick.ev.trick": "{took}. Seuraava aloittaja: {leader}.",
-  "hattrick.ev.took": "{name} otti värin {colour} ({cards})",
-  "hattrick.ev.tookYou": "Otit värin {colour} ({cards})",
-  "hattrick.ev.dealEnded": "Jako {deal} päättyi: {scores}",
-  "hattrick.ev.score": "{name} {score}",
-  "hattrick.ev.dealt": "Jako {deal} jaettu. Jakaja: {dealer}, aloittaja: {leader}",
-  "hattrick.ev.gameOver": "Peli päättyi: voittaja {names}",
-});
+addLanguages(strings);
 
 const COLOURS = ["red", "blue", "green"];
 // A symbol beside every colour, so colour is never the only cue.
@@ -144,62 +23,8 @@ const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const thirdColour = (colours) => COLOURS.find((c) => !colours.includes(c));
 const colourWords = (colours, joiner) => colours.map((c) => `${SYMBOL[c]} ${colourName(c)}`).join(t(joiner));
 
-// The styles live with the module (the shell's stylesheet stays game-neutral): injected once.
-const STYLE = `
-.hattrick { --ht-red: #b3261e; --ht-red-bg: #fde7e4; --ht-blue: #1a56a8; --ht-blue-bg: #e1ecfb;
-  --ht-green: #1e6b34; --ht-green-bg: #e0f2e4; }
-@media (prefers-color-scheme: dark) {
-  .hattrick { --ht-red: #ffb4ab; --ht-red-bg: #4a1f1c; --ht-blue: #a8c8ff; --ht-blue-bg: #1b2f4d;
-    --ht-green: #9fdcaf; --ht-green-bg: #173d25; }
-}
-.hattrick .ht-info { margin: .25rem 0; color: var(--muted); }
-.hattrick h2 { margin: .9rem 0 .4rem; }
-.hattrick .hc { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
-  min-width: 0; border-radius: 6px; border: 2px solid currentColor; line-height: 1; font-weight: 800;
-  font-variant-numeric: tabular-nums; }
-.hattrick .hc-red { color: var(--ht-red); background: var(--ht-red-bg); }
-.hattrick .hc-blue { color: var(--ht-blue); background: var(--ht-blue-bg); }
-.hattrick .hc-green { color: var(--ht-green); background: var(--ht-green-bg); }
-.hattrick .hc-sym { font-size: .85em; }
-.hattrick .hc-num { font-size: 1.2em; }
-.hattrick .hc-tag { font-size: .62rem; font-weight: 700; text-transform: uppercase; margin-top: 2px; }
-.hattrick .hc.face-down { border-style: dashed; opacity: .8; }
-.hattrick .ht-felt { background: var(--felt); color: #fff; border-radius: var(--radius); padding: .45rem; }
-.hattrick .ht-felt p { margin: 0 0 .4rem; }
-.hattrick .ht-slots { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem;
-  grid-template-columns: repeat(auto-fit, minmax(3.6rem, 1fr)); }
-.hattrick .ht-slot { display: flex; flex-direction: column; align-items: center; gap: .2rem; min-width: 0; }
-.hattrick .ht-slot .hc { width: 100%; max-width: 3.6rem; aspect-ratio: 5 / 7; font-size: 1.05rem; }
-.hattrick .ht-slot .ht-empty { width: 100%; max-width: 3.6rem; aspect-ratio: 5 / 7; border-radius: 6px;
-  border: 2px dashed rgba(255,255,255,.45); display: flex; align-items: center; justify-content: center;
-  font-size: 1.3rem; font-weight: 700; }
-.hattrick .ht-slot.next .ht-empty { border-color: #ffd54a; color: #ffd54a; font-weight: 700; }
-.hattrick .ht-slot .short-name { font-size: .75rem; white-space: nowrap; }
-.hattrick .ht-chips { display: flex; flex-wrap: wrap; gap: .3rem; margin: 0 0 .4rem; }
-.hattrick .ht-chip { display: inline-flex; gap: .25rem; align-items: center; padding: .05rem .5rem; border-radius: 99px;
-  border: 2px solid currentColor; font-weight: 700; }
-.hattrick .ht-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: .3rem; }
-.hattrick .ht-card-button { padding: 0; border: none; background: none; min-height: 56px; min-width: 44px;
-  border-radius: 8px; display: flex; }
-.hattrick .ht-card-button .hc { width: 100%; min-height: 56px; font-size: 1.05rem; border-width: 3px;
-  box-shadow: 0 3px 0 currentColor; }
-.hattrick .ht-card-button:not(:disabled):active .hc { transform: translateY(2px); box-shadow: 0 1px 0 currentColor; }
-.hattrick .ht-card-button:disabled .hc { border-width: 1px; box-shadow: none; opacity: .55; margin-top: 3px; }
-.hattrick .ht-card-button.pass .hc { border-style: dashed; }
-.hattrick .ht-card-button.pending .hc { outline: 3px solid var(--focus); outline-offset: 2px; }
-.hattrick .ht-small { display: inline-flex; flex-direction: row; gap: 1px; padding: .05rem .3rem; font-size: .85rem; border-width: 1px; }
-.hattrick .ht-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .3rem; }
-.hattrick .ht-list li { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .4rem; }
-.hattrick .ht-name { font-weight: 600; }
-/* A mark and its sentence stay on one line; the sentence wraps beside the mark. */
-.hattrick .ht-list li.ht-line { flex-wrap: nowrap; align-items: flex-start; }
-.hattrick .ht-list li.ht-took { font-weight: 600; }
-.hattrick table { font-size: .95rem; }
-.hattrick th, .hattrick td { padding: .3rem .3rem; }
-.hattrick td.num, .hattrick th.num { text-align: right; }
-.hattrick tr.mine th { text-decoration: underline; }
-.hattrick td.total { font-weight: 700; }
-`;
+// The game's styles, its folder's style.css (the shell's stylesheet stays game-neutral): added once.
+const STYLE = await styleText(new URL("./style.css", import.meta.url));
 // A card's face: colour, symbol and number; decorative, the names carry the meaning.
 function face(card, extra = "", tag = "") {
   const { colour, value } = split(card);
@@ -287,7 +112,7 @@ function cardButton(card, action, act) {
   const button = h("button", { type: "button", class: `ht-card-button${action && action.type === "pass" ? " pass" : ""}`,
     "aria-label": label, "data-focus-key": `card-${card}`, disabled: !action },
   face(card, "", action && action.type === "pass" ? t("hattrick.passTag") : ""));
-  if (action) button.addEventListener("click", () => { act({ type: action.type, card }).catch(() => {}); });
+  if (action) on(button, "click", () => { act({ type: action.type, card }).catch(() => {}); });
   return button;
 }
 

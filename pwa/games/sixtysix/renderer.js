@@ -1,8 +1,11 @@
 // Sixty-six renderer: trump and stock, the trick, actions, hand, sides, last trick and hand result.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixtysix/shapes.py.
-import { t, addStrings, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { t, tn, addLanguages, seatLine } from "../../i18n.js";
+import { h, on, addStyles, styleText } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
+import strings from "./strings.js";
+
+addLanguages(strings);
 
 // A new game as people play it: two players, the classic rules (with their 24-card deck).
 export const newGame = { players: 2, options: { preset: "classic", deck: 24 } };
@@ -19,250 +22,6 @@ export function fitOptions(form, players) {
   if (players !== 2) deck.value = JSON.stringify(32);
   else if (classic) deck.value = JSON.stringify(24);
 }
-
-addStrings("en", {
-  // The replay's jump list (../../replay.js)
-  "sixtysix.replay.deal": "Hand {deal}",
-  "sixtysix.replay.dealStart": "Hand {deal}: start",
-  "about.sixtysix": "A quick trick game for two: win tricks and marriages to reach 66 card points first. 2–4 players.",
-  "sixtysix.opt.preset": "Rules",
-  "sixtysix.opt.preset.seed": "As written: no marriages, no exchange",
-  "sixtysix.opt.preset.classic": "Classic: marriages and the trump exchange",
-  "sixtysix.opt.deck": "Deck",
-  "sixtysix.opt.deck.32": "32 cards (7 to ace)",
-  "sixtysix.opt.deck.24": "24 cards (9 to ace)",
-  "sixtysix.opt.match_points": "Game points to win the match",
-  "sixtysix.rank.A": "ace", "sixtysix.rank.10": "ten", "sixtysix.rank.K": "king", "sixtysix.rank.Q": "queen",
-  "sixtysix.rank.J": "jack", "sixtysix.rank.9": "nine", "sixtysix.rank.8": "eight", "sixtysix.rank.7": "seven",
-  "sixtysix.suit.S": "spades", "sixtysix.suit.H": "hearts", "sixtysix.suit.D": "diamonds", "sixtysix.suit.C": "clubs",
-  "sixtysix.card": "{rank} of {suit}",
-  "sixtysix.play": "Play {card}",
-  "sixtysix.notPlayable": "{card}, not playable now",
-  "sixtysix.hand": "Your hand",
-  "sixtysix.handEmpty": "No cards in hand.",
-  "sixtysix.deal": "Hand {n}",
-  "sixtysix.trump": "Trump {symbol} {suit}",
-  "sixtysix.target": "{target} card points to declare · match to {points}",
-  "sixtysix.match": "Match",
-  "sixtysix.carry": "+{n} carried over",
-  "sixtysix.partners": "Partners: {sides}",
-  "sixtysix.versus": " vs ",
-  "sixtysix.pair": "{a} & {b}",
-  "sixtysix.stock": "Stock: {n}",
-  "sixtysix.trumpCard": "Face-up trump: {card}",
-  "sixtysix.closedBy": "Closed by {name}",
-  "sixtysix.exhausted": "Stock exhausted",
-  "sixtysix.setAside": "{n} set aside",
-  "sixtysix.trick": "Trick",
-  "sixtysix.leads": "To lead: {name}",
-  "sixtysix.toPlay": "To play: {name}",
-  "sixtysix.played": "{name}: {card}",
-  "sixtysix.showLast": "Show last trick",
-  "sixtysix.hideLast": "Hide last trick",
-  "sixtysix.lastWonBy": "Won by {name}",
-  "sixtysix.playedHand": "Cards played this hand",
-  "sixtysix.playedTrick": "{n}. {cards}; won by {name}",
-  "sixtysix.tookWith": "{name} took the trick with the {card}: {points} card points",
-  "sixtysix.tookWithYou": "You took the trick with the {card}: {points} card points",
-  "sixtysix.tookTag": "took it",
-  "sixtysix.declare": "I have enough: declare ({points} of {target} card points)",
-  "sixtysix.declareShort": "Declare with only {points} of {target} card points (the other side scores)",
-  "sixtysix.declareMarriage": "Declare with {symbol} marriage (+{points})",
-  "sixtysix.marryToggle": "Show the marriage when I lead its king or queen",
-  "sixtysix.playMarry": "Play {card} and show the marriage (+{points})",
-  "sixtysix.exchangeOrPlay": "{card}: exchange it for the trump card, or play it",
-  "sixtysix.playIt": "Play {card}",
-  "sixtysix.close": "Close the stock",
-  "sixtysix.exchange": "Exchange {low} for {card}",
-  "sixtysix.sides": "Tricks and card points",
-  "sixtysix.points": "{points} card points",
-  "sixtysix.tricks": "{n} tricks",
-  "sixtysix.tricksOne": "1 trick",
-  "sixtysix.marriages": "Marriages",
-  "sixtysix.marriage": "{name}: {symbol} {suit}, {points}",
-  "sixtysix.pending": "counts after a trick",
-  "sixtysix.lastHand": "Result of hand {deal}",
-  "sixtysix.declaredOk": "{name} declared correctly.",
-  "sixtysix.declaredFalse": "{name} declared falsely.",
-  "sixtysix.why.one": "{side}: 1 game point: {why}.",
-  "sixtysix.why.many": "{side}: {n} game points: {why}.",
-  "sixtysix.why.noTrick": "the other side took no trick",
-  "sixtysix.why.under": "the other side took fewer than {half} card points ({points})",
-  "sixtysix.why.over": "the other side took {half} card points or more ({points})",
-  "sixtysix.why.false": "{name} declared with only {points} of {target} card points",
-  "sixtysix.why.falseYou": "You declared with only {points} of {target} card points",
-  "sixtysix.why.closer": "the closer's side did not reach {target} card points",
-  "sixtysix.why.closerNoTrick": "the closer's side did not reach {target} card points, and this side had no trick when the stock was closed",
-  "sixtysix.why.carried": "{n} of them carried over from earlier hands",
-  "sixtysix.closedNote": "{name} had closed the stock.",
-  "sixtysix.side": "Side",
-  "sixtysix.cardPoints": "Card points",
-  "sixtysix.trickCount": "Tricks",
-  "sixtysix.gamePoints": "Game points",
-  "sixtysix.reason.correct": "A correct declaration scores 1 to 3 game points.",
-  "sixtysix.reason.false": "False declaration: each opposing side scores what it would have won.",
-  "sixtysix.reason.againstCloser": "Correct declaration against the closer: the closer's opponents score.",
-  "sixtysix.reason.closerLast": "The closer's side reached the target with the last trick.",
-  "sixtysix.reason.closedOut": "The cards ran out after closing: the closer's opponents score.",
-  "sixtysix.reason.mostPoints": "The cards ran out: the side with the most card points scores.",
-  "sixtysix.reason.carry": "No side reached the target: 1 point carries over.",
-  "sixtysix.statusLead": "Your turn: lead a card",
-  "sixtysix.statusFollow": "Your turn: play a card to the trick",
-  "sixtysix.statusStrict": "Your turn: beat the trick in suit if you can, else follow suit, else trump",
-  "sixtysix.statusDeclare": "You won the trick: declare if you have {target}, or lead",
-  "sixtysix.dealer": "dealer",
-  "sixtysix.log.closed": "{name} closed the stock",
-  "sixtysix.log.closedYou": "You closed the stock",
-  "sixtysix.log.exchanged": "{name} exchanged the {gave} for the face-up {took}",
-  "sixtysix.log.exchangedYou": "You exchanged the {gave} for the face-up {took}",
-  "sixtysix.log.married": "{name} showed the {suit} marriage (+{points})",
-  "sixtysix.log.marriedYou": "You showed the {suit} marriage (+{points})",
-  "sixtysix.log.marriedPending": "{name} showed the {suit} marriage (+{points}, counts after a trick)",
-  "sixtysix.log.marriedPendingYou": "You showed the {suit} marriage (+{points}, counts after a trick)",
-  "sixtysix.log.played": "{name} played the {card}",
-  "sixtysix.log.playedYou": "You played the {card}",
-  "sixtysix.log.trick": "{name} won the trick ({cards}): {points} card points",
-  "sixtysix.log.trickYou": "You won the trick ({cards}): {points} card points",
-  "sixtysix.log.drew": "{name} drew the {card}",
-  "sixtysix.log.drewYou": "You drew the {card}",
-  "sixtysix.log.drawn": "Cards drawn: {n} left in the stock",
-  "sixtysix.log.drawnTrump": "Cards drawn: {name} took the face-up trump card",
-  "sixtysix.log.drawnTrumpYou": "Cards drawn: you took the face-up trump card",
-  "sixtysix.log.exhausted": "The stock is exhausted",
-  "sixtysix.log.exhaustedAside": "The stock is exhausted: {n} cards set aside",
-  "sixtysix.log.declared": "{name} declared: “I have enough”",
-  "sixtysix.log.declaredYou": "You declared: “I have enough”",
-  "sixtysix.log.declaredMarriage": "{name} declared with the {suit} marriage",
-  "sixtysix.log.declaredMarriageYou": "You declared with the {suit} marriage",
-  "sixtysix.log.handOver": "Hand {deal} over. {reason}",
-  "sixtysix.log.gain": "{names} +{n}",
-  "sixtysix.log.matchOver": "Match over. Winner: {names}",
-  "sixtysix.log.dealt": "Hand {deal} dealt by {name}: trump {symbol} {suit}, {card} face up",
-  "sixtysix.log.dealtYou": "Hand {deal} dealt by you: trump {symbol} {suit}, {card} face up",
-  "sixtysix.log.hand": "Your cards: {cards}",
-});
-
-addStrings("fi", {
-  // The replay's jump list (../../replay.js)
-  "sixtysix.replay.deal": "Jako {deal}",
-  "sixtysix.replay.dealStart": "Jako {deal}: alku",
-  "about.sixtysix": "Nopea tikkipeli kahdelle: voita tikkejä ja mariaaseja ja ehdi ensin 66 korttipisteeseen. 2–4 pelaajaa.",
-  "sixtysix.opt.preset": "Säännöt",
-  "sixtysix.opt.preset.seed": "Kuten kirjoitettu: ei mariaaseja eikä vaihtoa",
-  "sixtysix.opt.preset.classic": "Klassinen: mariaasit ja valttikortin vaihto",
-  "sixtysix.opt.deck": "Pakka",
-  "sixtysix.opt.deck.32": "32 korttia (7–ässä)",
-  "sixtysix.opt.deck.24": "24 korttia (9–ässä)",
-  "sixtysix.opt.match_points": "Voittopisteet ottelun voittoon",
-  "sixtysix.rank.A": "ässä", "sixtysix.rank.10": "kymppi", "sixtysix.rank.K": "kuningas", "sixtysix.rank.Q": "rouva",
-  "sixtysix.rank.J": "jätkä", "sixtysix.rank.9": "ysi", "sixtysix.rank.8": "kasi", "sixtysix.rank.7": "seiska",
-  "sixtysix.suit.S": "pata", "sixtysix.suit.H": "hertta", "sixtysix.suit.D": "ruutu", "sixtysix.suit.C": "risti",
-  "sixtysix.card": "{suit}{rank}",
-  "sixtysix.play": "Pelaa {card}",
-  "sixtysix.notPlayable": "{card}, ei pelattavissa nyt",
-  "sixtysix.hand": "Kätesi",
-  "sixtysix.handEmpty": "Ei kortteja kädessä.",
-  "sixtysix.deal": "Jako {n}",
-  "sixtysix.trump": "Valtti {symbol} {suit}",
-  "sixtysix.target": "Ilmoitukseen {target} korttipistettä · ottelu {points} voittopisteeseen",
-  "sixtysix.match": "Ottelu",
-  "sixtysix.carry": "+{n} siirtyy eteenpäin",
-  "sixtysix.partners": "Parit: {sides}",
-  "sixtysix.versus": " vastaan ",
-  "sixtysix.pair": "{a} & {b}",
-  "sixtysix.stock": "Pakka: {n}",
-  "sixtysix.trumpCard": "Valttikortti: {card}",
-  "sixtysix.closedBy": "Pakan sulki: {name}",
-  "sixtysix.exhausted": "Pakka on loppunut",
-  "sixtysix.setAside": "{n} sivussa",
-  "sixtysix.trick": "Tikki",
-  "sixtysix.leads": "Aloittaa: {name}",
-  "sixtysix.toPlay": "Vuorossa: {name}",
-  "sixtysix.played": "{name}: {card}",
-  "sixtysix.showLast": "Näytä edellinen tikki",
-  "sixtysix.hideLast": "Piilota edellinen tikki",
-  "sixtysix.lastWonBy": "Voittaja: {name}",
-  "sixtysix.playedHand": "Tässä jaossa pelatut kortit",
-  "sixtysix.playedTrick": "{n}. {cards}; voittaja: {name}",
-  "sixtysix.tookWith": "{name} vei tikin kortilla {card}: {points} korttipistettä",
-  "sixtysix.tookWithYou": "Veit tikin kortilla {card}: {points} korttipistettä",
-  "sixtysix.tookTag": "vei",
-  "sixtysix.declare": "Minulla on tarpeeksi: ilmoita ({points}/{target} korttipistettä)",
-  "sixtysix.declareShort": "Ilmoita vain {points}/{target} korttipisteellä (vastapuoli saa pisteet)",
-  "sixtysix.declareMarriage": "Ilmoita {symbol}-mariaasilla (+{points})",
-  "sixtysix.marryToggle": "Näytä mariaasi, kun aloitan sen kuninkaalla tai rouvalla",
-  "sixtysix.playMarry": "Pelaa {card} ja näytä mariaasi (+{points})",
-  "sixtysix.exchangeOrPlay": "{card}: vaihda se valttikorttiin tai pelaa se",
-  "sixtysix.playIt": "Pelaa {card}",
-  "sixtysix.close": "Sulje pakka",
-  "sixtysix.exchange": "Vaihda {low} valttikorttiin {card}",
-  "sixtysix.sides": "Tikit ja korttipisteet",
-  "sixtysix.points": "{points} korttipistettä",
-  "sixtysix.tricks": "{n} tikkiä",
-  "sixtysix.tricksOne": "1 tikki",
-  "sixtysix.marriages": "Mariaasit",
-  "sixtysix.marriage": "{name}: {symbol} {suit}, {points}",
-  "sixtysix.pending": "lasketaan tikin jälkeen",
-  "sixtysix.lastHand": "Jaon {deal} tulos",
-  "sixtysix.declaredOk": "Oikea ilmoitus: {name}.",
-  "sixtysix.declaredFalse": "Väärä ilmoitus: {name}.",
-  "sixtysix.why.one": "{side}: 1 voittopiste: {why}.",
-  "sixtysix.why.many": "{side}: {n} voittopistettä: {why}.",
-  "sixtysix.why.noTrick": "vastapuoli ei saanut yhtään tikkiä",
-  "sixtysix.why.under": "vastapuoli sai alle {half} korttipistettä ({points})",
-  "sixtysix.why.over": "vastapuoli sai vähintään {half} korttipistettä ({points})",
-  "sixtysix.why.false": "{name} ilmoitti vain {points}/{target} korttipisteellä",
-  "sixtysix.why.falseYou": "Ilmoitit vain {points}/{target} korttipisteellä",
-  "sixtysix.why.closer": "sulkijan puoli ei saavuttanut {target} korttipistettä",
-  "sixtysix.why.closerNoTrick": "sulkijan puoli ei saavuttanut {target} korttipistettä, eikä tällä puolella ollut tikkiä pakan sulkemishetkellä",
-  "sixtysix.why.carried": "niistä {n} siirtyi aiemmista jaoista",
-  "sixtysix.closedNote": "Pakan sulki: {name}.",
-  "sixtysix.side": "Puoli",
-  "sixtysix.cardPoints": "Kortti\u00adpisteet",
-  "sixtysix.trickCount": "Tikit",
-  "sixtysix.gamePoints": "Voitto\u00adpisteet",
-  "sixtysix.reason.correct": "Oikea ilmoitus antaa 1–3 voittopistettä.",
-  "sixtysix.reason.false": "Väärä ilmoitus: jokainen vastapuoli saa sen, minkä ilmoittaja olisi voittanut.",
-  "sixtysix.reason.againstCloser": "Oikea ilmoitus sulkijaa vastaan: sulkijan vastustajat saavat pisteet.",
-  "sixtysix.reason.closerLast": "Sulkijan puoli saavutti tavoitteen viimeisellä tikillä.",
-  "sixtysix.reason.closedOut": "Kortit loppuivat sulkemisen jälkeen: sulkijan vastustajat saavat pisteet.",
-  "sixtysix.reason.mostPoints": "Kortit loppuivat: eniten korttipisteitä saanut puoli voittaa pisteet.",
-  "sixtysix.reason.carry": "Kukaan ei saavuttanut tavoitetta: 1 piste siirtyy eteenpäin.",
-  "sixtysix.statusLead": "Vuorosi: aloita tikki",
-  "sixtysix.statusFollow": "Vuorosi: pelaa kortti tikkiin",
-  "sixtysix.statusStrict": "Vuorosi: voita maassa jos voit, muuten tunnusta maa, muuten valttaa",
-  "sixtysix.statusDeclare": "Voitit tikin: ilmoita, jos sinulla on {target}, tai aloita",
-  "sixtysix.dealer": "jakaja",
-  "sixtysix.log.closed": "Pakan sulki: {name}",
-  "sixtysix.log.closedYou": "Suljit pakan",
-  "sixtysix.log.exchanged": "Valttikortin vaihto: {name} antoi kortin {gave} ja otti kortin {took}",
-  "sixtysix.log.exchangedYou": "Valttikortin vaihto: annoit kortin {gave} ja otit kortin {took}",
-  "sixtysix.log.married": "Mariaasi: {name}, {suit} (+{points})",
-  "sixtysix.log.marriedYou": "Näytit mariaasin: {suit} (+{points})",
-  "sixtysix.log.marriedPending": "Mariaasi: {name}, {suit} (+{points}, lasketaan tikin jälkeen)",
-  "sixtysix.log.marriedPendingYou": "Näytit mariaasin: {suit} (+{points}, lasketaan tikin jälkeen)",
-  "sixtysix.log.played": "{name}: {card}",
-  "sixtysix.log.playedYou": "Pelasit: {card}",
-  "sixtysix.log.trick": "Tikin voitti: {name} ({cards}): {points} korttipistettä",
-  "sixtysix.log.trickYou": "Voitit tikin ({cards}): {points} korttipistettä",
-  "sixtysix.log.drew": "Nostettu kortti: {card}",
-  "sixtysix.log.drewYou": "Nostit kortin {card}",
-  "sixtysix.log.drawn": "Kortit nostettu: pakassa {n}",
-  "sixtysix.log.drawnTrump": "Kortit nostettu: valttikortin sai {name}",
-  "sixtysix.log.drawnTrumpYou": "Kortit nostettu: sait valttikortin",
-  "sixtysix.log.exhausted": "Pakka on loppunut",
-  "sixtysix.log.exhaustedAside": "Pakka on loppunut: {n} korttia sivussa",
-  "sixtysix.log.declared": "Ilmoitus «tarpeeksi»: {name}",
-  "sixtysix.log.declaredYou": "Ilmoitit: «tarpeeksi»",
-  "sixtysix.log.declaredMarriage": "Ilmoitus «tarpeeksi»: {name}, {suit}mariaasilla",
-  "sixtysix.log.declaredMarriageYou": "Ilmoitit «tarpeeksi» {suit}mariaasilla",
-  "sixtysix.log.handOver": "Jako {deal} päättyi. {reason}",
-  "sixtysix.log.gain": "{names} +{n}",
-  "sixtysix.log.matchOver": "Ottelu päättyi. Voittaja: {names}",
-  "sixtysix.log.dealt": "Jako {deal}, jakaja {name}: valtti {symbol} {suit}, esillä {card}",
-  "sixtysix.log.dealtYou": "Jaoit jaon {deal}: valtti {symbol} {suit}, esillä {card}",
-  "sixtysix.log.hand": "Korttisi: {cards}",
-});
 
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 // The server's reasons (rules/sixtysix/game.py) are English sentences: translate the known ones.
@@ -281,69 +40,8 @@ const suitOf = (card) => card.slice(-1);
 const suitName = (suit) => t(`sixtysix.suit.${suit}`);
 export const cardName = (card) => t("sixtysix.card", { rank: t(`sixtysix.rank.${rankOf(card)}`), suit: suitName(suitOf(card)) });
 
-// The last-trick disclosure survives the re-render that each new view brings.
-let lastTrickOpen = false;
-
-const STYLE = `
-.sixtysix .sx-info { display: flex; flex-wrap: wrap; justify-content: space-between; gap: .1rem .75rem; margin: .25rem 0; }
-.sixtysix .sx-info small { color: var(--muted); font-size: .85rem; width: 100%; }
-.sixtysix .sx-trump { font-weight: 700; }
-.sixtysix h2 { margin: .8rem 0 .35rem; font-size: 1.05rem; }
-.sx-felt { display: flex; gap: .6rem; align-items: stretch; background: var(--felt); color: #fff; border-radius: var(--radius);
-  padding: .5rem; min-height: 7.5rem; }
-.sx-stock { flex: 0 0 4.6rem; display: flex; flex-direction: column; align-items: center; gap: .2rem; font-size: .8rem;
-  text-align: center; border-right: 1px solid var(--felt-line); padding-right: .5rem; }
-.sx-stock .sx-card { width: 3rem; }
-.sx-trick { flex: 1; min-width: 0; display: flex; flex-direction: column; gap: .3rem; }
-.sx-trick-cards { list-style: none; margin: 0; padding: 0; display: flex; gap: .4rem; flex-wrap: wrap; }
-.sx-trick-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center;
-  line-height: 1.15; }
-.sx-trick-cards li.sx-best .sx-card { outline: 3px solid #ffd54a; outline-offset: 1px; }
-.sx-trick-cards .sx-took-tag { font-weight: 700; color: #fff0b3; text-transform: uppercase; font-size: .68rem; }
-.sx-trick-cards .sx-card { width: 3.1rem; margin-bottom: .15rem; }
-.sx-note { font-size: .85rem; margin: 0; }
-.sx-card { display: flex; flex-direction: column; align-items: center; justify-content: center; aspect-ratio: 5 / 7;
-  border-radius: 6px; background: var(--c1); color: var(--card-text); border: 1px solid var(--card-edge);
-  box-shadow: 0 1px 2px rgba(0,0,0,.25); font-weight: 800; line-height: 1; }
-.sx-card .sx-rank { font-size: clamp(1rem, 4.6vw, 1.3rem); }
-.sx-card .sx-suit { font-size: clamp(1.1rem, 5.4vw, 1.5rem); margin-top: .1rem; }
-.sx-card.sx-red { color: #b0141c; }
-.sx-actions { display: flex; flex-wrap: wrap; gap: .4rem; margin: .5rem 0 0; }
-.sx-actions button { flex: 1 1 9rem; min-height: 48px; }
-.sx-actions button.primary { flex-basis: 100%; }
-.sx-special button { flex: 1 1 auto; min-height: 44px; padding: .2rem .6rem; font-size: .9rem; }
-.sx-hand { display: grid; gap: .3rem; }
-.sx-hand.sx-cols6 { grid-template-columns: repeat(6, minmax(0, 1fr)); }
-.sx-hand.sx-cols7 { grid-template-columns: repeat(7, minmax(0, 1fr)); }
-.sx-play { padding: 0; border: none; background: none; min-height: 48px; min-width: 0; border-radius: 8px; }
-.sx-play .sx-card { width: 100%; border: 3px solid var(--accent); box-shadow: 0 3px 0 var(--accent); }
-.sx-play:not(:disabled):active .sx-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
-.sx-play:disabled .sx-card { opacity: .55; margin-top: 3px; }
-.sx-play { position: relative; }
-.sx-marry-mark { position: absolute; top: -.35rem; right: -.2rem; font-size: .75rem; font-weight: 700; padding: 0 .3rem;
-  border-radius: 99px; background: var(--accent); color: var(--accent-text); }
-.sx-marry-mark[hidden], .sx-nine[hidden] { display: none; }
-.sx-toggle { margin-top: .5rem; width: 100%; font-size: .9rem; padding: .2rem .6rem; }
-.sx-toggle[aria-pressed="true"] { background: var(--accent-soft); }
-.sx-nine button { flex: 1 1 auto; }
-.sx-sides { list-style: none; margin: 0; padding: 0; display: grid; gap: .25rem; }
-.sx-sides li { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 .6rem; padding: .3rem .5rem;
-  border: 1px solid var(--line); border-radius: 8px; background: var(--surface); }
-.sx-sides li.sx-mine { border-color: var(--accent); }
-.sx-sides .sx-who { font-weight: 600; }
-.sx-last { margin-top: .6rem; }
-.sx-last-cards { list-style: none; margin: .4rem 0 0; padding: .4rem; display: flex; flex-wrap: wrap; gap: .4rem;
-  background: var(--felt); color: #fff; border-radius: 8px; }
-.sx-last-cards[hidden] { display: none; }
-.sx-last-cards li { display: flex; flex-direction: column; align-items: center; width: 3.4rem; font-size: .75rem; text-align: center; }
-.sx-last-cards .sx-card { width: 2.6rem; }
-.sx-last-cards li.sx-note { width: 100%; text-align: start; align-items: stretch; font-size: .9rem; }
-.sx-last-cards li.sx-note .plain-list { margin: .2rem 0 0; }
-.sixtysix .sx-later { margin-top: .6rem; }
-.sixtysix .sx-later button { min-height: 44px; border-style: dashed; border-color: var(--danger); }
-.sx-result p { margin: .25rem 0; }
-.sx-result table { font-size: .9rem; }
-`;
+// The game's styles, its folder's style.css (the shell's stylesheet names no game).
+const STYLE = await styleText(new URL("./style.css", import.meta.url));
 
 // A card's face: rank letter and suit symbol (shape, not only colour); the name is said elsewhere.
 function face(card) {
@@ -363,7 +61,7 @@ function sideName(seats, ctx) {
   return names.length === 2 ? t("sixtysix.pair", { a: names[0], b: names[1] }) : names.join(", ");
 }
 
-const tricksText = (n) => (n === 1 ? t("sixtysix.tricksOne") : t("sixtysix.tricks", { n }));
+const tricksText = (n) => tn("sixtysix.tricks", n);
 
 function send(act, action) {
   return () => { act(action).catch(() => {}); };
@@ -400,14 +98,14 @@ export function render(view, act, ctx) {
   if (mine !== null && mine !== undefined && view.status !== "finished") {
     const playable = new Set(legal.filter((a) => a.type === "play").map((a) => a.card));
     const hand = view.hand || [];
-    const nineChoice = exchangeChoice(legal, table, act);
+    const nineChoice = exchangeChoice(legal, table, act, ctx);
     const columns = table.players === 2 ? 6 : 7;
     root.append(h("section", { "aria-labelledby": "sx-hand" },
       h("h2", { id: "sx-hand", text: t("sixtysix.hand") }),
       hand.length ? h("div", { class: `sx-hand sx-cols${columns}`, "data-part": "hand" },
-        hand.map((card, i) => cardButton(card, i, playable.has(card), legal, table, act, nineChoice)))
+        hand.map((card, i) => cardButton(card, i, playable.has(card), legal, table, act, nineChoice, ctx)))
         : h("p", { class: "muted", text: t("sixtysix.handEmpty") }),
-      nineChoice ? nineChoice.box : null, marriageToggle(legal)));
+      nineChoice ? nineChoice.box : null, marriageToggle(legal, ctx)));
   }
 
   root.append(specialMoves(legal, table, act, enough ? null : declare));
@@ -440,11 +138,12 @@ function felt(view, table, ctx) {
   // card marked, until the next lead.
   const taken = !trick.length ? table.last_trick : null;
   const cards = taken ? taken.cards : trick;
-  const best = taken ? cards.findIndex((p) => p.seat === taken.winner) : bestIndex(trick, table.trump);
+  const holder = taken ? taken.winner : table.trick_holder;
+  const best = cards.findIndex((p) => p.seat === holder);
   const waiting = table.turn === null || table.turn === undefined ? null
     : h("p", { class: "sx-note", text: t(trick.length ? "sixtysix.toPlay" : "sixtysix.leads", { name: ctx.seatName(table.turn) }) });
   const tookLine = taken ? h("p", { class: "sx-note sx-took", text: seatLine("sixtysix.tookWith", taken.winner, ctx, {
-    card: cardName(cards[best].card), points: cards.reduce((sum, p) => sum + (CARD_POINTS[rankOf(p.card)] || 0), 0) }) }) : null;
+    card: cardName(cards[best].card), points: taken.points }) }) : null;
   return h("section", { class: "sx-felt", "data-part": "table", "aria-labelledby": "sx-trick" },
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
@@ -457,30 +156,14 @@ function felt(view, table, ctx) {
       tookLine, waiting));
 }
 
-// What each card counts when its trick is taken.
-const CARD_POINTS = { A: 11, 10: 10, K: 4, Q: 3, J: 2 };
-
-// Which card holds the trick so far, marked for the eye (the order of play is in the list).
-const STRENGTH = ["7", "8", "9", "J", "Q", "K", "10", "A"];
-function bestIndex(trick, trump) {
-  let best = -1;
-  trick.forEach((p, i) => {
-    if (best < 0) { best = i; return; }
-    const held = trick[best].card;
-    const sameSuit = suitOf(p.card) === suitOf(held);
-    if ((sameSuit && STRENGTH.indexOf(rankOf(p.card)) > STRENGTH.indexOf(rankOf(held)))
-        || (!sameSuit && suitOf(p.card) === trump)) best = i;
-  });
-  return best;
-}
-
-// Leading a king or queen of a marriage shows the marriage, unless the player turns it off.
-let marryOnLead = true;
+// Leading a king or queen of a marriage shows the marriage, unless the player turns it off
+// (for as long as the page is open: the page's UI state, ctx.ui).
+const marryOnLead = (ctx) => ctx.ui.marryOnLead ?? true;
 const marriagePoints = (card, table) => (suitOf(card) === table.trump ? 40 : 20);
 
 // A card of the hand: played when tapped; a marriage's king or queen shows the marriage with
 // it (by the toggle); the trump nine the exchange allows opens the choice of the two.
-function cardButton(card, i, can, legal, table, act, nineChoice) {
+function cardButton(card, i, can, legal, table, act, nineChoice, ctx) {
   const marry = legal.find((a) => a.type === "marry" && a.card === card);
   const label = h("span", { class: "visually-hidden" });
   const mark = marry ? h("span", { class: "sx-marry-mark", "aria-hidden": "true", text: `+${marriagePoints(card, table)}` }) : null;
@@ -488,46 +171,38 @@ function cardButton(card, i, can, legal, table, act, nineChoice) {
     "data-marry": marry ? "true" : null }, label, face(card), mark);
   // The trump nine opens the choice of exchanging or playing it: its name says so, not "Play".
   const choosing = nineChoice && nineChoice.card === card;
-  button.showLabel = () => {
-    const showing = marry && marryOnLead;
-    label.textContent = t(!can ? "sixtysix.notPlayable"
-      : (choosing ? "sixtysix.exchangeOrPlay" : (showing ? "sixtysix.playMarry" : "sixtysix.play")),
-    { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
-    if (mark) mark.hidden = !marryOnLead;
-  };
-  button.showLabel();
+  const showing = marry && marryOnLead(ctx);
+  label.textContent = t(!can ? "sixtysix.notPlayable"
+    : (choosing ? "sixtysix.exchangeOrPlay" : (showing ? "sixtysix.playMarry" : "sixtysix.play")),
+  { card: cardName(card), points: marry ? marriagePoints(card, table) : 0 });
+  if (mark) mark.hidden = !marryOnLead(ctx);
   if (choosing) {
-    button.setAttribute("aria-expanded", "false");
+    button.setAttribute("aria-expanded", String(!nineChoice.box.hidden));
     button.setAttribute("aria-controls", nineChoice.box.id);
-    button.addEventListener("click", () => {
-      nineChoice.box.hidden = !nineChoice.box.hidden;
-      button.setAttribute("aria-expanded", String(!nineChoice.box.hidden));
-    });
+    on(button, "click", () => { ctx.ui.nineOpen = nineChoice.box.hidden; ctx.redraw(); });
   } else if (can) {
-    button.addEventListener("click", () => act(marry && marryOnLead ? marry : { type: "play", card }).catch(() => {}));
+    on(button, "click", () => act(showing ? marry : { type: "play", card }).catch(() => {}));
   }
   return button;
 }
 
-function marriageToggle(legal) {
+function marriageToggle(legal, ctx) {
   if (!legal.some((a) => a.type === "marry")) return null;
-  const toggle = h("button", { type: "button", class: "sx-toggle", "aria-pressed": String(marryOnLead),
+  const showing = marryOnLead(ctx);
+  const toggle = h("button", { type: "button", class: "sx-toggle", "aria-pressed": String(showing),
     "data-focus-key": "marry-toggle", text: t("sixtysix.marryToggle") });
-  toggle.addEventListener("click", () => {
-    marryOnLead = !marryOnLead;
-    toggle.setAttribute("aria-pressed", String(marryOnLead));
-    toggle.closest("section").querySelectorAll("[data-marry]").forEach((card) => card.showLabel());
-  });
+  on(toggle, "click", () => { ctx.ui.marryOnLead = !showing; ctx.redraw(); });
   return toggle;
 }
 
 // The trump nine (seven with 32 cards) while the exchange is allowed: exchange it, or play it.
-function exchangeChoice(legal, table, act) {
+// Whether the choice is open is the page's UI state (ctx.ui), closed again once it is gone.
+function exchangeChoice(legal, table, act, ctx) {
   const exchange = legal.find((a) => a.type === "exchange");
-  if (!exchange) return null;
+  if (!exchange) { ctx.ui.nineOpen = false; return null; }
   const card = (table.deck_size === 32 ? "7" : "9") + table.trump;
   const playable = legal.some((a) => a.type === "play" && a.card === card);
-  const box = h("div", { class: "sx-actions sx-nine", id: "sx-nine", role: "group", hidden: true,
+  const box = h("div", { class: "sx-actions sx-nine", id: "sx-nine", role: "group", hidden: !ctx.ui.nineOpen,
     "aria-label": t("sixtysix.exchangeOrPlay", { card: cardName(card) }) },
   h("button", { type: "button", class: "primary", "data-focus-key": "exchange", onclick: send(act, exchange) },
     t("sixtysix.exchange", { low: cardName(card), card: cardName(table.trump_card) })),
@@ -577,7 +252,9 @@ function sidesBlock(view, table, ctx) {
         m.counted ? "" : ` (${t("sixtysix.pending")})`)))) : null);
 }
 
+// Whether the last trick is open is the page's UI state (ctx.ui), kept across every new view.
 function lastTrick(last, played, ctx) {
+  const lastTrickOpen = Boolean(ctx.ui.lastTrickOpen);
   // Every trick of the hand was shown face up: listed under the last one, oldest first.
   const history = played.length > 1 ? h("li", { class: "sx-note" },
     h("span", { text: t("sixtysix.playedHand") }),
@@ -592,12 +269,7 @@ function lastTrick(last, played, ctx) {
     h("li", { class: "sx-note", text: t("sixtysix.lastWonBy", { name: ctx.seatName(last.winner) }) }), history);
   const toggle = h("button", { type: "button", "aria-expanded": String(lastTrickOpen), "aria-controls": "sx-last-cards",
     "data-focus-key": "last-trick", text: t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast") });
-  toggle.addEventListener("click", () => {
-    lastTrickOpen = !lastTrickOpen;
-    panel.hidden = !lastTrickOpen;
-    toggle.setAttribute("aria-expanded", String(lastTrickOpen));
-    toggle.textContent = t(lastTrickOpen ? "sixtysix.hideLast" : "sixtysix.showLast");
-  });
+  on(toggle, "click", () => { ctx.ui.lastTrickOpen = !lastTrickOpen; ctx.redraw(); });
   return h("div", { class: "sx-last" }, toggle, panel);
 }
 
@@ -621,7 +293,7 @@ function whyLines(result, table, reason, ctx) {
       why = t(base >= 3 ? "sixtysix.why.noTrick" : (base === 2 ? "sixtysix.why.under" : "sixtysix.why.over"), { half, points });
     }
     if (carried) why = `${why} (${t("sixtysix.why.carried", { n: carried })})`;
-    return t(n === 1 ? "sixtysix.why.one" : "sixtysix.why.many", { side: sideName(seats, ctx), n, why });
+    return tn("sixtysix.gamePointsWhy", n, { side: sideName(seats, ctx), why });
   });
 }
 
@@ -657,9 +329,9 @@ export function stages(prev, view, events) {
     plays: ["played"], done: ["trick"], ends: ["hand_over", "match_over"],
     entry: (event) => ({ seat: event.seat, card: event.card }),
     leaderAfter: (event) => event.winner,
-    showTrick: (before, trick) => between(before, { trick, turn: null }),
+    showTrick: (before, trick, leader, event) => between(before, { trick, trick_holder: event.holder, turn: null }),
     showTaken: (before, event) => between(before, { trick: [], turn: null,
-      last_trick: { winner: event.winner, cards: event.cards } }),
+      last_trick: { winner: event.winner, cards: event.cards, points: event.points } }),
   });
 }
 

@@ -1,200 +1,11 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sticheln/shapes.py.
-import { t, addStrings, listNames, seatLine } from "../../i18n.js";
-import { h, addStyles } from "../../ui.js";
+import { t, addLanguages, listNames, seatLine } from "../../i18n.js";
+import { h, on, addStyles, styleText } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
+import strings from "./strings.js";
 
-addStrings("en", {
-  "about.sticheln": "Tricks where any other colour trumps; your secret pain colour costs you. 3–8 players.",
-  "sticheln.opt.deals": "Deals in the match",
-  "sticheln.opt.reverse": "Lucky colour: the lowest card wins",
-  "sticheln.opt.mild": "Mild: every pain card counts 5",
-  "sticheln.opt.tough": "Tough: two pain colours, one trick fewer",
-  "sticheln.opt.dark": "Dark: pain cards hidden until the deal ends",
-  "sticheln.opt.late": "Late: name a colour you won after the last trick (not with Dark)",
-  "sticheln.color.blue": "blue", "sticheln.color.red": "red", "sticheln.color.green": "green",
-  "sticheln.color.yellow": "yellow", "sticheln.color.purple": "purple", "sticheln.color.brown": "brown",
-  "sticheln.card": "{color} {value}",
-  "sticheln.play": "Play {card}",
-  "sticheln.putDown": "Put down {card}",
-  "sticheln.select": "Pick {card}",
-  "sticheln.yourDown": "{card}, put down now",
-  "sticheln.name1": "Name {color}",
-  "sticheln.name2": "Name {a} and {b}",
-  "sticheln.dealInfo": "Deal {deal} of {deals} · trick {trick} of {tricks}",
-  "sticheln.variants": "Variants: {list}",
-  "sticheln.variant.reverse": "lucky colour", "sticheln.variant.mild": "mild",
-  "sticheln.variant.tough": "two colours", "sticheln.variant.dark": "dark", "sticheln.variant.late": "late",
-  "sticheln.chooseTitle": "Choose your pain card",
-  "sticheln.chooseTitleLucky": "Choose your lucky card",
-  "sticheln.chooseHelp": "Tap a card to put it down: its colour costs you its cards' values this deal.",
-  "sticheln.chooseHelpLucky": "Tap a card to put it down: its colour scores its cards' values this deal.",
-  "sticheln.chooseHelpTough": "Tap two cards of different colours to put them down.",
-  "sticheln.changeHelp": "You may change it until everybody has chosen.",
-  "sticheln.yourChoice": "You put down: {cards}",
-  "sticheln.picked": "Picked: {card}. Now pick a card of another colour.",
-  "sticheln.nameTitle": "Name your pain colour",
-  "sticheln.nameTitleLucky": "Name your lucky colour",
-  "sticheln.nameHelp": "Only colours among the cards you won. You may change it until everybody has named.",
-  "sticheln.yourNamed": "You named: {colors}",
-  "sticheln.nothingToName": "You won no cards: nothing to name.",
-  "sticheln.trick": "Trick",
-  "sticheln.led": "Led colour: {color}",
-  "sticheln.trickEmpty": "{name} leads.",
-  "sticheln.trickEmptyYou": "You lead.",
-  "sticheln.trickEntry": "{name}: {card}",
-  "sticheln.tookWith": "{name} took the trick with {card}",
-  "sticheln.tookWithYou": "You took the trick with {card}",
-  "sticheln.tookTag": "took it",
-  "sticheln.hand": "Your hand",
-  "sticheln.handEmpty": "No cards in hand.",
-  "sticheln.leftover": "Set aside for this deal",
-  "sticheln.players": "Table",
-  "sticheln.pain": "Pain",
-  "sticheln.lucky": "Lucky",
-  "sticheln.painColors": "{kind}: {colors}",
-  "sticheln.secret": "{kind}: secret",
-  "sticheln.hidden": "{kind}: hidden until the deal ends",
-  "sticheln.notYet": "{kind}: not yet chosen",
-  "sticheln.none": "{kind}: none",
-  "sticheln.collected": "Won {n} cards",
-  "sticheln.dealScore": "this deal {score}",
-  "sticheln.nothingWon": "nothing won yet",
-  "sticheln.sum": "{parts} = {score}",
-  "sticheln.sumPlain": "{n} other cards × {each}",
-  "sticheln.sumDown": "{card} put down {points}",
-  "sticheln.sumCard": "{card} {points}",
-  "sticheln.previous": "Deal {deal} result",
-  "sticheln.sheet": "Score sheet",
-  "sticheln.player": "Player",
-  "sticheln.dealN": "Deal {n}",
-  "sticheln.now": "Now",
-  "sticheln.total": "Total",
-  "sticheln.statusChoose": "Your turn: put down your pain card",
-  "sticheln.statusChooseLucky": "Your turn: put down your lucky card",
-  "sticheln.statusChooseTough": "Your turn: put down two cards of different colours",
-  "sticheln.statusPlay": "Your turn: play a card",
-  "sticheln.statusName": "Your turn: name a colour you won",
-  "sticheln.hasChosen": "has chosen",
-  "sticheln.leads": "leads",
-  "sticheln.scoreOf": "{name} {score}",
-  "sticheln.log.chose": "{name} has put down a card",
-  "sticheln.log.choseAgain": "{name} has changed the card put down",
-  "sticheln.log.named": "{name} has named a colour",
-  "sticheln.log.namedAgain": "{name} has changed the colour named",
-  "sticheln.log.choseYou": "You have put down a card",
-  "sticheln.log.choseAgainYou": "You have changed the card you put down",
-  "sticheln.log.namedYou": "You have named a colour",
-  "sticheln.log.namedAgainYou": "You have changed the colour you named",
-  "sticheln.log.yourCards": "You put down {cards}",
-  "sticheln.log.yourColors": "You named {colors}",
-  "sticheln.log.allChose": "Everybody has chosen",
-  "sticheln.log.allNamed": "Everybody has named",
-  "sticheln.log.revealed": "Revealed: {list}",
-  "sticheln.log.played": "{name} played {card}",
-  "sticheln.log.playedYou": "You played {card}",
-  "sticheln.log.trick": "{name} won trick {trick}: {cards}",
-  "sticheln.log.trickYou": "You won trick {trick}: {cards}",
-  "sticheln.log.dealEnd": "Deal {deal} over: {scores}",
-  "sticheln.log.dealt": "Deal {deal} dealt. Dealer: {dealer}, leader: {leader}",
-  "sticheln.log.gameOver": "Game over: {names} won",
-});
-
-addStrings("fi", {
-  "about.sticheln": "Tikkejä, joissa mikä tahansa muu väri on valttia; salainen kipuvärisi maksaa. 3–8 pelaajaa.",
-  "sticheln.opt.deals": "Jakoja ottelussa",
-  "sticheln.opt.reverse": "Onnenväri: pienin kortti voittaa",
-  "sticheln.opt.mild": "Lievä: jokainen kipukortti on 5",
-  "sticheln.opt.tough": "Kova: kaksi kipuväriä, yksi tikki vähemmän",
-  "sticheln.opt.dark": "Pimeä: kipukortit piilossa jaon loppuun",
-  "sticheln.opt.late": "Myöhäinen: nimeä voittamasi väri viimeisen tikin jälkeen (ei Pimeän kanssa)",
-  "sticheln.color.blue": "sininen", "sticheln.color.red": "punainen", "sticheln.color.green": "vihreä",
-  "sticheln.color.yellow": "keltainen", "sticheln.color.purple": "violetti", "sticheln.color.brown": "ruskea",
-  "sticheln.card": "{color} {value}",
-  "sticheln.play": "Pelaa {card}",
-  "sticheln.putDown": "Laita alas {card}",
-  "sticheln.select": "Valitse {card}",
-  "sticheln.yourDown": "{card}, nyt alas laitettu",
-  "sticheln.name1": "Nimeä {color}",
-  "sticheln.name2": "Nimeä {a} ja {b}",
-  "sticheln.dealInfo": "Jako {deal}/{deals} · tikki {trick}/{tricks}",
-  "sticheln.variants": "Muunnelmat: {list}",
-  "sticheln.variant.reverse": "onnenväri", "sticheln.variant.mild": "lievä",
-  "sticheln.variant.tough": "kaksi väriä", "sticheln.variant.dark": "pimeä", "sticheln.variant.late": "myöhäinen",
-  "sticheln.chooseTitle": "Valitse kipukorttisi",
-  "sticheln.chooseTitleLucky": "Valitse onnenkorttisi",
-  "sticheln.chooseHelp": "Napauta korttia laittaaksesi sen alas: sen värin kortit maksavat sinulle arvonsa tässä jaossa.",
-  "sticheln.chooseHelpLucky": "Napauta korttia laittaaksesi sen alas: sen värin kortit tuovat sinulle arvonsa tässä jaossa.",
-  "sticheln.chooseHelpTough": "Napauta kahta eriväristä korttia laittaaksesi ne alas.",
-  "sticheln.changeHelp": "Voit vaihtaa valintaa, kunnes kaikki ovat valinneet.",
-  "sticheln.yourChoice": "Laitoit alas: {cards}",
-  "sticheln.picked": "Valittu: {card}. Valitse nyt toisen värinen kortti.",
-  "sticheln.nameTitle": "Nimeä kipuvärisi",
-  "sticheln.nameTitleLucky": "Nimeä onnenvärisi",
-  "sticheln.nameHelp": "Vain voittamiesi korttien värejä. Voit vaihtaa, kunnes kaikki ovat nimenneet.",
-  "sticheln.yourNamed": "Nimesit: {colors}",
-  "sticheln.nothingToName": "Et voittanut kortteja: ei nimettävää.",
-  "sticheln.trick": "Tikki",
-  "sticheln.led": "Aloitusväri: {color}",
-  "sticheln.trickEmpty": "{name} aloittaa.",
-  "sticheln.trickEmptyYou": "Aloitat.",
-  "sticheln.trickEntry": "{name}: {card}",
-  "sticheln.tookWith": "{name} vei tikin kortilla {card}",
-  "sticheln.tookWithYou": "Veit tikin kortilla {card}",
-  "sticheln.tookTag": "vei",
-  "sticheln.hand": "Kätesi",
-  "sticheln.handEmpty": "Ei kortteja kädessä.",
-  "sticheln.leftover": "Sivuun tässä jaossa",
-  "sticheln.players": "Pöytä",
-  "sticheln.pain": "Kipu",
-  "sticheln.lucky": "Onni",
-  "sticheln.painColors": "{kind}: {colors}",
-  "sticheln.secret": "{kind}: salainen",
-  "sticheln.hidden": "{kind}: piilossa jaon loppuun",
-  "sticheln.notYet": "{kind}: ei vielä valittu",
-  "sticheln.none": "{kind}: ei mitään",
-  "sticheln.collected": "Voitti {n} korttia",
-  "sticheln.dealScore": "tämä jako {score}",
-  "sticheln.nothingWon": "ei vielä voittoja",
-  "sticheln.sum": "{parts} = {score}",
-  "sticheln.sumPlain": "{n} muuta korttia × {each}",
-  "sticheln.sumDown": "{card} alas laitettu {points}",
-  "sticheln.sumCard": "{card} {points}",
-  "sticheln.previous": "Jaon {deal} tulos",
-  "sticheln.sheet": "Pistetaulukko",
-  "sticheln.player": "Pelaaja",
-  "sticheln.dealN": "Jako {n}",
-  "sticheln.now": "Nyt",
-  "sticheln.total": "Yhteensä",
-  "sticheln.statusChoose": "Sinun vuorosi: laita kipukortti alas",
-  "sticheln.statusChooseLucky": "Sinun vuorosi: laita onnenkortti alas",
-  "sticheln.statusChooseTough": "Sinun vuorosi: laita alas kaksi eriväristä korttia",
-  "sticheln.statusPlay": "Sinun vuorosi: pelaa kortti",
-  "sticheln.statusName": "Sinun vuorosi: nimeä voittamasi väri",
-  "sticheln.hasChosen": "on valinnut",
-  "sticheln.leads": "aloittaa",
-  "sticheln.scoreOf": "{name} {score}",
-  "sticheln.log.chose": "{name} laittoi kortin alas",
-  "sticheln.log.choseAgain": "{name} vaihtoi alas laitetun kortin",
-  "sticheln.log.named": "{name} nimesi värin",
-  "sticheln.log.namedAgain": "{name} vaihtoi nimeämänsä värin",
-  "sticheln.log.choseYou": "Laitoit kortin alas",
-  "sticheln.log.choseAgainYou": "Vaihdoit alas laittamasi kortin",
-  "sticheln.log.namedYou": "Nimesit värin",
-  "sticheln.log.namedAgainYou": "Vaihdoit nimeämäsi värin",
-  "sticheln.log.yourCards": "Laitoit alas: {cards}",
-  "sticheln.log.yourColors": "Nimesit: {colors}",
-  "sticheln.log.allChose": "Kaikki ovat valinneet",
-  "sticheln.log.allNamed": "Kaikki ovat nimenneet",
-  "sticheln.log.revealed": "Paljastettu: {list}",
-  "sticheln.log.played": "{name} pelasi {card}",
-  "sticheln.log.playedYou": "Pelasit {card}",
-  "sticheln.log.trick": "{name} voitti tikin {trick}: {cards}",
-  "sticheln.log.trickYou": "Voitit tikin {trick}: {cards}",
-  "sticheln.log.dealEnd": "Jako {deal} päättyi: {scores}",
-  "sticheln.log.dealt": "Jako {deal} jaettu. Jakaja: {dealer}, aloittaja: {leader}",
-  "sticheln.log.gameOver": "Peli päättyi: voittaja {names}",
-});
+addLanguages(strings);
 
 // Colour order of the rules; each colour also has a symbol, so colour is never the only cue.
 const COLORS = ["blue", "red", "green", "yellow", "purple", "brown"];
@@ -207,55 +18,10 @@ const colorName = (color) => t(`sticheln.color.${color}`);
 const cardName = (card) => { const { color, value } = parse(card); return t("sticheln.card", { color: colorName(color), value }); };
 const colorList = (colors) => colors.map((c) => `${SYMBOL[c]} ${colorName(c)}`).join(", ");
 
-
-// Module styles, injected once: the shell's styles.css stays untouched. Card inks keep 4.5:1
-// contrast on their pastel faces, which stay light in dark mode like real cards.
-const CSS = `
-.sticheln .st-info { margin: .25rem 0; color: var(--muted); font-size: .95rem; }
-.sticheln h2 { margin: .9rem 0 .4rem; }
-.st-previous > summary { min-height: 44px; padding: .6rem 0; box-sizing: border-box; cursor: pointer; }
-.st-card { --ink: #1c1c1a; --face: #fbfbf8; display: inline-flex; flex-direction: column; align-items: center;
-  justify-content: center; width: 3rem; height: 3.9rem; border-radius: 7px; background: var(--face); color: var(--ink);
-  border: 2px solid var(--ink); line-height: 1; flex: none; box-shadow: 0 1px 2px rgba(0,0,0,.25); }
-.st-card .st-sym { font-size: .95rem; }
-.st-card .st-num { font-size: 1.3rem; font-weight: 800; font-variant-numeric: tabular-nums; }
-.st-card.small { width: 2.3rem; height: 3rem; }
-.st-card.small .st-num { font-size: 1.05rem; }
-.st-blue { --ink: #1a4fa0; --face: #d6e5fb; } .st-red { --ink: #b3161b; --face: #fbd9d9; }
-.st-green { --ink: #17663a; --face: #d3efdc; } .st-yellow { --ink: #6e5200; --face: #fbeaa6; }
-.st-purple { --ink: #6b2fa0; --face: #e8d9f8; } .st-brown { --ink: #6b3f1d; --face: #eddccb; }
-.st-group { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
-.st-hand-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(44px, 1fr)); gap: .3rem; }
-button.st-btn { padding: 0; border: none; background: none; min-width: 44px; min-height: 58px; border-radius: 9px; }
-button.st-btn .st-card { width: 100%; height: 58px; border-width: 3px; box-shadow: 0 3px 0 var(--accent); }
-button.st-btn:disabled .st-card { opacity: .55; box-shadow: none; border-width: 2px; }
-button.st-btn[aria-pressed="true"] .st-card, button.st-btn.down .st-card { outline: 4px solid var(--accent); outline-offset: 1px; }
-button.st-btn:not(:disabled):active .st-card { transform: translateY(2px); box-shadow: 0 1px 0 var(--accent); }
-.st-felt { background: var(--felt); color: #fff; border-radius: var(--radius); padding: .5rem; }
-.st-felt p { margin: 0 0 .4rem; }
-.st-trick { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; margin: 0; padding: 0; }
-.st-trick li { display: flex; flex-direction: column; align-items: center; gap: .15rem; max-width: 4.2rem; }
-.st-trick li .short-name { font-size: .75rem; white-space: nowrap; }
-.st-trick li.win .short-name { font-weight: 700; text-decoration: underline; }
-.st-trick li.win .st-card { outline: 3px solid #ffd54a; outline-offset: 1px; }
-.st-took-tag { font-weight: 700; color: #fff0b3; text-transform: uppercase; font-size: .68rem; }
-.st-last { margin-top: .5rem; font-size: .9rem; }
-.st-seats { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem; }
-.st-seat { border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); padding: .4rem .6rem; }
-.st-seat.mine { border-color: var(--accent); }
-.st-seat-head { display: flex; flex-wrap: wrap; gap: .1rem .6rem; align-items: baseline; }
-.st-seat-head strong { margin-right: auto; }
-.st-pain { font-size: .9rem; }
-.st-won { display: flex; flex-wrap: wrap; gap: .15rem .7rem; font-size: .9rem; margin-top: .2rem; font-variant-numeric: tabular-nums; }
-.st-won .hurts { font-weight: 700; text-decoration: underline; }
-.st-sum { font-size: .85rem; margin-top: .15rem; font-variant-numeric: tabular-nums; }
-.st-chip { display: inline-block; padding: 0 .35rem; border-radius: 6px; background: var(--face); color: var(--ink); font-weight: 600; }
-.st-names { display: grid; grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); gap: .4rem; }
-.st-sheet td, .st-sheet th { text-align: right; white-space: nowrap; }
-.st-sheet th[scope=row], .st-sheet thead th:first-child { text-align: left; white-space: normal; }
-.st-sheet .total { font-weight: 700; }
-.st-sheet tr.mine th { text-decoration: underline; }
-`;
+// The game's styles, its folder's style.css, added once: the shell's styles.css stays
+// untouched. Card inks keep 4.5:1 contrast on their pastel faces, which stay light in dark mode
+// like real cards.
+const CSS = await styleText(new URL("./style.css", import.meta.url));
 
 // A card's face: symbol and number on the colour's face; its name is given by the caller.
 function face(card, small = false) {
@@ -273,7 +39,7 @@ function cardButton(card, label, onClick, extra = {}) {
   const button = h("button", { type: "button", class: `st-btn${extra.down ? " down" : ""}`, "data-focus-key": `card-${card}`,
     disabled: !onClick, "aria-pressed": extra.pressed === undefined ? null : String(extra.pressed) },
     face(card), h("span", { class: "visually-hidden", text: label }));
-  if (onClick) button.addEventListener("click", onClick);
+  if (onClick) on(button, "click", onClick);
   return button;
 }
 
@@ -282,9 +48,6 @@ function cardButton(card, label, onClick, extra = {}) {
 function cardGrid(cards, make) {
   return h("div", { class: "st-hand-grid", "data-part": "hand" }, sorted(cards).map(make));
 }
-
-// The two cards picked so far under "tough", kept across re-renders of the same choice.
-let picked = { key: "", cards: [] };
 
 export function render(view, act, ctx) {
   addStyles("sticheln-styles", CSS);
@@ -302,7 +65,7 @@ export function render(view, act, ctx) {
       trick: Math.min(table.tricks_played + 1, table.tricks_per_deal), tricks: table.tricks_per_deal }) }),
     variants.length ? h("br") : null, variants.length ? t("sticheln.variants", { list: variants.join(", ") }) : null));
 
-  if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send));
+  if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send, ctx));
   if (view.status !== "finished" && view.phase === "name" && seated) root.append(namePanel(view, table, legal, lucky, send));
   if (view.phase === "play" || view.phase === "over" || table.last_trick) root.append(trickPanel(view, table, ctx));
   if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, send));
@@ -317,51 +80,46 @@ export function render(view, act, ctx) {
   return root;
 }
 
-function choosePanel(view, table, legal, lucky, send) {
+// Under "tough" the two cards picked so far are kept in the page's UI state (ctx.ui) for as
+// long as the same choice is open; each pick draws the table again.
+function choosePanel(view, table, legal, lucky, send, ctx) {
   const me = view.your_seat;
   const tough = (table.variants || []).includes("tough");
   const down = (table.pain || [])[me] || [];
   const pool = sorted([...(view.hand || []), ...down]);
-  const section = h("section", { class: "block", "aria-labelledby": "st-choose" });
   const help = tough ? "sticheln.chooseHelpTough" : (lucky ? "sticheln.chooseHelpLucky" : "sticheln.chooseHelp");
-  const fill = () => {
-    const key = `${view.id}:${view.deal}:${down.join(",")}`;
-    if (picked.key !== key) picked = { key, cards: [] };
-    let buttons;
-    if (!tough) {
-      const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
-      buttons = cardGrid(pool, (card) => down.includes(card)
-        ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
-        : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
-          allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
-    } else {
-      const pairs = legal.filter((a) => a.type === "choose_pain" && a.cards).map((a) => a.cards);
-      const usable = new Set(pairs.flat());
-      const pick = (card) => () => {
-        const first = picked.cards[0];
-        if (picked.cards.includes(card)) picked.cards = picked.cards.filter((c) => c !== card);
-        else if (first && parse(first).color !== parse(card).color) picked.cards = [first, card];
-        else picked.cards = [card];
-        const pair = picked.cards.length === 2 && pairs.find((p) => p.every((c) => picked.cards.includes(c)));
-        if (pair) { picked.cards = []; send({ type: "choose_pain", cards: pair }); return; }
-        fill();
-        const again = section.querySelector(`[data-focus-key="card-${card}"]`);
-        if (again) again.focus();
-      };
-      buttons = cardGrid(pool, (card) => cardButton(card,
-        down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
-        usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
-    }
-    // replaceChildren would print a null as text, unlike h().
-    section.replaceChildren(...[
-      h("h2", { id: "st-choose", text: t(lucky ? "sticheln.chooseTitleLucky" : "sticheln.chooseTitle") }),
-      h("p", { text: `${t(help)} ${t("sticheln.changeHelp")}` }),
-      down.length ? h("p", { class: "st-choice", text: t("sticheln.yourChoice", { cards: down.map(cardName).join(", ") }) }) : null,
-      picked.cards.length === 1 ? h("p", { role: "status", text: t("sticheln.picked", { card: cardName(picked.cards[0]) }) }) : null,
-      buttons].filter(Boolean));
-  };
-  fill();
-  return section;
+  const key = `${view.id}:${view.deal}:${down.join(",")}`;
+  if (!ctx.ui.picked || ctx.ui.picked.key !== key) ctx.ui.picked = { key, cards: [] };
+  const picked = ctx.ui.picked;
+  let buttons;
+  if (!tough) {
+    const allowed = new Set(legal.filter((a) => a.type === "choose_pain").map((a) => a.card));
+    buttons = cardGrid(pool, (card) => down.includes(card)
+      ? cardButton(card, t("sticheln.yourDown", { card: cardName(card) }), null, { down: true })
+      : cardButton(card, t("sticheln.putDown", { card: cardName(card) }),
+        allowed.has(card) ? () => send({ type: "choose_pain", card }) : null));
+  } else {
+    const pairs = legal.filter((a) => a.type === "choose_pain" && a.cards).map((a) => a.cards);
+    const usable = new Set(pairs.flat());
+    const pick = (card) => () => {
+      const first = picked.cards[0];
+      if (picked.cards.includes(card)) picked.cards = picked.cards.filter((c) => c !== card);
+      else if (first && parse(first).color !== parse(card).color) picked.cards = [first, card];
+      else picked.cards = [card];
+      const pair = picked.cards.length === 2 && pairs.find((p) => p.every((c) => picked.cards.includes(c)));
+      if (pair) { picked.cards = []; send({ type: "choose_pain", cards: pair }); return; }
+      ctx.redraw();
+    };
+    buttons = cardGrid(pool, (card) => cardButton(card,
+      down.includes(card) ? t("sticheln.yourDown", { card: cardName(card) }) : t("sticheln.select", { card: cardName(card) }),
+      usable.has(card) ? pick(card) : null, { pressed: picked.cards.includes(card), down: down.includes(card) }));
+  }
+  return h("section", { class: "block", "aria-labelledby": "st-choose" },
+    h("h2", { id: "st-choose", text: t(lucky ? "sticheln.chooseTitleLucky" : "sticheln.chooseTitle") }),
+    h("p", { text: `${t(help)} ${t("sticheln.changeHelp")}` }),
+    down.length ? h("p", { class: "st-choice", text: t("sticheln.yourChoice", { cards: down.map(cardName).join(", ") }) }) : null,
+    picked.cards.length === 1 ? h("p", { role: "status", text: t("sticheln.picked", { card: cardName(picked.cards[0]) }) }) : null,
+    buttons);
 }
 
 function namePanel(view, table, legal, lucky, send) {

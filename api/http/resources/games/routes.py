@@ -1,16 +1,15 @@
+"""/api/v1/games: a game's making, seats, view, moves and log; the game types, the lobby,
+invites, records and replays."""
 from pathlib import Path
-from typing import Callable
 
 from flask import Response, current_app, request, url_for
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
-from api import telemetry
-from api.http import authenticate_first
-from api.http.auth import current_player, tables
+from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.budgets import by_address
-from api.http.conditional import finished_answer, game_answer, game_etag, seat_answer, unchanged
-from api.http.disconnects import client_gone
+from api.http.conditional import (conditional, finished_answer, game_answer, game_etag,
+                                  long_poll, seat_answer)
+from api.http.resources import tags
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
     GameTypeSchema, InvitePreviewSchema, JoinSchema, RecordSchema, ReplayStepSchema,
@@ -22,26 +21,9 @@ from api.tables.model import StoredGame
 from rules import GAMES
 from rules.registry import built_in, package_dir
 
-blp = Blueprint("games", __name__, description="Games: create, join, watch, act")
+blp = tags.games
 RULES_PAGES = Path(__file__).resolve().parents[4] / "seeds"
-BEARER = [{"bearer": []}]
-BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
 GAME_VIEW = "GameView"  # published by api.http.contract
-
-
-def long_poll(channel: str, wait: int, current: Callable[[], dict],
-              etag: Callable[[dict], str]) -> dict:
-    """The newest data; with `wait`, held while its ETag matches the client's and nothing
-    changes."""
-    if not wait:
-        return current()
-    if_none_match = request.headers.get("If-None-Match")
-    with telemetry.long_poll_held():
-        newest = current_app.extensions["poyta_changes"].hold(
-            channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait,
-            client_gone)
-    authenticate_first.recheck()
-    return newest
 
 
 def json_body(data: dict) -> bytes:
@@ -55,16 +37,18 @@ def view_json(stored: StoredGame, seat: int | None, status: int = 200) -> Respon
                        ).response(status)
 
 
-@blp.route("/types")
+@blp.route("/games/types")
 class GameTypes(MethodView):
+    @blp.doc(operationId="listGameTypes")
     @blp.response(200, GameTypeSchema(many=True))
     def get(self):
         """Every game with its player range, options and bot levels"""
         return [game.describe() for game in GAMES.values()]
 
 
-@blp.route("/types/<string:type_name>/rules")
+@blp.route("/games/types/<string:type_name>/rules")
 class RulesPage(MethodView):
+    @blp.doc(operationId="getRules")
     @blp.response(200, RulesPageSchema)
     def get(self, type_name):
         """The game's rules page (Markdown), as the server enforces them"""
@@ -75,11 +59,12 @@ class RulesPage(MethodView):
         return {"type": game.name, "markdown": (folder / game.rules_page).read_text("utf-8")}
 
 
-@blp.route("")
+@blp.route("/games")
 class Games(MethodView):
+    @blp.doc(operationId="createGame")
+    @authenticated
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, body):
         """Create a game; the creator takes seat 0"""
         stored = tables().seating.create_game(current_player(), **body, address=by_address())
@@ -88,19 +73,22 @@ class Games(MethodView):
         return response
 
 
-@blp.route("/lobby")
+@blp.route("/games/lobby")
 class Lobby(MethodView):
+    @blp.doc(operationId="getLobby")
     @blp.response(200, GameSummarySchema(many=True))
     def get(self):
         """Public games waiting for players"""
         return tables().seating.lobby()
 
 
-@blp.route("/<string:game_id>")
+@blp.route("/games/<string:game_id>")
 class GameView(MethodView):
+    @blp.doc(operationId="getGame")
+    @optional_auth
+    @conditional
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """The game as the caller may see it (a spectator's view without a seat)
 
@@ -117,11 +105,13 @@ class GameView(MethodView):
                            current_app.json.dumps, parts).response()
 
 
-@blp.route("/<string:game_id>/events")
+@blp.route("/games/<string:game_id>/events")
 class Events(MethodView):
+    @blp.doc(operationId="getEvents")
+    @optional_auth
+    @conditional
     @blp.arguments(EventQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, query, game_id):
         """What happened in the game, redacted for the caller, a page at a time
 
@@ -138,11 +128,12 @@ class Events(MethodView):
             lambda: json_body(EventsSchema().dump(page.body)))
 
 
-@blp.route("/<string:game_id>/join")
+@blp.route("/games/<string:game_id>/join")
 class Join(MethodView):
+    @blp.doc(operationId="joinGame")
+    @authenticated
     @blp.arguments(JoinSchema())
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Take an open seat (the first one unless `seat` is given)"""
         player = current_player()
@@ -150,19 +141,21 @@ class Join(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/invites/<string:code>")
+@blp.route("/games/invites/<string:code>")
 class Invite(MethodView):
+    @blp.doc(operationId="previewInvite")
+    @optional_auth
     @blp.response(200, InvitePreviewSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, code):
         """What an invite link offers, before taking it: who invited, the game, its seats and pace
 
         Counted with the guesses of invite codes, so it finds no game a code does not name.
         """
-        return tables().seating.invite_preview(code)
+        return tables().seating.invite_preview(code, current_player(required=False))
 
+    @blp.doc(operationId="acceptInvite")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, code):
         """Take the seat an invite link was made for"""
         player = current_player()
@@ -170,11 +163,12 @@ class Invite(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/actions")
+@blp.route("/games/<string:game_id>/actions")
 class Actions(MethodView):
+    @blp.doc(operationId="act")
+    @authenticated
     @blp.arguments(ActionRequestSchema())
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, body, game_id):
         """Act in your seat; 422 says why an action is not allowed, 409 means reload"""
         player = current_player()
@@ -182,10 +176,11 @@ class Actions(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/takeback")
+@blp.route("/games/<string:game_id>/takeback")
 class TakeBack(MethodView):
+    @blp.doc(operationId="takeBack")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """Play your seat yourself again after a bot stood in for repeated time-outs"""
         player = current_player()
@@ -193,10 +188,11 @@ class TakeBack(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/rematch")
+@blp.route("/games/<string:game_id>/rematch")
 class Rematch(MethodView):
+    @blp.doc(operationId="rematch")
+    @authenticated
     @blp.response(200, GAME_VIEW)
-    @blp.doc(security=BEARER)
     def post(self, game_id):
         """The next game with the same seats and options (created on the first call)
 
@@ -207,10 +203,12 @@ class Rematch(MethodView):
         return view_json(stored, stored.seat_of(player.id))
 
 
-@blp.route("/<string:game_id>/record")
+@blp.route("/games/<string:game_id>/record")
 class Record(MethodView):
+    @blp.doc(operationId="getRecord")
+    @optional_auth
+    @conditional
     @blp.response(200, RecordSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, game_id):
         """Everything needed to replay a finished game: deals as dealt, actions, scores
 
@@ -224,10 +222,12 @@ class Record(MethodView):
             kept=True)
 
 
-@blp.route("/<string:game_id>/replay/<int:step>")
+@blp.route("/games/<string:game_id>/replay/<int:step>")
 class ReplayStep(MethodView):
+    @blp.doc(operationId="getReplayStep")
+    @optional_auth
+    @conditional
     @blp.response(200, ReplayStepSchema)
-    @blp.doc(security=BEARER_OR_ANONYMOUS)
     def get(self, game_id, step):
         """A finished game after its first `step` actions, with every hand visible
 

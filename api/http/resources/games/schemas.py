@@ -52,7 +52,10 @@ class PreviewSeatSchema(Schema):
     seat = fields.Integer()
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True, metadata={"description": "Bot level, or null for a human"})
-    open = fields.Boolean(metadata={"description": "Nobody has taken it yet"})
+    open = fields.Boolean(metadata={"description": "Nobody has taken it yet, and it is not kept for "
+                                                   "another player"})
+    kept_for_another = fields.Boolean(metadata={
+        "description": "Kept for a named player who is not you: only they may take it"})
 
 
 class InvitePreviewSchema(Schema):

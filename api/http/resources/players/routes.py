@@ -1,10 +1,9 @@
-from flask import Response, jsonify, request, url_for
+from flask import jsonify, url_for
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
-from api.http.auth import current_player, tables
-from api.http.conditional import etag_of, unchanged
-from api.http.resources.games.routes import long_poll
+from api.http.auth import authenticated, current_player, tables
+from api.http.conditional import answered, conditional, etag_of, long_poll
+from api.http.resources import tags
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
     DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
@@ -12,12 +11,12 @@ from api.http.resources.players.schemas import (
 )
 from api.storage.changes import inbox_channel
 
-blp = Blueprint("players", __name__, description="Players, their devices and their inbox")
-BEARER = [{"bearer": []}]
+blp = tags.players
 
 
-@blp.route("")
+@blp.route("/players")
 class Players(MethodView):
+    @blp.doc(operationId="createPlayer")
     @blp.arguments(PlayerCreateSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
@@ -26,17 +25,19 @@ class Players(MethodView):
                 {"Location": url_for("players.Me")})
 
 
-@blp.route("/me")
+@blp.route("/players/me")
 class Me(MethodView):
+    @blp.doc(operationId="getMe")
+    @authenticated
     @blp.response(200, PlayerSchema)
-    @blp.doc(security=BEARER)
     def get(self):
         """The calling player"""
         return current_player()
 
+    @blp.doc(operationId="renameMe")
+    @authenticated
     @blp.arguments(RenameSchema())
     @blp.response(200, PlayerSchema)
-    @blp.doc(security=BEARER)
     def patch(self, body):
         """Change the calling player's name, at the tables of unfinished games too
 
@@ -44,11 +45,13 @@ class Me(MethodView):
         return tables().players.rename(current_player(), body["name"].strip())
 
 
-@blp.route("/me/games")
+@blp.route("/players/me/games")
 class Inbox(MethodView):
+    @blp.doc(operationId="getInbox")
+    @authenticated
+    @conditional
     @blp.arguments(WaitSchema(), location="query")
     @blp.response(200, GameSummarySchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self, query):
         """The caller's games: their turn first, then by deadline, then by last activity
 
@@ -57,20 +60,15 @@ class Inbox(MethodView):
         player = current_player()
         seen = long_poll(inbox_channel(player.id), query.get("wait", 0),
                          lambda: {"inbox": tables().watching.inbox_version(player)}, etag_of)
-        etag = etag_of(seen)
-        if unchanged(etag, request.headers.get("If-None-Match")):
-            response = Response(status=304)
-        else:
-            response = jsonify(GameSummarySchema(many=True).dump(
-                tables().watching.inbox(player)))
-        response.set_etag(etag)
-        return response
+        return answered(etag_of(seen), lambda: jsonify(GameSummarySchema(many=True).dump(
+            tables().watching.inbox(player))))
 
 
-@blp.route("/me/signin-codes")
+@blp.route("/players/me/signin-codes")
 class SignInCodes(MethodView):
+    @blp.doc(operationId="createSigninCode")
+    @authenticated
     @blp.response(201, SignInCodeSchema)
-    @blp.doc(security=BEARER)
     def post(self):
         """A one-use code (10 minutes) that signs another device in as you
 
@@ -81,8 +79,9 @@ class SignInCodes(MethodView):
         return created, {"Location": f"/#/signin/{created['code']}"}
 
 
-@blp.route("/signin")
+@blp.route("/players/signin")
 class SignIn(MethodView):
+    @blp.doc(operationId="signIn")
     @blp.arguments(SignInSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):
@@ -91,19 +90,21 @@ class SignIn(MethodView):
                 {"Location": url_for("players.Me")})
 
 
-@blp.route("/me/devices")
+@blp.route("/players/me/devices")
 class Devices(MethodView):
+    @blp.doc(operationId="listDevices")
+    @authenticated
     @blp.response(200, DeviceSchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self):
         """The devices (tokens) signed in as you"""
         return tables().players.devices(current_player())
 
 
-@blp.route("/me/devices/<string:device_id>")
+@blp.route("/players/me/devices/<string:device_id>")
 class Device(MethodView):
+    @blp.doc(operationId="signOutDevice")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, device_id):
         """Sign a device out: its token stops working at once"""
         tables().players.revoke(current_player(), device_id)

@@ -2,23 +2,22 @@
 Standard Webhooks (`api.tables.webhooks`)."""
 from flask.views import MethodView
 
-from api.http.auth import current_player, tables
-from api.http.blueprint import Blueprint
+from api.http.auth import authenticated, current_player, tables
 from api.http.http_contract import NOT_FOUND
-from api.http.resources.webhooks.schemas import (
+from api.http.resources import tags
+from api.http.resources.players.webhook.schemas import (
     WebhookCreatedSchema, WebhookSchema, WebhookSetSchema,
 )
 
-blp = Blueprint("webhooks", __name__, description="Your webhook: your events, signed, to a URL "
-                                                  "of yours")
-BEARER = [{"bearer": []}]
+blp = tags.webhooks
 
 
 @blp.route("/players/me/webhook")
 class Webhook(MethodView):
+    @blp.doc(operationId="setWebhook")
+    @authenticated
     @blp.arguments(WebhookSetSchema())
     @blp.response(200, WebhookCreatedSchema)
-    @blp.doc(security=BEARER)
     def put(self, body):
         """Send your events to this URL, signed with a new secret shown only in this answer
 
@@ -28,16 +27,18 @@ class Webhook(MethodView):
         Webhooks). Failures (no answer, 429, 5xx) are retried with backoff."""
         return tables().webhooks.set(current_player(), body["url"])
 
+    @blp.doc(operationId="getWebhook")
+    @authenticated
     @blp.response(200, WebhookSchema)
     @blp.alt_response(404, response=NOT_FOUND)  # you have none
-    @blp.doc(security=BEARER)
     def get(self):
         """Your webhook: its URL and its last delivery (never its secret)"""
         return tables().webhooks.describe(current_player())
 
+    @blp.doc(operationId="deleteWebhook")
+    @authenticated
     @blp.response(204)
     @blp.alt_response(404, response=NOT_FOUND)
-    @blp.doc(security=BEARER)
     def delete(self):
         """Stop sending your events to your webhook"""
         tables().webhooks.remove(current_player())

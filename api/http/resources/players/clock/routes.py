@@ -1,32 +1,30 @@
 """The player's clock: time zone, waking hours, vacations, moves that play themselves, the
-daily digest; and the card a player chooses ahead at a table."""
+daily digest (the card chosen ahead at a table is `games.preselection`'s)."""
 from flask.views import MethodView
-from api.http.blueprint import Blueprint
 
-from api.http.auth import current_player, tables
-from api.http.resources.clock.schemas import (
-    ClockChangeSchema, ClockSchema, PreselectionSchema, PreselectSchema, VacationSchema,
-)
+from api.http.auth import authenticated, current_player, tables
+from api.http.resources import tags
+from api.http.resources.players.clock.schemas import ClockChangeSchema, ClockSchema, VacationSchema
 from api.tables.waking import minutes
 
-blp = Blueprint("clock", __name__, description="Your clock: waking hours, vacations, reminders "
-                                               "and moves that play themselves")
-BEARER = [{"bearer": []}]
+blp = tags.clock
 CHANGES = {"time_zone": "zone", "forced_moves": "forced", "preselect": "preselect",
            "digest_hour": "digest_hour"}
 
 
 @blp.route("/players/me/clock")
 class Clock(MethodView):
+    @blp.doc(operationId="getClock")
+    @authenticated
     @blp.response(200, ClockSchema)
-    @blp.doc(security=BEARER)
     def get(self):
         """Your time zone, waking hours, vacation days and automatic moves"""
         return tables().clocks.describe(current_player())
 
+    @blp.doc(operationId="setClock")
+    @authenticated
     @blp.arguments(ClockChangeSchema(), required=False)  # no body: nothing changes
     @blp.response(200, ClockSchema)
-    @blp.doc(security=BEARER)
     def patch(self, body):
         """Change any of them; your running turns keep the waking time they had left"""
         changes = {CHANGES[name]: value for name, value in body.items() if name in CHANGES}
@@ -39,40 +37,17 @@ class Clock(MethodView):
 
 @blp.route("/players/me/vacation")
 class Vacation(MethodView):
+    @blp.doc(operationId="startVacation")
+    @authenticated
     @blp.arguments(VacationSchema())
     @blp.response(200, ClockSchema)
-    @blp.doc(security=BEARER)
     def post(self, body):
         """Go on vacation now for whole days: your deadlines stand still, the tables see it"""
         return tables().clocks.start_vacation(current_player(), body["days"])
 
+    @blp.doc(operationId="endVacation")
+    @authenticated
     @blp.response(200, ClockSchema)
-    @blp.doc(security=BEARER)
     def delete(self):
         """End your vacation now: the whole days not begun go back to your allowance"""
         return tables().clocks.end_vacation(current_player())
-
-
-@blp.route("/games/<string:game_id>/preselection")
-class Preselection(MethodView):
-    @blp.response(200, PreselectionSchema)
-    @blp.doc(security=BEARER)
-    def get(self, game_id):
-        """Your card chosen ahead at this table (only you see it)"""
-        return tables().preselection.get(game_id, current_player())
-
-    @blp.arguments(PreselectSchema())
-    @blp.response(200, PreselectionSchema)
-    @blp.doc(security=BEARER)
-    def put(self, body, game_id):
-        """Choose the card to play when your turn comes; dropped then if no longer legal
-
-        Only while it is not your turn, with choosing ahead on in your clock. Nobody else
-        learns of it before it is played."""
-        return tables().preselection.choose(game_id, current_player(), body["action"])
-
-    @blp.response(204)
-    @blp.doc(security=BEARER)
-    def delete(self, game_id):
-        """Clear your card chosen ahead"""
-        tables().preselection.clear(game_id, current_player())

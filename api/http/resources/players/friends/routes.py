@@ -1,23 +1,25 @@
 from flask.views import MethodView
 
-from api.http.auth import current_player, tables
-from api.http.blueprint import Blueprint
-from api.http.resources.friends.schemas import BlockedPlayerSchema, FriendLinkSchema, FriendSchema
+from api.http.auth import authenticated, current_player, tables
+from api.http.resources import tags
+from api.http.resources.players.friends.schemas import (BlockedPlayerSchema, FriendLinkSchema,
+                                                      FriendSchema)
 
-blp = Blueprint("friends", __name__, description="Friends, friend links and blocking")
-BEARER = [{"bearer": []}]
+blp = tags.friends
 
 
 @blp.route("/players/me/friend-link")
 class FriendLink(MethodView):
+    @blp.doc(operationId="getFriendLink")
+    @authenticated
     @blp.response(200, FriendLinkSchema)
-    @blp.doc(security=BEARER)
     def get(self):
         """Your friend link, to share: whoever adds its code becomes your friend"""
         return tables().friends.link(current_player())
 
+    @blp.doc(operationId="renewFriendLink")
+    @authenticated
     @blp.response(200, FriendLinkSchema)
-    @blp.doc(security=BEARER)
     def post(self):
         """A new friend link: the one before stops working (your friends stay)"""
         return tables().friends.link(current_player(), renew=True)
@@ -25,8 +27,9 @@ class FriendLink(MethodView):
 
 @blp.route("/players/friend-links/<string:code>")
 class AddFriend(MethodView):
+    @blp.doc(operationId="addFriend")
+    @authenticated
     @blp.response(201, FriendSchema)
-    @blp.doc(security=BEARER)
     def post(self, code):
         """Add the player whose friend link this is: each becomes the other's friend
 
@@ -36,8 +39,9 @@ class AddFriend(MethodView):
 
 @blp.route("/players/me/friends")
 class Friends(MethodView):
+    @blp.doc(operationId="listFriends")
+    @authenticated
     @blp.response(200, FriendSchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self):
         """Your friends, the most recently active first"""
         return tables().friends.list_friends(current_player())
@@ -45,8 +49,9 @@ class Friends(MethodView):
 
 @blp.route("/players/me/friends/<player_id:player_id>")
 class Friend(MethodView):
+    @blp.doc(operationId="removeFriend")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, player_id):
         """No longer friends, on both sides"""
         tables().friends.remove(current_player(), player_id)
@@ -54,8 +59,9 @@ class Friend(MethodView):
 
 @blp.route("/players/me/blocks")
 class Blocks(MethodView):
+    @blp.doc(operationId="listBlocks")
+    @authenticated
     @blp.response(200, BlockedPlayerSchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self):
         """The players you block"""
         return tables().friends.blocked(current_player())
@@ -63,8 +69,9 @@ class Blocks(MethodView):
 
 @blp.route("/players/me/blocks/<player_id:player_id>")
 class Block(MethodView):
+    @blp.doc(operationId="blockPlayer")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def put(self, player_id):
         """Block a player: no longer friends; they cannot seat you, talk to you at a table, see
         your profile beyond your name, nor join your waiting games
@@ -72,8 +79,9 @@ class Block(MethodView):
         At most 500 blocks (429 beyond)."""
         tables().friends.block(current_player(), player_id)
 
+    @blp.doc(operationId="unblockPlayer")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, player_id):
         """Unblock a player"""
         tables().friends.unblock(current_player(), player_id)

@@ -60,33 +60,3 @@ class ProfileSchema(Schema):
         "description": "Whether the caller may challenge the player: name their seat "
                        "(`{\"player\": id}`) in createGame. False when anonymous, for the "
                        "caller's own profile, a bot level, and when either blocks the other"})
-
-
-class LeaderboardEntrySchema(Schema):
-    place = fields.Integer()
-    player_id = fields.String(metadata={"description": "Opens getPlayerProfile"})
-    name = fields.String(allow_none=True)
-    bot = fields.Boolean()
-    ordinal = fields.Float()
-    mu = fields.Float(allow_none=True)
-    sigma = fields.Float(allow_none=True)
-    games = fields.Integer(allow_none=True)
-
-
-class YourPlaceSchema(Schema):
-    place = fields.Integer(allow_none=True, metadata={
-        "description": "null until you have the rated games to be listed"})
-    ordinal = fields.Float()
-    games = fields.Integer()
-    provisional = fields.Boolean()
-
-
-class LeaderboardSchema(Schema):
-    type = fields.String()
-    fewest_games = fields.Integer(metadata={"description": "Rated games a player needs to be "
-                                                           "listed"})
-    entries = fields.List(fields.Nested(LeaderboardEntrySchema),
-                          metadata={"description": "The top 100 by ordinal"})
-    you = fields.Nested(YourPlaceSchema, allow_none=True, metadata={
-        "description": "The caller's place and rating; null for a caller with no rated game "
-                       "of the type"})

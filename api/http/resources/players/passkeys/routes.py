@@ -3,24 +3,22 @@ from dataclasses import asdict
 from flask import url_for
 from flask.views import MethodView
 
-from api.http.auth import current_player, tables
-from api.http.blueprint import Blueprint
-from api.http.resources.passkeys.schemas import (
+from api.http.auth import authenticated, current_player, tables
+from api.http.resources import tags
+from api.http.resources.players.passkeys.schemas import (
     CreationOptionsSchema, PasskeySchema, PasskeySignInSchema, RegisterPasskeySchema,
     RenamePasskeySchema, RequestOptionsSchema,
 )
 from api.http.resources.players.schemas import NewPlayerSchema
 
-blp = Blueprint("passkeys", __name__,
-                description="Passkeys: keep your player when a device is lost, sign in on any "
-                            "device")
-BEARER = [{"bearer": []}]
+blp = tags.passkeys
 
 
-@blp.route("/me/passkey-registration/options")
+@blp.route("/players/me/passkey-registration/options")
 class RegistrationOptions(MethodView):
+    @blp.doc(operationId="passkeyRegistrationOptions")
+    @authenticated
     @blp.response(200, CreationOptionsSchema)
-    @blp.doc(security=BEARER)
     def post(self):
         """Options for navigator.credentials.create: the first step of adding a passkey
 
@@ -28,41 +26,46 @@ class RegistrationOptions(MethodView):
         return tables().passkeys.registration_options(current_player())
 
 
-@blp.route("/me/passkeys")
+@blp.route("/players/me/passkeys")
 class Passkeys(MethodView):
+    @blp.doc(operationId="listPasskeys")
+    @authenticated
     @blp.response(200, PasskeySchema(many=True))
-    @blp.doc(security=BEARER)
     def get(self):
         """Your passkeys"""
         return [asdict(passkey) for passkey in tables().passkeys.list(current_player())]
 
+    @blp.doc(operationId="registerPasskey")
+    @authenticated
     @blp.arguments(RegisterPasskeySchema())
     @blp.response(201, PasskeySchema)
-    @blp.doc(security=BEARER)
     def post(self, body):
         """Add the passkey the device made from the registration options"""
         passkey = tables().passkeys.register(current_player(), body["credential"], body["name"])
         return asdict(passkey), {"Location": url_for("passkeys.Passkey", passkey_id=passkey.id)}
 
 
-@blp.route("/me/passkeys/<string:passkey_id>")
+@blp.route("/players/me/passkeys/<string:passkey_id>")
 class Passkey(MethodView):
+    @blp.doc(operationId="renamePasskey")
+    @authenticated
     @blp.arguments(RenamePasskeySchema())
     @blp.response(200, PasskeySchema)
-    @blp.doc(security=BEARER)
     def patch(self, body, passkey_id):
         """Rename one of your passkeys"""
         return asdict(tables().passkeys.rename(current_player(), passkey_id, body["name"]))
 
+    @blp.doc(operationId="removePasskey")
+    @authenticated
     @blp.response(204)
-    @blp.doc(security=BEARER)
     def delete(self, passkey_id):
         """Remove a passkey: it signs nobody in from now on (the devices it signed in stay)"""
         tables().passkeys.remove(current_player(), passkey_id)
 
 
-@blp.route("/passkey-signin/options")
+@blp.route("/players/passkey-signin/options")
 class SignInOptions(MethodView):
+    @blp.doc(operationId="passkeySignInOptions")
     @blp.response(200, RequestOptionsSchema)
     def post(self):
         """Options for navigator.credentials.get: the first step of signing in with a passkey
@@ -71,8 +74,9 @@ class SignInOptions(MethodView):
         return tables().passkeys.signin_options()
 
 
-@blp.route("/passkey-signin")
+@blp.route("/players/passkey-signin")
 class SignIn(MethodView):
+    @blp.doc(operationId="signInWithPasskey")
     @blp.arguments(PasskeySignInSchema())
     @blp.response(201, NewPlayerSchema)
     def post(self, body):

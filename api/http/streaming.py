@@ -1,4 +1,4 @@
-"""Long-lived answers a program lives on: everything that concerns the caller, and one game.
+"""Long-lived answers a program lives on (`resources.stream`, `resources.games.stream`).
 
 Both come as Server-Sent Events (`text/event-stream`, the default) or as NDJSON (`Accept:
 application/x-ndjson`), one JSON object with a `type` per event either way, and a `heartbeat`
@@ -18,22 +18,14 @@ from contextlib import ExitStack
 from typing import Callable, Iterable, Iterator
 
 from flask import Response, current_app, request, stream_with_context
-from flask.views import MethodView
 
-from api.http import authenticate_first
-from api.http.auth import current_player, tables
-from api.http.blueprint import Blueprint
+from api.http import auth
 from api.http.budgets import by_player
-from api.http.conditional import game_answer
 from api.http.errors import error_response
 from api.storage import connections
-from api.storage.changes import game_channel, inbox_channel
 from api.tables.errors import ServiceError
-from api.tables.streams import cursor_of, heartbeat
+from api.tables.streams import heartbeat
 
-blp = Blueprint("streams", __name__, description="Streams: one connection for a program")
-BEARER = [{"bearer": []}]
-BEARER_OR_ANONYMOUS = [{"bearer": []}, {}]
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 MAX_OPEN_STREAMS = 4       # per player (or address): a bot's event stream and a few games
 HEARTBEAT = 20             # seconds between heartbeats (`STREAM_HEARTBEAT` in the config)
@@ -58,62 +50,6 @@ def streamed(description: str, event_schema: str) -> dict:
                         "schema": {"type": "string"},
                         "description": "The `id` of the last event you got: the stream "
                                        "resumes after it"}]}
-
-
-@blp.route("/stream")
-class EventStream(MethodView):
-    @blp.doc(security=BEARER, **streamed(
-        "Events as they happen: SSE (`id:` on each) or NDJSON", "StreamEvent"))
-    def get(self):
-        """Everything that concerns you on one connection: starts, turns, finishes, talk
-
-        Starts with your games going on (`game_started`, then `your_turn` where it is your
-        turn). Send the last event's `id` as `Last-Event-ID` (an EventSource does it by
-        itself) and the stream also tells what happened since: games finished, chat said.
-        An event may come twice after a reconnect, never not at all: a turn is one `game`
-        and `since`, a chat line one `game` and `number`. At most 4 streams at once (429)."""
-        player = current_player()
-        resume_from = cursor_of(request.headers.get("Last-Event-ID"))
-        streams = tables().streams
-
-        def events(woken) -> Iterator[dict]:
-            told, first = streams.start(player, resume_from)
-            yield from first
-            while True:
-                woke = yield None   # the caller waits for a change or the heartbeat
-                if woke:
-                    yield from streams.changes(player, told)
-
-        return open_stream(inbox_channel(player.id), events)
-
-
-@blp.route("/games/<string:game_id>/stream")
-class GameStream(MethodView):
-    @blp.doc(security=BEARER_OR_ANONYMOUS, **streamed(
-        "The game as you may see it, at once and after each change", "GameStreamEvent"))
-    def get(self, game_id):
-        """One game: your view of it now, then each new view, until the game is over
-
-        Views as `getGame` gives them (a spectator's without a seat); the stream ends after
-        the finished game's view. At most 4 streams at once (429)."""
-        player = current_player(required=False)
-        dumps = current_app.json.dumps
-        first = game_answer(tables(), game_id, player, None, dumps)  # 404 and 403 come here
-
-        def events(woken) -> Iterator[dict | bytes]:
-            answer, etag = first, first.etag
-            while True:
-                if answer is not None and answer.body is not None:
-                    etag = answer.etag
-                    yield b'{"type":"view","etag":"%s","view":%s}' % (etag.encode(),
-                                                                   answer.body.rstrip())
-                    if json.loads(answer.body)["status"] == "finished":
-                        return
-                woke = yield None
-                answer = game_answer(tables(), game_id, player, f'"{etag}"', dumps) if woke \
-                    else None
-
-        return open_stream(game_channel(game_id), events)
 
 
 def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
@@ -152,7 +88,7 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
                     continue
                 if not slots.renew(who, slot, 3 * every):
                     return
-                authenticate_first.recheck()
+                auth.recheck()
                 yield encode(heartbeat())
                 beat_at = time.monotonic() + every
                 event = produced.send(False)
