@@ -69,3 +69,8 @@ def record_results(game_id: str) -> bool:
 def deliver_webhook(player_id: str, token: str) -> int:
     """Tell the player's webhook what their stream has not told it yet (`token`: this run's)."""
     return _tables_of_job().webhooks.deliver(player_id, token)
+
+
+def analyse(game_id: str) -> bool:
+    """Review a finished game, once (`api.tables.analysis`)."""
+    return _tables_of_job().analysis.run(game_id)

@@ -41,6 +41,12 @@ def rematch_claim(game_id: str) -> str:
     return f"game:{{{game_id}}}:rematch"
 
 
+def analysis(game_id: str) -> str:
+    """A finished game's review: its status, its job and, once done, the review as one JSON
+    document (`api.storage.analyses`)."""
+    return f"game:{{{game_id}}}:analysis"
+
+
 def notice(game_id: str, seat: int, turn_since: int) -> str:
     """The lease, then the mark, of one turn's "your turn" notice; beside each notice's mark,
     + ":sent" holds the targets (push subscriptions, the webhook) it already reached."""

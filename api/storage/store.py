@@ -5,6 +5,7 @@ from __future__ import annotations
 from redis import Redis
 
 from api.storage.addresses import AddressGames
+from api.storage.analyses import AnalysisStore
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
 from api.storage.friends import FriendStore
@@ -34,3 +35,4 @@ class Storage:
         self.ratings = RatingStore(redis, retention_seconds)
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
+        self.analyses = AnalysisStore(redis, retention_seconds)

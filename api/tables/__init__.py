@@ -12,6 +12,7 @@ from api.settings import Settings
 from api.storage.connections import Client
 from api.storage.jobs import JobBoard
 from api.storage.store import Storage
+from api.tables.analysis import Analysis
 from api.tables.bots import Bots
 from api.tables.challenges import Challenges
 from api.tables.chat import Chat
@@ -53,6 +54,7 @@ class Tables:
         self.play = Play(self.games)
         self.watching = Watching(self.games)
         self.history = History(self.games, self.watching)
+        self.analysis = Analysis(self.games, self.history, self.jobs, self.settings)
         self.chat = Chat(self.games)
         self.streams = Streams(self.games)
         self.webhooks = Webhooks(self.streams, self.settings)

@@ -147,6 +147,10 @@ class History:
             raise Forbidden(refusal)
         return stored
 
+    def finished_actions(self, stored: StoredGame) -> list[dict]:
+        """Every action of a finished game, {"seat", "action"} each, in order."""
+        return self._finished_log(stored.id, stored.version).actions
+
     def record(self, game_id: str, player: Player | None) -> dict:
         stored = self._finished(game_id, player, RECORD_WAITS)
         actions = self._finished_log(game_id, stored.version).actions
