@@ -25,7 +25,8 @@ API_PREFIX = "/api/v1"
 # routes in the contract is the order here.
 RESOURCES = ("players", "players.passkeys", "players.clock", "players.friends",
              "players.webhook", "players.profile", "stream", "push", "games", "games.seat",
-             "games.chat", "games.preselection", "games.leaderboard", "games.stream")
+             "games.chat", "games.preselection", "games.leaderboard", "games.stream",
+             "games.analysis")
 
 
 class PoytaApi(Api):

@@ -11,6 +11,9 @@ from redis import Redis
 from api.storage import keys
 
 QUEUED, RUNNING, DONE = "queued", "running", "done"
+# A player's reviews asked for are forgotten this long after the last was asked for, even if
+# one never ends (its job failed, its game expired), so none keeps the player waiting for good.
+ASKED_SECONDS = 3600
 
 
 @dataclass(frozen=True)
@@ -33,16 +36,25 @@ class AnalysisStore:
         return StoredAnalysis(fields[b"status"].decode(), fields[b"job"].decode(),
                               json.loads(review) if review else None)
 
-    def request(self, game_id: str, job_id: str) -> bool:
-        """Mark the review queued unless it is already asked for: whether it is new."""
+    def request(self, game_id: str, job_id: str, player_id: str) -> bool:
+        """Mark the review queued, asked for by the player, unless it is already asked for:
+        whether it is new."""
         key = keys.analysis(game_id)
         with self.redis.pipeline() as pipe:
             pipe.hsetnx(key, "status", QUEUED)
             pipe.hsetnx(key, "job", job_id)
-            new, _ = pipe.execute()
+            pipe.hsetnx(key, "by", player_id)
+            new, _, _ = pipe.execute()
         if new:
             self._expire_with_game(game_id)
+            asked = keys.analyses_asked(player_id)
+            self.redis.sadd(asked, game_id)
+            self.redis.expire(asked, ASKED_SECONDS)
         return bool(new)
+
+    def waiting_for(self, player_id: str) -> int:
+        """How many reviews the player asked for are not done yet."""
+        return self.redis.scard(keys.analyses_asked(player_id))
 
     def again(self, game_id: str) -> None:
         """A review whose job was lost waits in the queue again."""
@@ -52,9 +64,13 @@ class AnalysisStore:
         self.redis.hset(keys.analysis(game_id), "status", RUNNING)
 
     def done(self, game_id: str, review: dict) -> None:
-        self.redis.hset(keys.analysis(game_id), mapping={
+        key = keys.analysis(game_id)
+        self.redis.hset(key, mapping={
             "status": DONE, "review": json.dumps(review, separators=(",", ":"))})
         self._expire_with_game(game_id)
+        asker = self.redis.hget(key, "by")
+        if asker:
+            self.redis.srem(keys.analyses_asked(asker.decode()), game_id)
 
     def _expire_with_game(self, game_id: str) -> None:
         left = self.redis.pttl(keys.game(game_id))

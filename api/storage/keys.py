@@ -118,6 +118,11 @@ def recent_games(player_id: str) -> str:
     return f"player:{{{player_id}}}:recent"
 
 
+def analyses_asked(player_id: str) -> str:
+    """The games whose reviews the player asked for and that are not done yet."""
+    return f"player:{{{player_id}}}:analyses"
+
+
 def friends(player_id: str) -> str:
     """The ids of the player's friends (a set; each friendship is in both players' sets)."""
     return f"player:{{{player_id}}}:friends"

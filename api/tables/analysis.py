@@ -2,7 +2,8 @@
 computed by a job on its own low-priority queue.
 
 Access: the players of the game, and anybody for a public one; a game in play is refused
-whoever asks. A review is queued once per game, however often it is asked for (its job id is
+whoever asks. A player waits for at most MAX_WAITING reviews at a time, so no one player takes
+the reviews' worker from everyone else. A review is queued once per game, however often it is asked for (its job id is
 the game's), and kept with the game, so it is never computed twice; a review whose job was lost
 (a worker died) is queued again by the next request.
 """
@@ -11,13 +12,15 @@ from __future__ import annotations
 from api.settings import Settings
 from api.storage.analyses import DONE, QUEUED, AnalysisStore
 from api.storage.jobs import JobBoard, analysis_job_id
-from api.tables.errors import Conflict, Forbidden, NotFound, Unprocessable
+from api.tables.errors import Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable
 from api.tables.games import Games
 from api.tables.history import History
 from api.tables.model import FINISHED, Player, StoredGame
 from rules.analysis import Record, analysable, as_json, evaluation_budget, review
 
 IN_PLAY = "a game can be analysed when it is over"
+MAX_WAITING = 2
+WAIT_SECONDS = 60  # Retry-After when a player waits for MAX_WAITING reviews already
 
 
 class Analysis:
@@ -28,19 +31,25 @@ class Analysis:
         self.store: AnalysisStore = games.storage.analyses
         self.seconds = settings.analysis_seconds
 
-    def request(self, game_id: str, player: Player | None) -> dict:
-        """Queue the game's review unless it is queued, running or done: its status."""
+    def request(self, game_id: str, player: Player) -> tuple[dict, bool]:
+        """Queue the game's review unless it is queued, running or done: its status, and
+        whether it was queued now."""
         self._finished(game_id, player)
         job_id = analysis_job_id(game_id)
-        if self.store.request(game_id, job_id):
-            self.jobs.analyse(game_id)
-            return {"status": QUEUED, "job": job_id}
         stored = self.store.read(game_id)
+        if stored is None:
+            if self.store.waiting_for(player.id) >= MAX_WAITING:
+                raise TooManyRequests(f"you wait for {MAX_WAITING} analyses already: ask "
+                                      "again when one is done", WAIT_SECONDS)
+            if self.store.request(game_id, job_id, player.id):
+                self.jobs.analyse(game_id)
+                return {"status": QUEUED, "job": job_id}, True
+            stored = self.store.read(game_id)
         if stored.status != DONE and not self.jobs.in_hand(stored.job_id):
             self.store.again(game_id)
             self.jobs.analyse(game_id)
-            return {"status": QUEUED, "job": job_id}
-        return {"status": stored.status, "job": stored.job_id}
+            return {"status": QUEUED, "job": job_id}, True
+        return {"status": stored.status, "job": stored.job_id}, False
 
     def read(self, game_id: str, player: Player | None) -> dict:
         """The review's status and, once done, the review itself."""

@@ -1,0 +1,91 @@
+"""The analysis of a finished game through the API: asked for once, computed by the reviews'
+worker, read by the game's players (and anybody for a public game), refused while the game is
+in play."""
+import pytest
+from rq import Queue
+
+from api.storage.jobs import ANALYSIS_QUEUE, analysis_job_id
+from worker.runner import PromptWorker
+
+
+def play_out(client, headers, run_bots, public=False, finish=True):
+    game_id = client.post("/api/v1/games", headers=headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
+        "options": {"threshold": 1}, "public": public}).get_json()["id"]
+    for _ in range(50):
+        run_bots()
+        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
+        if view["status"] == "finished" or not finish:
+            return game_id
+        client.post(f"/api/v1/games/{game_id}/actions", headers=headers,
+                    json={"action": view["legal_actions"][0], "version": view["version"]})
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def run_analyses(redis, monkeypatch):
+    """Run the queued reviews in a real RQ worker, each within a small CPU budget."""
+    monkeypatch.setenv("POYTA_ANALYSIS_SECONDS", "1")
+
+    def run() -> None:
+        PromptWorker([Queue(ANALYSIS_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    return run
+
+
+def test_an_analysis_is_queued_once_then_read_by_the_players(client, new_player, run_bots,
+                                                              run_analyses):
+    _, anna = new_player("Anna")
+    game_id = play_out(client, anna, run_bots)
+    path = f"/api/v1/games/{game_id}/analysis"
+    assert client.get(path, headers=anna).status_code == 404
+    asked = client.post(path, headers=anna)
+    assert asked.status_code == 202
+    assert asked.get_json() == {"status": "queued", "job": analysis_job_id(game_id)}
+    assert client.post(path, headers=anna).get_json() == asked.get_json()
+    assert client.get(path, headers=anna).get_json()["status"] == "queued"
+    run_analyses()
+    done = client.get(path, headers=anna).get_json()
+    assert done["status"] == "done" and done["type"] == "sixnimmt" and done["better"] == "lower"
+    record = client.get(f"/api/v1/games/{game_id}/record", headers=anna).get_json()
+    assert [seat["seat"] for seat in done["seats"]] == [0, 1]
+    for seat in done["seats"]:
+        steps = [entry for entry in record["actions"] if entry["seat"] == seat["seat"]]
+        assert len(seat["decisions"]) == len(steps)
+        for decision in seat["decisions"]:
+            assert record["actions"][decision["step"]]["seat"] == seat["seat"]
+            assert decision["loss"] >= 0
+            assert decision["forced"] or decision["best"] in [v["action"] for v in
+                                                              decision["values"]]
+        assert seat["total_loss"] == pytest.approx(sum(d["loss"] for d in seat["decisions"]),
+                                                   abs=1e-3)
+        assert seat["luck"] and {"deal", "value", "error"} <= set(seat["luck"][0])
+    again = client.post(path, headers=anna)
+    assert again.status_code == 200 and again.get_json()["status"] == "done"
+
+
+def test_a_game_in_play_is_refused_and_a_private_game_is_its_players_alone(
+        client, new_player, run_bots, run_analyses):
+    _, anna = new_player("Anna")
+    _, eve = new_player("Eve")
+    playing = play_out(client, anna, run_bots, finish=False)
+    for method in (client.post, client.get):
+        refused = method(f"/api/v1/games/{playing}/analysis", headers=anna)
+        assert refused.status_code == 409 and "over" in refused.get_json()["message"]
+    private = play_out(client, anna, run_bots)
+    for method in (client.post, client.get):
+        denied = method(f"/api/v1/games/{private}/analysis", headers=eve)
+        assert denied.status_code == 403 and "private" in denied.get_json()["message"]
+    public = play_out(client, anna, run_bots, public=True)
+    assert client.post(f"/api/v1/games/{public}/analysis", headers=eve).status_code == 202
+    assert client.post(f"/api/v1/games/{public}/analysis").status_code == 401
+
+
+def test_a_player_waits_for_two_analyses_at_most(client, new_player, run_bots, run_analyses):
+    _, anna = new_player("Anna")
+    games = [play_out(client, anna, run_bots) for _ in range(3)]
+    for game_id in games[:2]:
+        assert client.post(f"/api/v1/games/{game_id}/analysis", headers=anna).status_code == 202
+    refused = client.post(f"/api/v1/games/{games[2]}/analysis", headers=anna)
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    run_analyses()
+    assert client.post(f"/api/v1/games/{games[2]}/analysis", headers=anna).status_code == 202
