@@ -1,10 +1,17 @@
 """The analysis of a finished game through the API: asked for once, computed by the reviews'
 worker, read by the game's players (and anybody for a public game), refused while the game is
 in play."""
+import random
+
 import pytest
+from jsonschema import Draft202012Validator, ValidationError
 from rq import Queue
 
+from api.http.contract import prefix
 from api.storage.jobs import ANALYSIS_QUEUE, analysis_job_id
+from rules import GAMES
+from rules.analysis import Record, analysable, as_json, review
+from rules.search import Budget
 from worker.runner import PromptWorker
 
 
@@ -32,6 +39,13 @@ def run_analyses(redis, monkeypatch):
     return run
 
 
+def fits(client, name, answer):
+    """The answer fits the contract's schema `name`."""
+    spec = client.get("/api/openapi.json").get_json()
+    Draft202012Validator({"$ref": f"#/components/schemas/{name}",
+                          "components": spec["components"]}).validate(answer)
+
+
 def test_an_analysis_is_queued_once_then_read_by_the_players(client, new_player, run_bots,
                                                               run_analyses):
     _, anna = new_player("Anna")
@@ -43,8 +57,11 @@ def test_an_analysis_is_queued_once_then_read_by_the_players(client, new_player,
     assert asked.get_json() == {"status": "queued", "job": analysis_job_id(game_id)}
     assert client.post(path, headers=anna).get_json() == asked.get_json()
     assert client.get(path, headers=anna).get_json()["status"] == "queued"
+    fits(client, "Analysis", asked.get_json())
     run_analyses()
     done = client.get(path, headers=anna).get_json()
+    fits(client, "Analysis", done)
+    fits(client, "SixNimmtAnalysis", done)
     assert done["status"] == "done" and done["type"] == "sixnimmt" and done["better"] == "lower"
     record = client.get(f"/api/v1/games/{game_id}/record", headers=anna).get_json()
     assert [seat["seat"] for seat in done["seats"]] == [0, 1]
@@ -89,3 +106,23 @@ def test_a_player_waits_for_two_analyses_at_most(client, new_player, run_bots, r
     assert refused.status_code == 429 and refused.headers["Retry-After"]
     run_analyses()
     assert client.post(f"/api/v1/games/{games[2]}/analysis", headers=anna).status_code == 202
+
+
+@pytest.mark.parametrize("name", sorted(name for name, game in GAMES.items() if analysable(game)))
+def test_every_games_review_fits_its_schema_and_no_other(client, name):
+    game = GAMES[name]
+    players = game.typical_players
+    options = game.normalise_options(players, game.quick_options)
+    state, rng, actions = game.new_game(players, options, 5), random.Random(5), []
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        action = rng.choice(game.legal_actions(state, seat))
+        actions.append({"seat": seat, "action": action})
+        game.apply_action(state, seat, action)
+    reviewed = as_json(review(game, Record(players, options, 5, actions), Budget(iterations=20)))
+    answer = {"status": "done", "job": "analysis-x", **reviewed}
+    fits(client, f"{prefix(game)}Analysis", answer)
+    fits(client, "Analysis", answer)
+    other = next(g for g in GAMES.values() if g is not game and analysable(g))
+    with pytest.raises(ValidationError):
+        fits(client, f"{prefix(other)}Analysis", answer)
