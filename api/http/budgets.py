@@ -131,19 +131,19 @@ def init_app(app: Flask) -> None:
 def spend_budgets() -> Response | None:
     """Registered after authentication: a budget per player needs the player."""
     counters, by_endpoint = current_app.extensions["poyta_budgets"]
+    windows = [(rate, budget.name, budget.key())
+               for budget, rates in by_endpoint.get(request.endpoint, ())
+               if (budget is not LONG_POLL_BUDGET or waits())
+               and not (budget.methods and request.method not in budget.methods)
+               for rate in rates]
+    now = time.time()
     spent = g.rate_limits = []
-    for budget, rates in by_endpoint.get(request.endpoint, ()):
-        if budget is LONG_POLL_BUDGET and not waits():
-            continue
-        if budget.methods and request.method not in budget.methods:
-            continue
-        who = budget.key()
-        for rate in rates:
-            allowed = counters.hit(rate, budget.name, who)
-            reset_at, remaining = counters.window(rate, budget.name, who)
-            spent.append((remaining, f"{budget.name}-{rate.get_expiry()}s", rate, reset_at))
-            if not allowed:
-                return too_many(rate, reset_at)
+    for (_, name, _), window in zip(windows, counters.spend(windows)):
+        reset_at = now + window.resets_in
+        spent.append((window.remaining, f"{name}-{window.rate.get_expiry()}s", window.rate,
+                      reset_at))
+        if not window.allowed:
+            return too_many(window.rate, reset_at)
     if request.endpoint in LONG_POLL_BUDGET.endpoints and waits():
         return hold_long_poll()
     return None

@@ -29,6 +29,9 @@ from api.tables.streams import heartbeat
 SSE, NDJSON = "text/event-stream", "application/x-ndjson"
 MAX_OPEN_STREAMS = 4       # per player (or address): a bot's event stream and a few games
 HEARTBEAT = 20             # seconds between heartbeats (`STREAM_HEARTBEAT` in the config)
+# A slot lapses this many heartbeats after its last renewal: a reader slow by one heartbeat keeps
+# it, and a process that died frees it within the time docs/api.md gives.
+LEASE_HEARTBEATS = 2
 RECONNECT_MS = 3000        # what an EventSource waits before it reconnects
 
 
@@ -60,7 +63,7 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
     who, slot = by_player(), secrets.token_hex(8)
     every = current_app.config.get("STREAM_HEARTBEAT", HEARTBEAT)
     most = current_app.config.get("MAX_OPEN_STREAMS", MAX_OPEN_STREAMS)
-    if not slots.hold(who, slot, 3 * every, most):
+    if not slots.hold(who, slot, LEASE_HEARTBEATS * every, most):
         return error_response(429, f"at most {most} streams open at once; close one",
                               {"Retry-After": str(every)})
     held = ExitStack()
@@ -86,7 +89,7 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
                     woken.clear()
                     event = produced.send(True)
                     continue
-                if not slots.renew(who, slot, 3 * every):
+                if not slots.renew(who, slot, LEASE_HEARTBEATS * every):
                     return
                 auth.recheck()
                 yield encode(heartbeat())

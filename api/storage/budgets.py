@@ -1,14 +1,14 @@
-"""Counters beside the queue, never in the game store: rate-limit windows (counted by `limits`,
-the library under flask-limiter) and the requests each player holds waiting."""
+"""Counters beside the queue, never in the game store: rate-limit windows (rates as `limits`,
+the library under flask-limiter, parses them) and the requests each player holds waiting."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from limits import RateLimitItem
-from limits.storage import storage_from_string
-from limits.strategies import FixedWindowRateLimiter
 from redis import Redis
 from redis.exceptions import RedisError
 
-from api.storage import connections, keys
+from api.storage import keys
 
 # A waiting request's entry outlives its wait by this much, so that a process that died holding
 # it frees the slot by itself soon after the request would have ended anyway.
@@ -30,24 +30,57 @@ return held + 1
 """
 
 
+# Counts one request in each of its fixed windows, in order, and stops at the first that is
+# full, as a request refused there is counted in no later window. `limits`' own fixed window
+# costs three round trips a window (its count, then a GET and a TTL for the headers); here a
+# request's every window costs one. KEYS: a window per rate. ARGV: per window, its limit and
+# its seconds. Returns per window counted: the count with this request, and the seconds left.
+_SPEND = """
+local counted = {}
+for i, key in ipairs(KEYS) do
+  local limit, seconds = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local count = redis.call('INCR', key)
+  local left = redis.call('TTL', key)
+  if left < 0 then
+    redis.call('EXPIRE', key, seconds)
+    left = seconds
+  end
+  counted[#counted + 1] = count
+  counted[#counted + 1] = left
+  if count > limit then break end
+end
+return counted
+"""
+
+
+@dataclass(frozen=True)
+class Window:
+    """One rate's window for a caller, after a request was counted in it."""
+    rate: RateLimitItem
+    allowed: bool
+    remaining: int
+    resets_in: int   # seconds
+
+
 class RateCounters:
     """Fixed windows per budget and caller, shared by every process."""
 
     def __init__(self, client: Redis):
-        # On the client's blocking pool: `limits` would make its own, and redis-py's default
-        # pool fails at 100 connections instead of waiting, so a burst of requests met 503s.
-        self.limiter = FixedWindowRateLimiter(storage_from_string(
-            connections.url_of(client), connection_pool=client.connection_pool,
-            key_prefix=keys.RATE_LIMIT_PREFIX))
+        self.redis = client
+        self._spend = client.register_script(_SPEND)
 
-    def hit(self, rate: RateLimitItem, budget: str, who: str) -> bool:
-        """Counts one; False when the window is full."""
-        return self.limiter.hit(rate, budget, who)
-
-    def window(self, rate: RateLimitItem, budget: str, who: str) -> tuple[float, int]:
-        """When the caller's window resets, and how many it has left in it."""
-        stats = self.limiter.get_window_stats(rate, budget, who)
-        return stats.reset_time, stats.remaining
+    def spend(self, windows: list[tuple[RateLimitItem, str, str]]) -> list[Window]:
+        """Counts one request in each window (its rate, the budget's name, the caller), in one
+        round trip; the windows counted, the last of them refused when it was full."""
+        if not windows:
+            return []
+        counted = self._spend(
+            keys=[keys.rate_window(budget, who, rate.get_expiry())
+                  for rate, budget, who in windows],
+            args=[value for rate, _, _ in windows for value in (rate.amount, rate.get_expiry())])
+        return [Window(rate, int(count) <= rate.amount, max(rate.amount - int(count), 0),
+                       int(left))
+                for (rate, _, _), count, left in zip(windows, counted[::2], counted[1::2])]
 
 
 # Renews a held entry (ARGV: the request's id, seconds more); 0 when it had lapsed.

@@ -264,7 +264,12 @@ def bot_lane(payer: str, queue: str) -> str:
     return f"botlane:{payer}:{queue}"
 
 
-RATE_LIMIT_PREFIX = "ratelimit"   # the `limits` library's counters
+RATE_LIMIT_PREFIX = "ratelimit"
+
+
+def rate_window(budget: str, who: str, seconds: int) -> str:
+    """A caller's count in a budget's fixed window of `seconds` (beside the queue)."""
+    return f"{RATE_LIMIT_PREFIX}:{budget}:{seconds}:{who}"
 
 
 # --- channels: a commit publishes on the game's and on each seated player's inbox channel, a

@@ -1,5 +1,11 @@
-"""Every API and worker test runs on a single Valkey server and on a Valkey Cluster, except
-the HTTP contract's, which does not depend on the store (single server only)."""
+"""Every API and worker test runs on a single Valkey server; a test or module marked
+`@pytest.mark.cluster` runs on a Valkey Cluster as well.
+
+The cluster is for what a cluster can break: keys of one script or transaction that must share a
+hash slot, the store's scripts and commits, pub/sub wake-ups across nodes, streams. Everything
+else (HTTP semantics, limits, schemas, bots' choices) is the same code on either store, and runs
+once. docs/testing.md lists the marked modules and why.
+"""
 import subprocess
 import time
 
@@ -16,20 +22,17 @@ from worker.runner import PromptWorker
 from push_receivers import PushService, Webhook
 from redis_servers import STORES, store_settings
 
-SINGLE_SERVER_ONLY = "tests/api/test_contract_"
 
-
-@pytest.fixture(scope="session", params=STORES)
+@pytest.fixture(scope="session")
 def store_env(request, redis_url):
     return store_settings(request.param, redis_url, request)
 
 
-def pytest_collection_modifyitems(config, items):
-    dropped = [item for item in items
-               if item.nodeid.startswith(SINGLE_SERVER_ONLY) and "cluster" in item.nodeid]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if item not in dropped]
+def pytest_generate_tests(metafunc):
+    """The stores a test runs on: both when it is marked `cluster`, else the single server."""
+    if "store_env" in metafunc.fixturenames:
+        stores = STORES if metafunc.definition.get_closest_marker("cluster") else STORES[:1]
+        metafunc.parametrize("store_env", stores, indirect=True, scope="session")
 
 
 @pytest.fixture

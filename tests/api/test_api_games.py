@@ -69,6 +69,7 @@ def test_bad_games_are_422_with_a_reason_and_store_nothing(client, new_player, s
     assert set(store_keys(store, "game:*")) == keys_before
 
 
+@pytest.mark.cluster
 def test_a_friend_joins_a_public_game_by_its_id_and_the_game_starts(client, new_player):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -235,6 +236,7 @@ def test_no_view_shows_another_hand_or_an_unrevealed_choice(client, new_player, 
         assert str(state["seed"]) not in json.dumps(seen)
 
 
+@pytest.mark.cluster
 def test_concurrent_actions_never_lose_an_update(client, new_player):
     players = [new_player(f"P{i}") for i in range(6)]
     game = create(client, players[0][1], seats=["human"] * 6, public=True).get_json()

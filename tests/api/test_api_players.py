@@ -2,6 +2,7 @@
 import threading
 import time
 
+import pytest
 from rq import Queue
 
 from api.http import create_app
@@ -60,6 +61,7 @@ def test_malformed_json_is_a_400(client):
     assert "Invalid JSON" in response.get_json()["message"]
 
 
+@pytest.mark.cluster
 def test_a_rename_shows_at_the_tables_of_unfinished_games_without_a_commit(
         app, client, new_player, redis):
     """Friends see the new name at once (the ETags change and long-polls wake), no game's
@@ -97,7 +99,7 @@ def test_a_rename_shows_at_the_tables_of_unfinished_games_without_a_commit(
     waiting = threading.Thread(target=lambda: woken.append(other.get(
         f"/api/v1/games/{game_id}?wait=20", headers={**bert, "If-None-Match": etag})))
     waiting.start()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the process's change feed subscribes on its first wait
     started = time.monotonic()
     renamed = client.patch("/api/v1/players/me", json={"name": "Anni"}, headers=anna)
     assert renamed.status_code == 200 and renamed.get_json()["name"] == "Anni"

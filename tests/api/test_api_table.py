@@ -4,6 +4,7 @@ short, rate-limited messages per game for its players, kept within bounds."""
 import threading
 import time
 
+import pytest
 import requests
 
 from api.tables.chat import CHAT_KEEP, CHAT_LENGTH, CHAT_RATE
@@ -136,6 +137,7 @@ def test_the_table_keeps_only_the_latest_messages(client, new_player, store):
     assert heard["messages"][-1]["text"] == f"line {CHAT_KEEP + 4}" and heard["last"] == CHAT_KEEP + 5
 
 
+@pytest.mark.cluster
 def test_a_player_leaves_a_waiting_game_and_the_seat_opens_again(client, new_player, store):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -189,6 +191,7 @@ def test_the_last_player_leaving_deletes_the_game(client, new_player, store):
     assert client.post(f"/api/v1/games/{game_id}/leave", headers=anna).status_code == 404
 
 
+@pytest.mark.cluster
 def test_a_dropped_rematch_lets_the_players_ask_again(client, new_player, store, run_bots):
     game_id, anna, bert = two_players_at_a_table(client, new_player)
     for _ in range(200):
@@ -209,6 +212,7 @@ def test_a_dropped_rematch_lets_the_players_ask_again(client, new_player, store,
     assert again.status_code == 200 and again.get_json()["id"] != rematch
 
 
+@pytest.mark.cluster
 def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server):
     http = requests.Session()
     anna = {"Authorization": f"Bearer {http.post(live_server + '/api/v1/players', json={'name': 'Anna'}).json()['token']}"}
@@ -224,7 +228,7 @@ def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server):
         heard["seconds"] = time.monotonic() - started
     listener = threading.Thread(target=listen)
     listener.start()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the process's change feed subscribes on its first wait
     assert "answer" not in heard  # nothing said yet: it waits
     assert http.post(chat, json={"text": "Hi!"}, headers=anna).status_code == 201
     listener.join()

@@ -73,6 +73,7 @@ def test_each_open_seat_has_an_invite_code_for_players_only(client, new_player):
     assert [i["seat"] for i in client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()["invites"]] == [1]
 
 
+@pytest.mark.cluster
 def test_the_lobby_lists_public_games_waiting_for_players(client, new_player):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -97,6 +98,7 @@ def test_only_public_games_have_spectators(client, new_player):
 
 # --- inbox ----------------------------------------------------------------------------
 
+@pytest.mark.cluster
 def test_the_inbox_puts_your_turn_first(client, new_player):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -145,6 +147,7 @@ def test_long_poll_answers_304_after_the_wait_and_at_once_when_stale(live_client
     assert stale.status_code == 200 and time.monotonic() - started < 2
 
 
+@pytest.mark.cluster
 def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
     session, base = live_client
     anna = register(session, base, "Anna")
@@ -170,7 +173,7 @@ def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
             "inbox", f"{base}/api/v1/players/me/games?wait=20", inbox_etag))]
     for waiter in waiters:
         waiter.start()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the process's change feed subscribes on its first wait
     session.post(f"{base}/api/v1/games/{game['id']}/actions",
                  json={"action": {"type": "play", "card": bert_card}}, headers=bert)
     for waiter in waiters:
@@ -183,7 +186,8 @@ def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
 # --- deadlines and stand-ins ----------------------------------------------------------------
 
 @pytest.fixture
-def fast_client(redis, store_env):
+def fast_client(redis, store_env, clock):
+    """A pace of one second, on the test's clock."""
     return create_app({**store_env, "PACES": {"1s": 1}}).test_client()
 
 
@@ -208,14 +212,16 @@ def test_pace_none_is_only_for_games_against_bots(client, new_player):
         "type": "sixnimmt", "players": 2, "seats": ["human", "human"], "pace": "2w"}).status_code == 422
 
 
-def test_a_passed_deadline_lets_a_bot_move_and_repeated_ones_hand_it_the_seat(fast_client, redis):
+@pytest.mark.cluster
+def test_a_passed_deadline_lets_a_bot_move_and_repeated_ones_hand_it_the_seat(fast_client, redis,
+                                                                             clock):
     client = fast_client
     anna = {"Authorization": "Bearer " + client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
     game = create(client, anna, seats=["human", {"bot": "easy"}], pace="1s")
     assert game["seats"][0]["deadline"] is not None
     run_due_jobs(redis, sweep=False)  # the bot's choice
     for timeout in (1, 2, 3):
-        time.sleep(2.1)  # the 1 s pace, rounded up to the scheduler's whole second
+        clock.advance(2.1)  # the 1 s pace, rounded up to the scheduler's whole second
         run_due_jobs(redis)
         view = client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()
         assert view["seats"][0]["timeouts"] == timeout
@@ -234,11 +240,11 @@ def test_a_passed_deadline_lets_a_bot_move_and_repeated_ones_hand_it_the_seat(fa
     assert client.post(f"/api/v1/games/{game['id']}/takeback", headers=anna).status_code == 409
 
 
-def test_moving_in_time_resets_the_count_of_timeouts(fast_client, redis):
+def test_moving_in_time_resets_the_count_of_timeouts(fast_client, redis, clock):
     client = fast_client
     anna = {"Authorization": "Bearer " + client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]}
     game = create(client, anna, seats=["human", {"bot": "easy"}], pace="1s")
-    time.sleep(2.1)  # the 1 s pace, rounded up to the scheduler's whole second
+    clock.advance(2.1)  # the 1 s pace, rounded up to the scheduler's whole second
     run_due_jobs(redis)
     view = client.get(f"/api/v1/games/{game['id']}", headers=anna).get_json()
     assert view["seats"][0]["timeouts"] == 1
@@ -251,6 +257,7 @@ def test_moving_in_time_resets_the_count_of_timeouts(fast_client, redis):
 
 # --- rematch --------------------------------------------------------------------------------
 
+@pytest.mark.cluster
 def test_a_rematch_keeps_seats_and_options_and_waits_for_the_others(client, new_player, run_bots):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")

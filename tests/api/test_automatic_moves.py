@@ -85,6 +85,7 @@ def snapshot(client, game_id, watchers):
     return seen
 
 
+@pytest.mark.cluster
 def test_a_card_chosen_ahead_reaches_no_other_seat_until_it_is_played(clocked_client, player,
                                                                       run_worker):
     players = [player(name, preselect=True) for name in ("Anna", "Bert", "Carl")]

@@ -11,6 +11,7 @@ from api.tables import Tables
 from rules import GAMES
 from rules.search import Budget
 from worker.runner import PromptWorker
+from playing import play_to_the_end
 from worker_processes import start_worker, within
 
 BOTS3 = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
@@ -21,6 +22,7 @@ def new_game(client, headers, seats=BOTS3, options=None):
     return client.post("/api/v1/games", json=body, headers=headers).get_json()
 
 
+@pytest.mark.cluster
 def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run_bots, redis):
     _, anna = new_player()
     view = new_game(client, anna)
@@ -41,6 +43,7 @@ def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run
     assert resolved["table"]["last_turn"] is not None or resolved["phase"] == "take_row"
 
 
+@pytest.mark.cluster
 def test_a_bots_job_with_nothing_left_to_do_does_nothing(client, new_player, store, redis):
     _, anna = new_player()
     view = new_game(client, anna)
@@ -50,19 +53,6 @@ def test_a_bots_job_with_nothing_left_to_do_does_nothing(client, new_player, sto
     assert service.bots.play_due(view["id"]) == 0, "the job ran twice: only seat 0, a human, is to act"
     assert service.bots.play_due("no-such-game") == 0
     assert service.games.load(view["id"]).version == version_after
-
-
-def play_to_the_end(client, headers, game_id, run_bots):
-    for _ in range(2000):
-        run_bots()
-        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
-        if view["status"] == "finished":
-            return view
-        if view["legal_actions"]:
-            client.post(f"/api/v1/games/{game_id}/actions",
-                        json={"action": view["legal_actions"][0], "version": view["version"]},
-                        headers=headers)
-    raise AssertionError("the game did not end")
 
 
 def test_a_whole_game_against_bots_and_its_record_replays_it(client, new_player, run_bots):

@@ -11,6 +11,9 @@ from api.tables import Tables
 from api.tables.notices import NotifyRetry
 from worker.runner import PromptWorker
 
+# On the cluster too: a seat kept for a player in their inbox and the lobby.
+pytestmark = pytest.mark.cluster
+
 CHALLENGE = {"type": "sixtysix", "players": 2}
 
 

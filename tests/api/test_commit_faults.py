@@ -12,6 +12,9 @@ from api.storage import connections
 from api.storage.games import _COMMIT
 from slow_link import SlowLink
 
+# On the cluster too: the commit script, sent again after a lost answer.
+pytestmark = pytest.mark.cluster
+
 COMMIT_SCRIPT = hashlib.sha1(_COMMIT.encode()).hexdigest().encode()
 LONGER_THAN_A_COMMAND_MAY_TAKE = connections.COMMAND_TIMEOUT + 0.4
 

@@ -6,10 +6,14 @@ import json
 import secrets
 import threading
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from api.storage import connections
 from api.storage.games import Commit, GameStore
+
+# On the cluster too: a log and its count read at one instant; the finishing commit packs the log.
+pytestmark = pytest.mark.cluster
 
 
 def writer(store: GameStore, game_id: str, name: str, batches: list[int]) -> None:

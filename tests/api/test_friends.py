@@ -1,9 +1,13 @@
 """Friends and blocks over HTTP: friend links, mutual friendships with when each friend was last
 active, the limits (guessing, 500 friends, 500 blocks) and what a block keeps a player from."""
+import pytest
 from test_ratelimits import assert_429
 
 from api.storage import keys
 from api.tables.friends import MOST_BLOCKS, MOST_FRIENDS
+
+# On the cluster too: links between two players' keys.
+pytestmark = pytest.mark.cluster
 
 PUBLIC_GAME = {"type": "sixtysix", "players": 2, "seats": ["human", "human"], "public": True}
 

@@ -7,6 +7,9 @@ import pytest
 from redis_servers import store_keys
 from rules import GAMES
 
+# On the cluster too: the finishing commit packs the log; the sizes of a game's keys.
+pytestmark = pytest.mark.cluster
+
 STATE_IN_PLAY = 8 * 1024    # bytes of state, whatever the number of deals played
 FINISHED_GAME = 16 * 1024   # bytes a finished 4-player game keeps in Redis with its log
 SEATS = ["human", "human", {"bot": "easy"}, {"bot": "easy"}]

@@ -7,10 +7,12 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
+
+from api.devtools.embedded_cluster import free_port
+from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,12 +39,6 @@ def test_the_docs_page_has_no_inline_script(client):
     assert b"SwaggerUIBundle" in client.get("/api/docs/start.js").data
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def gunicorn(redis_url):
     """Two real gunicorn servers with the project's settings, on two ports."""
@@ -58,18 +54,20 @@ def gunicorn(redis_url):
              "api.http:create_app()"], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)))
     try:
         for port, _ in servers:  # ready once a worker has loaded the app and answers
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    raw_request(port, b"GET /api/v1/games/types HTTP/1.1\r\nHost: x\r\n\r\n")
-                    break
-                except OSError:
-                    time.sleep(0.2)
+            wait_until(lambda: answers(port), f"gunicorn answering on {port}", 30, every=0.2)
         yield runtime, [port for port, _ in servers]
     finally:
         for _, process in servers:
             process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown
             process.wait(timeout=10)
+
+
+def answers(port: int) -> bool:
+    try:
+        raw_request(port, b"GET /api/v1/games/types HTTP/1.1\r\nHost: x\r\n\r\n")
+        return True
+    except OSError:
+        return False
 
 
 def raw_request(port: int, request: bytes) -> tuple[str, dict, bytes]:

@@ -144,6 +144,7 @@ def test_events_come_a_page_at_a_time_and_the_pages_add_up_to_the_log(client, ne
         assert client.get(f"{url}?limit={limit}").status_code == 422
 
 
+@pytest.mark.cluster
 def test_a_game_ends_when_its_log_is_full_and_the_log_grows_no_further(
         redis, store_env, monkeypatch, run_bots):
     """A long option (here the default game under a small cap) cannot grow a log without

@@ -7,6 +7,9 @@ import requests
 
 from api.storage.idempotency import IdempotencyStore
 
+# On the cluster too: a remembered answer kept beside the commit it answered.
+pytestmark = pytest.mark.cluster
+
 GAME = {"type": "sixnimmt", "players": 4,
         "seats": ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]}
 

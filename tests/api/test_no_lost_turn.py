@@ -21,6 +21,9 @@ from api import faults
 from worker.runner import PromptWorker
 from worker_processes import start_worker, within
 
+# On the cluster too: a commit and its bots job on two servers (the cluster's queue is apart).
+pytestmark = pytest.mark.cluster
+
 ROOT = Path(__file__).resolve().parents[2]
 RECOVERY_SECONDS = 10
 QUEUE_OF = {"easy": BOT_QUEUE, "hard": DEEP_BOT_QUEUE}
@@ -140,11 +143,11 @@ def test_a_bots_retry_whose_scheduler_died_loses_no_bot_turn(
 
 
 def test_a_deadline_that_passes_while_no_worker_runs_is_played_when_one_starts(
-        store, store_env, redis, redis_url, processes):
+        store, store_env, redis, redis_url, processes, clock):
     client = create_app({**store_env, "PACES": {"1s": 1}}).test_client()
     view, anna = human_against_a_bot(client, pace="1s")
     run_jobs(redis)  # the bot chooses; then no worker runs while Anna's second passes
-    time.sleep(1.5)
+    clock.advance(1.5)
     service = Tables(store, queue_redis=redis)
     assert service.games.load(view["id"]).seats[0].timeouts == 0
 

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import psutil
@@ -18,6 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from api.http import create_app
 from api.devtools.embedded_cluster import EmbeddedCluster, free_port
+from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,10 +77,8 @@ def test_readiness_follows_a_cluster_node_that_dies_and_comes_back(tmp_path, que
         assert down.status_code == 503 and set(down.get_json()["errors"]) == {"game store"}
         cluster.start_node(cluster.ports[1])
         cluster.wait_ready()
-        deadline = time.monotonic() + 10
-        while client.get("/readyz").status_code != 200:
-            assert time.monotonic() < deadline, "never ready again after the node came back"
-            time.sleep(0.2)
+        wait_until(lambda: client.get("/readyz").status_code == 200,
+                   "ready again after the node came back", every=0.2)
 
 
 @pytest.fixture(scope="module")
@@ -105,26 +103,16 @@ def gunicorn(redis_url, tmp_path_factory):
 
 
 def wait_until_alive(base: str) -> None:
-    deadline = time.monotonic() + 30
-    while True:
+    def alive() -> bool:
         try:
-            if requests.get(f"{base}/healthz", timeout=5).ok:
-                return
+            return requests.get(f"{base}/healthz", timeout=5).ok
         except requests.RequestException:
-            pass
-        assert time.monotonic() < deadline, "gunicorn did not start"
-        time.sleep(0.1)
+            return False
+    wait_until(alive, "gunicorn answering", 30, every=0.1)
 
 
 def scrape(base: str) -> dict[tuple, float]:
     return samples(requests.get(f"{base}/metrics", timeout=5).text)
-
-
-def wait_for(condition, what: str, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
 
 
 def test_metrics_add_up_every_gunicorn_process_even_one_that_crashed(gunicorn):
@@ -149,7 +137,7 @@ def test_metrics_add_up_every_gunicorn_process_even_one_that_crashed(gunicorn):
     types = ("poyta_http_request_duration_seconds_count",
              (("method", "GET"), ("route", "/api/v1/games/types"), ("status", "200")))
     held = ("poyta_long_polls_held", ())
-    wait_for(lambda: scrape(base)[held] == 3, "3 held long-polls")
+    wait_until(lambda: scrape(base)[held] == 3, "3 held long-polls", every=0.1)
     for _ in range(10):  # a fresh connection each: either process may answer
         requests.get(f"{base}/api/v1/games/types")
 

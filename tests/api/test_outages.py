@@ -308,3 +308,31 @@ def test_a_worker_that_loses_redis_mid_move_hands_its_move_and_its_scheduler_on(
         worker.wait(30)
         log.close()
         valkey.stop()
+
+
+def test_killing_the_supervisor_leaves_no_process_and_frees_the_port(tmp_path):
+    """SIGKILL of `make run` (its process group: make and the supervisor) leaves nothing behind:
+    every worker and the web server stop with their parent, and the port is free."""
+    running = Stack(tmp_path)
+    try:
+        wait_for(running.ready, 60, "the server to answer")
+        for name in ("quick", "deep", "notices"):
+            running.worker(name)
+        children = []
+        pending = [running.process.pid]
+        while pending:
+            for child in children_of(pending.pop()):
+                children.append(child)
+                pending.append(child)
+        assert len(children) >= 5, [command_of(pid) for pid in children]
+        running.process.kill()
+        running.process.wait(10)
+        wait_for(lambda: not any(alive(pid) for pid in children), 30,
+                 "every child of the supervisor to stop: "
+                 + "; ".join(command_of(pid) for pid in children if alive(pid)))
+        assert not running.ready(), "nothing serves on the port"
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", running.port))
+    finally:
+        running.log.close()
+        running.valkey.stop()

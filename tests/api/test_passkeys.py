@@ -10,6 +10,9 @@ from api.storage import keys
 from api.tables.passkeys import CHALLENGE_SECONDS, MOST_PASSKEYS
 from authenticator import Authenticator, Credential
 
+# On the cluster too: credentials indexed apart from their player.
+pytestmark = pytest.mark.cluster
+
 PASSKEYS = "/api/v1/players/me/passkeys"
 SIGNIN = "/api/v1/players/passkey-signin"
 REGISTRATION_OPTIONS = "/api/v1/players/me/passkey-registration/options"

@@ -1,8 +1,9 @@
 """What a caller may see: a revoked device, private games before and after they end."""
 import threading
-import time
 
 import requests
+
+from long_polls import wait_for_long_polls
 
 
 def player(http, base, name):
@@ -10,7 +11,7 @@ def player(http, base, name):
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_a_long_poll_of_a_device_signed_out_meanwhile_gets_401_not_the_hand(live_server):
+def test_a_long_poll_of_a_device_signed_out_meanwhile_gets_401_not_the_hand(live_server, redis):
     http, base = requests.Session(), live_server
     anna, bert = player(http, base, "Anna"), player(http, base, "Bert")
     game = http.post(base + "/api/v1/games", headers=anna, json={
@@ -29,7 +30,7 @@ def test_a_long_poll_of_a_device_signed_out_meanwhile_gets_401_not_the_hand(live
                                       headers={**anna, "If-None-Match": seen.headers["ETag"]})
     poll = threading.Thread(target=wait_on_the_laptop)
     poll.start()
-    time.sleep(0.5)
+    wait_for_long_polls(redis)
     assert http.delete(f"{base}/api/v1/players/me/devices/{laptop_device}",
                        headers=phone).status_code == 204
     bert_view = http.get(f"{base}/api/v1/games/{game['id']}", headers=bert).json()

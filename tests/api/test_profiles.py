@@ -2,6 +2,7 @@
 leaderboard of the players with ten rated games."""
 import random
 
+import pytest
 from jsonschema import Draft202012Validator
 from test_ratings import play_out
 
@@ -34,6 +35,7 @@ def player(tables, client, name):
     return tables.players.for_token(body["token"]), {"Authorization": f"Bearer {body['token']}"}
 
 
+@pytest.mark.cluster
 def test_a_profile_shows_results_ratings_and_only_the_games_the_caller_may_see(
         client, store, redis, run_bots):
     tables = Tables(store, queue_redis=redis)
@@ -94,6 +96,7 @@ def test_a_profile_shows_results_ratings_and_only_the_games_the_caller_may_see(
         assert answer.status_code == 404 and answer.get_json()["message"]
 
 
+@pytest.mark.cluster
 def test_a_leaderboard_lists_players_with_ten_rated_games_by_ordinal(
         client, store, redis, run_bots):
     tables = Tables(store, queue_redis=redis)

@@ -54,6 +54,7 @@ def two_human_game(client, service, new_player, webhook_url=None):
 
 
 # --- the VAPID key ---------------------------------------------------------------------
+@pytest.mark.cluster
 def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, store, store_env):
     first = client.get("/api/v1/push/key")
     assert first.status_code == 200
@@ -67,6 +68,7 @@ def test_the_vapid_key_is_made_once_and_served_as_an_uncompressed_point(client, 
     assert store.get("vapid:private_key").startswith(b"-----BEGIN PRIVATE KEY-----")
 
 
+@pytest.mark.cluster
 def test_concurrent_first_uses_agree_on_one_key(store, store_env):
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(8) as pool:
@@ -76,6 +78,7 @@ def test_concurrent_first_uses_agree_on_one_key(store, store_env):
 
 
 # --- subscriptions --------------------------------------------------------------------------
+@pytest.mark.cluster
 def test_subscribe_and_unsubscribe(client, store, new_player, push_service):
     anna, headers = new_player("Anna")
     subscription = push_service.subscription(push_service.browser("phone"))
@@ -104,6 +107,7 @@ def test_subscribing_needs_a_token(client, push_service):
     assert answer.status_code == 401
 
 
+@pytest.mark.cluster
 def test_an_endpoint_belongs_to_the_last_player_who_subscribed_it(client, store, new_player,
                                                                   push_service):
     anna, anna_headers = new_player("Anna")
@@ -280,6 +284,7 @@ def test_a_failing_push_service_does_not_keep_the_webhook_back(client, service, 
 
 @pytest.mark.skipif(not hasattr(worker.jobs, "notify_turn"),
                     reason="worker/jobs.py has no notify_turn job yet")
+@pytest.mark.cluster
 def test_the_real_worker_notifies_both_players_once(client, service, redis, new_player,
                                                     push_service, webhook):
     anna_phone, bert_phone = push_service.browser("anna"), push_service.browser("bert")

@@ -11,6 +11,8 @@ from api.http import create_app
 from api.http.budgets import MAX_OPEN_LONG_POLLS
 from api.storage import connections
 from api.storage.budgets import RateCounters
+from long_polls import held_long_polls, wait_for_long_polls
+from waiting import wait_until
 
 
 def assert_429(response):
@@ -72,10 +74,6 @@ def test_each_player_has_its_own_budgets_for_creating_games_and_acting(small_bud
                        json={"action": {"type": "x"}}).status_code == 401
 
 
-def held_long_polls(redis) -> int:
-    return sum(redis.zcard(key) for key in redis.scan_iter("longpolls:*"))
-
-
 def test_long_polls_the_client_dropped_free_their_slots_at_once(live_server, redis):
     http = requests.Session()
     token = http.post(live_server + "/api/v1/players", json={"name": "Anna"}).json()["token"]
@@ -87,16 +85,11 @@ def test_long_polls_the_client_dropped_free_their_slots_at_once(live_server, red
     dropped = [socket.create_connection((host, int(port))) for _ in range(MAX_OPEN_LONG_POLLS)]
     for connection in dropped:
         connection.sendall(request)
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and held_long_polls(redis) < MAX_OPEN_LONG_POLLS:
-        time.sleep(0.05)
+    wait_for_long_polls(redis, MAX_OPEN_LONG_POLLS)
     assert held_long_polls(redis) == MAX_OPEN_LONG_POLLS
     for connection in dropped:  # the phone left the page
         connection.close()
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and held_long_polls(redis):
-        time.sleep(0.1)
-    assert held_long_polls(redis) == 0
+    wait_until(lambda: held_long_polls(redis) == 0, "the dropped long-polls' slots freed", 3)
     assert http.get(live_server + "/api/v1/players/me/games?wait=1",
                     headers={**headers, "If-None-Match": etag}).status_code == 304
 
@@ -115,9 +108,7 @@ def test_a_player_holds_only_a_few_long_polls_at_once(live_server, redis):
     polls = [threading.Thread(target=long_poll) for _ in range(MAX_OPEN_LONG_POLLS)]
     for poll in polls:
         poll.start()
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and held_long_polls(redis) < MAX_OPEN_LONG_POLLS:
-        time.sleep(0.05)
+    wait_for_long_polls(redis, MAX_OPEN_LONG_POLLS)
     assert_429(http.get(live_server + "/api/v1/players/me/games?wait=4", headers=waiting))
     assert http.get(live_server + "/api/v1/players/me/games", headers=headers).status_code == 200
     for poll in polls:
@@ -240,7 +231,7 @@ def test_more_requests_at_once_than_connections_wait_for_one_and_all_count(redis
 
     def hit():
         try:
-            results.append(counters.hit(rate, "burst", "anna"))
+            results.append(counters.spend([(rate, "burst", "anna")])[0].allowed)
         except Exception as error:  # noqa: BLE001 - the test reports whatever a caller met
             errors.append(repr(error))
 
@@ -254,4 +245,4 @@ def test_more_requests_at_once_than_connections_wait_for_one_and_all_count(redis
         thread.join()
     assert errors == [] and results == [True] * callers
     assert during <= pool_size
-    assert counters.window(rate, "burst", "anna")[1] == 100 - callers
+    assert counters.spend([(rate, "burst", "anna")])[0].remaining == 100 - callers - 1

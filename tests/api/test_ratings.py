@@ -170,6 +170,7 @@ def test_equal_results_share_a_place_and_quitters_tie_last(store, redis):
     assert places(four) == [1, 2, 1, 2], "a quitter takes the partnership down with it"
 
 
+@pytest.mark.cluster
 def test_a_worker_killed_midway_leaves_every_update_applied_exactly_once(
         store, redis, redis_url, processes):
     tables = Tables(store, queue_redis=redis)
@@ -200,6 +201,7 @@ def test_a_worker_killed_midway_leaves_every_update_applied_exactly_once(
         assert len(profile["rating_history"]["sixnimmt"]) == 1, player
 
 
+@pytest.mark.cluster
 def test_a_player_rated_by_another_game_meanwhile_is_updated_from_the_newer_rating(store, redis):
     """Two games of the same players finish together: the second's job read the ratings before
     the first was recorded. Its updates apply to the newer standings, none is lost."""
@@ -232,6 +234,7 @@ def test_a_player_rated_by_another_game_meanwhile_is_updated_from_the_newer_rati
         assert len(found["rating_history"]["sixnimmt"]) == 2
 
 
+@pytest.mark.cluster
 def test_a_results_job_lost_before_it_was_queued_is_queued_by_the_sweeper(
         store, redis, redis_url, processes):
     tables = Tables(store, queue_redis=redis)

@@ -13,6 +13,9 @@ from api.tables import Tables
 from worker.runner import PromptWorker
 from push_receivers import Webhook
 
+# On the cluster too: the due set and the digests, swept.
+pytestmark = pytest.mark.cluster
+
 DAY = 86400
 HELSINKI = ZoneInfo("Europe/Helsinki")
 

@@ -4,18 +4,7 @@ import pytest
 
 from rules import GAMES
 
-
-def play_to_the_end(client, headers, game_id, run_bots):
-    for _ in range(2000):
-        run_bots()
-        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
-        if view["status"] == "finished":
-            return view
-        if view["legal_actions"]:
-            client.post(f"/api/v1/games/{game_id}/actions",
-                        json={"action": view["legal_actions"][0], "version": view["version"]},
-                        headers=headers)
-    raise AssertionError("the game did not end")
+from playing import play_to_the_end
 
 
 def nothing_of_it_shown(game_type, table, number):

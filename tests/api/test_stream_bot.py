@@ -6,8 +6,12 @@ import time
 import uuid
 
 import httpx
+import pytest
 
 from tests.api.test_streams import Stream
+
+# On the cluster too: the event stream of twenty games on many slots.
+pytestmark = pytest.mark.cluster
 
 # (type, players, options): the shortest options the contract allows (each game's
 # `quick_options`), 5 of each type, one of them Sixty-six's 4-player partnership game.

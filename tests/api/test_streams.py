@@ -14,6 +14,9 @@ from jsonschema import Draft202012Validator
 
 from api.storage import keys
 
+# On the cluster too: the event streams and their wake-ups.
+pytestmark = pytest.mark.cluster
+
 READ_TIMEOUT = 60
 
 

@@ -6,6 +6,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+# On the cluster too: the due set, vacations and deadlines swept.
+pytestmark = pytest.mark.cluster
+
 DAY = 86400
 HELSINKI = ZoneInfo("Europe/Helsinki")
 

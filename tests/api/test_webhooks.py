@@ -24,6 +24,9 @@ from test_ratings import play_out
 from worker.runner import PromptWorker
 from worker_processes import start_worker, within
 
+# On the cluster too: the outbox beside the commit, and the sweeper after a lost process.
+pytestmark = pytest.mark.cluster
+
 WEBHOOK = "/api/v1/players/me/webhook"
 
 

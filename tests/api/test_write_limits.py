@@ -51,6 +51,7 @@ def test_a_rematch_counts_in_the_open_games_quota(client, new_player, run_bots, 
     assert client.post(f"/api/v1/games/{game_id}/rematch", headers=bert).status_code == 200
 
 
+@pytest.mark.cluster
 def test_a_seat_kept_for_a_player_is_taken_only_by_that_player(client, new_player, run_bots):
     _, anna = new_player("Anna")
     _, bert = new_player("Bert")
@@ -66,6 +67,7 @@ def test_a_seat_kept_for_a_player_is_taken_only_by_that_player(client, new_playe
     assert taken.status_code == 200 and taken.get_json()["your_seat"] == invite["seat"]
 
 
+@pytest.mark.cluster
 def test_many_fresh_players_from_one_address_cannot_fill_the_lobby(redis, store_env):
     client = create_app({**store_env, "TESTING": True, "RATE_LIMITS": {
         "create_player": "100/minute"}}).test_client()
