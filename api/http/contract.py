@@ -30,6 +30,7 @@ from typing import Any
 from apispec import BasePlugin
 
 from api.http import conditional, http_contract
+from api.http.resources.games.analysis.schemas import analysis_schema, analysis_union
 from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
 from api.tables.seating import PACES
 from rules import GAMES
@@ -271,38 +272,6 @@ def game_components(game: Game) -> dict[str, dict]:
     return schemas
 
 
-def analysis_schema(game: Game) -> dict:
-    """A finished game's review (`getAnalysis`, docs/analysis.md), its actions the game's."""
-    action, number = ref(f"{prefix(game)}Action"), {"type": "number"}
-    decision = {"type": "object", "required": ["step", "chosen", "best", "values", "loss",
-                                               "error", "forced"],
-                "properties": {"step": {"type": "integer", "minimum": 0}, "chosen": action,
-                               "best": action,
-                               "values": {"type": "array", "items": {
-                                   "type": "object", "required": ["action", "expected", "error"],
-                                   "properties": {"action": action, "expected": number,
-                                                  "error": number}}},
-                               "loss": {"type": "number", "minimum": 0}, "error": number,
-                               "forced": {"type": "boolean"}}}
-    seat = {"type": "object", "required": ["seat", "decisions", "total_loss", "accuracy",
-                                           "costliest", "luck"],
-            "properties": {"seat": {"type": "integer", "minimum": 0},
-                           "decisions": {"type": "array", "items": decision},
-                           "total_loss": {"type": "number", "minimum": 0},
-                           "accuracy": {"type": ["number", "null"], "minimum": 0},
-                           "costliest": {"type": "array", "items": {"type": "integer"}},
-                           "luck": {"type": "array", "items": {
-                               "type": "object", "required": ["deal", "value", "error"],
-                               "properties": {"deal": {"type": "integer"}, "value": number,
-                                              "error": number}}}}}
-    return {"type": "object", "required": ["status", "job", "type", "better", "seats"],
-            "description": f"The review of a finished {game.title} game",
-            "properties": {"status": {"const": "done"}, "job": {"type": "string"},
-                           "type": {"const": game.name},
-                           "better": {"const": "lower" if game.lower_score_wins else "higher"},
-                           "seats": {"type": "array", "items": seat}}}
-
-
 def example_view(game: Game) -> dict:
     """A real position: a new game at its smallest table, as seat 0 sees it."""
     players = game.min_players
@@ -338,7 +307,8 @@ class ContractPlugin(BasePlugin):
             for name, schema in game_components(game).items():
                 spec.components.schema(name, schema)
             if game.appraise is not None:
-                spec.components.schema(f"{prefix(game)}Analysis", analysis_schema(game))
+                spec.components.schema(f"{prefix(game)}Analysis",
+                                       analysis_schema(game, ref(f"{prefix(game)}Action")))
         spec.components.schema("Seat", SEAT)
         spec.components.schema("Invite", INVITE)
         spec.components.schema("SeatResult", SEAT_RESULT)
@@ -388,15 +358,9 @@ class ContractPlugin(BasePlugin):
 
     @staticmethod
     def _analysis(analysis: dict) -> None:
-        waiting = {"type": "object", "required": ["status", "job"],
-                   "properties": {"status": {"enum": ["queued", "running"]},
-                                  "job": {"type": "string"}}}
         analysis.clear()
-        analysis.update({"anyOf": [waiting, *(ref(f"{prefix(game)}Analysis")
-                                              for game in GAMES.values()
-                                              if game.appraise is not None)],
-                         "description": "A review's status; once done, the review of the "
-                                        "game's `type` (`<Game>Analysis`)"})
+        analysis.update(analysis_union([ref(f"{prefix(game)}Analysis") for game in GAMES.values()
+                                        if game.appraise is not None]))
 
     @staticmethod
     def _events(events: dict) -> None:
