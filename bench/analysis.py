@@ -6,9 +6,10 @@ against its budget, and whether it tells the bots' levels apart.
     nice -n 10 python -m bench.analysis levels --games 50 --jobs 2
 
 Every game is one of the game's quickest whole games (`Game.quick_options`: one deal, round or
-hand), played by bots from fixed seeds. `cost` plays games with medium bots at each player
-count asked (default: the game's fewest, typical and most) and reviews them at the default
-budget: CPU seconds per reviewed game, the evaluations, and reviews a worker serves per hour.
+hand), played by bots from fixed seeds; `--whole` plays the game's default options instead.
+`cost` plays games with medium bots at the game's fewest, typical and most players and reviews
+them at the default budget: CPU seconds per reviewed game, the evaluations, and reviews a worker
+serves per hour.
 `stability` reviews the same games twice with different seeds at each budget (CPU seconds an
 evaluation): how often the two runs name the same best action, and how far the seats' losses
 per decision differ. `levels` seats easy and hard bots alternately (hard at its default clock,
@@ -31,9 +32,9 @@ GAME_SECONDS = 60.0  # api.settings' default analysis budget a game
 
 
 def played(name: str, players: int, seed: int, levels: list[str],
-           budget: Budget | None = None) -> Record:
+           budget: Budget | None = None, whole: bool = False) -> Record:
     game = GAMES[name]
-    options = game.normalise_options(players, game.quick_options)
+    options = game.normalise_options(players, {} if whole else game.quick_options)
     state = game.new_game(players, options, seed)
     rng = random.Random(f"bot:{seed}")
     actions = []
@@ -46,9 +47,10 @@ def played(name: str, players: int, seed: int, levels: list[str],
     return Record(players, options, seed, actions)
 
 
-def cost_of(name: str, players: int, seed: int, game_seconds: float) -> tuple[float, int]:
+def cost_of(name: str, players: int, seed: int, game_seconds: float,
+            whole: bool) -> tuple[float, int]:
     game = GAMES[name]
-    record = played(name, players, seed, ["medium"] * players, Budget(iterations=200))
+    record = played(name, players, seed, ["medium"] * players, Budget(iterations=200), whole)
     started = time.process_time()
     budget, evaluations = evaluation_budget(game, record, game_seconds)
     review(game, record, budget, seed)
@@ -66,7 +68,8 @@ def cost(args, pool) -> None:
     print("game       players  CPU s/game (mean, max)  evaluations  reviews/worker-hour")
     for name in names(args):
         for players in player_counts(name):
-            runs = list(pool.map(cost_of, *zip(*[(name, players, seed, args.game_seconds)
+            runs = list(pool.map(cost_of, *zip(*[(name, players, seed, args.game_seconds,
+                                                  args.whole)
                                                  for seed in range(1, args.games + 1)])))
             seconds = [spent for spent, _ in runs]
             mean = statistics.fmean(seconds)
@@ -154,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", choices=("cost", "stability", "levels"))
     parser.add_argument("--game", choices=sorted(GAMES), help="this game only")
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--whole", action="store_true",
+                        help="the game's default options, not its quickest (cost)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--game-seconds", type=float, default=GAME_SECONDS)
     parser.add_argument("--budgets", default="0.01,0.03,0.1,0.3",
