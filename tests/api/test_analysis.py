@@ -126,3 +126,16 @@ def test_every_games_review_fits_its_schema_and_no_other(client, name):
     other = next(g for g in GAMES.values() if g is not game and analysable(g))
     with pytest.raises(ValidationError):
         fits(client, f"{prefix(other)}Analysis", answer)
+
+
+def test_a_review_whose_job_was_lost_is_queued_again_by_the_next_request(
+        client, new_player, run_bots, run_analyses, redis):
+    _, anna = new_player("Anna")
+    game_id = play_out(client, anna, run_bots)
+    path = f"/api/v1/games/{game_id}/analysis"
+    assert client.post(path, headers=anna).status_code == 202
+    Queue(ANALYSIS_QUEUE, connection=redis).empty()  # a worker died with it
+    again = client.post(path, headers=anna)
+    assert again.status_code == 202 and again.get_json()["status"] == "queued"
+    run_analyses()
+    assert client.get(path, headers=anna).get_json()["status"] == "done"
