@@ -16,7 +16,9 @@ FAULTS = "POYTA_TEST_FAULTS"
 AFTER_COMMIT = "after_commit"
 # A finished game's result is recorded for some of its players and not yet for the others.
 AFTER_RATING_UPDATE = "after_rating_update"
-POINTS = frozenset({AFTER_COMMIT, AFTER_RATING_UPDATE})
+# A finished game is in PostgreSQL, and its outbox entry still in Redis.
+AFTER_ARCHIVE_INSERT = "after_archive_insert"
+POINTS = frozenset({AFTER_COMMIT, AFTER_RATING_UPDATE, AFTER_ARCHIVE_INSERT})
 
 
 def armed(point: str, at: int = 1) -> dict[str, str]:

@@ -3,7 +3,14 @@ workers' alike).
 
     REDIS_URL, REDIS_CLUSTER, RQ_REDIS_URL   where the game store and the queue live
                                (`api.storage.connections.settings`)
+    DATABASE_URL               the PostgreSQL that keeps the record: finished games move there
+                               (`api.storage.sql`); unset, nothing is archived (`make run`
+                               starts an embedded one)
     POYTA_RETENTION_DAYS       finished or idle games and idle players expire after this (30)
+    POYTA_HOT_DAYS             how long Redis keeps a finished game once it is archived (30, the
+                               retention, until the inbox, profiles and leaderboards read the
+                               archive too; fractions allowed): record, replay and events read
+                               the archive after that
     POYTA_TOKEN_CACHE_SECONDS  how long a process trusts a bearer token it looked up (2)
     POYTA_MEDIUM_SECONDS, POYTA_HARD_SECONDS   CPU seconds a search bot thinks per move
     POYTA_PUBLIC_URL           the address links in notices point to
@@ -60,7 +67,9 @@ TEST_CLOCK = "POYTA_TEST_CLOCK"
 class Settings:
     connections: dict = field(default_factory=lambda: connections.settings({}))
     store_given: bool = False  # REDIS_URL was set: else a worker's store is its queue's Redis
+    database_url: str | None = None
     retention_seconds: int = 30 * 86400
+    hot_seconds: int = 30 * 86400
     token_cache_seconds: float = 2.0
     budgets: dict[str, Budget] = field(default_factory=dict)
     public_url: str = "http://127.0.0.1:8000"
@@ -91,7 +100,9 @@ class Settings:
         return cls(
             connections=connections.settings(env),
             store_given=bool(env.get("REDIS_URL")),
+            database_url=env.get("DATABASE_URL") or None,
             retention_seconds=int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400),
+            hot_seconds=max(1, int(float(env.get("POYTA_HOT_DAYS") or 30) * 86400)),
             token_cache_seconds=float(env.get("POYTA_TOKEN_CACHE_SECONDS") or 2.0),
             budgets=budgets,
             public_url=public_url,

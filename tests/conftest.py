@@ -1,4 +1,4 @@
-"""Real parts for every test: a Redis server, RQ workers and the Flask app.
+"""Real parts for every test: a Redis server, a PostgreSQL server, RQ workers and the Flask app.
 
 Redis is the one in TEST_REDIS_URL when set; otherwise the tests start their
 own embedded Valkey on a free port, so they never touch anybody's data.
@@ -20,6 +20,7 @@ from api.http import create_app
 from api.devtools.embedded_redis import start_embedded
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
 from worker.runner import PromptWorker
+from postgres_servers import database, database_url, postgres  # noqa: F401 (fixtures)
 from redis_servers import (  # noqa: F401 (fixtures)
     connect_store, queue_redis_url, store_settings, valkey_cluster,
 )
@@ -45,8 +46,9 @@ def store_env(redis_url, request):
 
 
 @pytest.fixture
-def store(store_env, monkeypatch):
-    """A client of the game store, emptied; jobs run in this process find it in the environment."""
+def store(store_env, database, monkeypatch):
+    """A client of the game store, emptied (and the record's database); jobs run in this process
+    find them in the environment."""
     for name, value in store_env.items():
         monkeypatch.setenv(name, value)
     client = connect_store(store_env)

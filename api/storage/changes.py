@@ -22,6 +22,9 @@ from api.storage.keys import CHANNEL_PATTERN, chat_channel, game_channel, inbox_
 __all__ = ["ChangeFeed", "chat_channel", "game_channel", "inbox_channel"]
 T = TypeVar("T")
 GONE_CHECK = 1.0   # seconds between looks at whether a waiting request's client went away
+# The longest the first waiter of a process waits for the feed's subscription (Redis answers in
+# milliseconds; longer, it is away, and the waiter's own read fails).
+SUBSCRIBE_WAIT = 2.0
 
 
 class ChangeFeed:
@@ -30,6 +33,7 @@ class ChangeFeed:
         self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
+        self._subscribed = threading.Event()
 
     def hold(self, channel: str, read: Callable[[], T], unchanged: Callable[[T], bool],
              timeout: float, gone: Callable[[], bool] = lambda: False) -> T:
@@ -69,19 +73,26 @@ class ChangeFeed:
                     del self._waiters[channel]
 
     def _ensure_listener(self) -> None:
+        """The process's one subscription, started by its first waiter, which waits until
+        Redis confirmed it: a change published before that would reach no one, and the
+        waiter would sit out its whole wait."""
         with self._lock:
             if self._listener is None or not self._listener.is_alive():
                 self._listener = threading.Thread(target=self._listen, name="change-feed",
                                                   daemon=True)
                 self._listener.start()
+        self._subscribed.wait(SUBSCRIBE_WAIT)
 
     def _listen(self) -> None:
         while True:
             try:
-                pubsub = connections.pubsub(self.redis, ignore_subscribe_messages=True)
+                pubsub = connections.pubsub(self.redis)
                 pubsub.psubscribe(CHANNEL_PATTERN)
                 for message in pubsub.listen():
-                    self._wake(message["channel"].decode())
+                    if message["type"] == "psubscribe":
+                        self._subscribed.set()
+                    elif message["type"] == "pmessage":
+                        self._wake(message["channel"].decode())
             except connections.UNAVAILABLE:
                 telemetry.redis_error("change feed")
                 self._wake_all()  # waiters re-check their condition themselves

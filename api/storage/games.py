@@ -344,6 +344,10 @@ class GameStore:
         """Every action, {"seat", "action"} each, oldest first."""
         return self._read_log(game_id)[0]
 
+    def packed_log(self, game_id: str) -> bytes | None:
+        """A finished game's packed log, as stored (None while it is played)."""
+        return self.redis.hget(keys.game(game_id), "log")
+
     def log(self, game_id: str, version: int) -> FinishedLog | None:
         """A finished game's whole log (None while it is played)."""
         packed = self.redis.hget(keys.game(game_id), "log")

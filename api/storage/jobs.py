@@ -27,12 +27,17 @@ DEEP_BOT_QUEUE = "bots-deep"  # moves of bots that think long, on workers of the
 HEAVY_BOT_QUEUE = "bots-heavy"
 NOTICE_QUEUE = "notices"      # its own worker: a slow webhook never delays a bot move
 WEBHOOK_QUEUE = "webhooks"    # players' webhooks: the notice worker takes them after the notices
+# Finished games into PostgreSQL: the notice worker takes them last, so an archive that waits
+# for its database never holds up a notice.
+ARCHIVE_QUEUE = "archive"
 # Reviews of finished games: up to a minute of CPU each, taken only when no bot move waits.
 ANALYSIS_QUEUE = "analyses"
-QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_QUEUE, WEBHOOK_QUEUE, ANALYSIS_QUEUE)
+QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_QUEUE, WEBHOOK_QUEUE, ARCHIVE_QUEUE,
+          ANALYSIS_QUEUE)
 # The order in which a bot worker takes its queues (the deep worker of `worker.layout`).
 BOT_QUEUE_ORDER = (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)
-NOTICE_WORKER_QUEUES = (NOTICE_QUEUE, WEBHOOK_QUEUE)  # `python -m worker.run notices webhooks`
+# `python -m worker.run notices webhooks archive`
+NOTICE_WORKER_QUEUES = (NOTICE_QUEUE, WEBHOOK_QUEUE, ARCHIVE_QUEUE)
 
 PLAY_BOTS = "worker.jobs.play_bots"
 DEADLINE_PASSED = "worker.jobs.deadline_passed"
@@ -42,6 +47,7 @@ SEND_DIGEST = "worker.jobs.send_digest"
 NOTIFY_CHALLENGE = "worker.jobs.notify_challenge"
 RECORD_RESULTS = "worker.jobs.record_results"
 DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
+ARCHIVE_GAME = "worker.jobs.archive_game"
 ANALYSE = "worker.jobs.analyse"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
@@ -68,6 +74,10 @@ def analysis_job_id(game_id: str) -> str:
 
 def results_job_id(game_id: str) -> str:
     return f"results-{game_id}"
+
+
+def archive_job_id(game_id: str) -> str:
+    return f"archive-{game_id}"
 
 
 def notice_job_id(game_id: str, seat: int, turn_since: int) -> str:
@@ -124,6 +134,12 @@ class JobBoard:
         job_id = results_job_id(game_id)
         if not self.in_hand(job_id):
             self._enqueue(BOT_QUEUE, RECORD_RESULTS, game_id, job_id=job_id)
+
+    def archive_game(self, game_id: str) -> None:
+        """Queued unless the game's archiving job is in hand already."""
+        job_id = archive_job_id(game_id)
+        if not self.in_hand(job_id):
+            self._enqueue(ARCHIVE_QUEUE, ARCHIVE_GAME, game_id, job_id=job_id)
 
     def analyse(self, game_id: str) -> None:
         self._enqueue(ANALYSIS_QUEUE, ANALYSE, game_id, job_id=analysis_job_id(game_id),

@@ -176,6 +176,7 @@ def leaderboard_played(game_type: str) -> str:
 # --- keys of their own --------------------------------------------------------------------------
 LOBBY = "lobby"                 # public waiting games, scored by creation time
 DUE = "due"                     # games a worker must look at, scored by when
+ARCHIVE_OUTBOX = "archive:outbox"  # finished games owed to PostgreSQL, scored by when to look
 DIGESTS = "digests"             # players with a daily digest, scored by when it is next due
 SWEEP_LOCK = "sweep:lock"
 VAPID_KEY = "vapid:private_key"

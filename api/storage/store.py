@@ -1,13 +1,16 @@
 """The game store: one client of the game's Redis (or Redis Cluster), shared by the stores of
-each keyspace."""
+each keyspace; and the record's PostgreSQL (`finished`, None when no DATABASE_URL is given:
+then nothing is archived)."""
 from __future__ import annotations
 
 from redis import Redis
 
 from api.storage.addresses import AddressGames
 from api.storage.analyses import AnalysisStore
+from api.storage.archive_outbox import ArchiveOutbox
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
+from api.storage.finished_games import FinishedGames
 from api.storage.friends import FriendStore
 from api.storage.games import MAX_LOG_ACTIONS, GameStore
 from api.storage.lobby import LobbyStore
@@ -21,8 +24,10 @@ from api.storage.webhooks import WebhookStore
 
 class Storage:
     def __init__(self, redis: Redis, retention_seconds: int = 30 * 86400,
-                 max_log_actions: int = MAX_LOG_ACTIONS):
+                 max_log_actions: int = MAX_LOG_ACTIONS, database_url: str | None = None):
         self.redis = redis
+        self.finished = FinishedGames(database_url) if database_url else None
+        self.archive_outbox = ArchiveOutbox(redis)
         self.games = GameStore(redis, retention_seconds, max_log_actions)
         self.players = PlayerStore(redis, retention_seconds)
         self.passkeys = PasskeyStore(redis, retention_seconds)

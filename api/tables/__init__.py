@@ -1,6 +1,6 @@
 """The domain: players, their passkeys and their clocks, tables and seats, play, bots and
 deadlines, talk, history, notices and reminders, results, ratings and profiles, friends and
-blocks, and what a player's stream (and webhook) tells.
+blocks, what a player's stream (and webhook) tells, and the archive of finished games.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -13,6 +13,7 @@ from api.storage.connections import Client
 from api.storage.jobs import JobBoard
 from api.storage.store import Storage
 from api.tables.analysis import Analysis
+from api.tables.archive import Archive
 from api.tables.bots import Bots
 from api.tables.challenges import Challenges
 from api.tables.chat import Chat
@@ -43,7 +44,7 @@ class Tables:
                  settings: Settings | None = None):
         self.settings = settings or Settings.from_env()
         self.storage = Storage(redis, self.settings.retention_seconds,
-                               self.settings.max_game_actions)
+                               self.settings.max_game_actions, self.settings.database_url)
         self.jobs = JobBoard(queue_redis or redis)
         self.clock = clock_for(self.settings.test_clock)
         self.games = Games(self.storage, self.jobs, self.settings, self.clock)
@@ -53,8 +54,10 @@ class Tables:
         self.seating = Seating(self.games, self.clocks, paces)
         self.play = Play(self.games)
         self.watching = Watching(self.games)
-        self.history = History(self.games, self.watching)
-        self.analysis = Analysis(self.games, self.history, self.jobs, self.settings)
+        self.archive = Archive(self.games)
+        self.history = History(self.games, self.watching, self.archive)
+        self.analysis = Analysis(self.games, self.archive, self.history, self.jobs,
+                                 self.settings)
         self.chat = Chat(self.games)
         self.streams = Streams(self.games)
         self.webhooks = Webhooks(self.streams, self.settings)

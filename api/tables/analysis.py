@@ -12,7 +12,9 @@ from __future__ import annotations
 from api.settings import Settings
 from api.storage.analyses import DONE, QUEUED, AnalysisStore
 from api.storage.jobs import JobBoard, analysis_job_id
-from api.tables.errors import Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable
+from api.tables.archive import Archive
+from api.tables.errors import (Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable,
+                               no_game)
 from api.tables.games import Games
 from api.tables.history import History
 from api.tables.model import FINISHED, Player, StoredGame
@@ -24,8 +26,10 @@ WAIT_SECONDS = 60  # Retry-After when a player waits for MAX_WAITING reviews alr
 
 
 class Analysis:
-    def __init__(self, games: Games, history: History, jobs: JobBoard, settings: Settings):
+    def __init__(self, games: Games, archive: Archive, history: History, jobs: JobBoard,
+                 settings: Settings):
         self.games = games
+        self.archive = archive
         self.history = history
         self.jobs = jobs
         self.store: AnalysisStore = games.storage.analyses
@@ -67,7 +71,7 @@ class Analysis:
         stored = self.store.read(game_id)
         if stored is None or stored.status == DONE:
             return False
-        game = self.games.load(game_id)
+        game = self._game(game_id)
         self.store.running(game_id)
         record = Record(game.meta.players, game.meta.options, game.state["seed"],
                         self.history.finished_actions(game))
@@ -75,8 +79,15 @@ class Analysis:
         self.store.done(game_id, as_json(review(game.game, record, budget, seed=0)))
         return True
 
+    def _game(self, game_id: str) -> StoredGame:
+        """The game in play or finished, from the archive once Redis let it go."""
+        stored = self.games.find(game_id) or self.archive.game(game_id)
+        if stored is None:
+            raise no_game(game_id)
+        return stored
+
     def _finished(self, game_id: str, player: Player | None) -> StoredGame:
-        stored = self.games.load(game_id)
+        stored = self._game(game_id)
         if not stored.meta.public and stored.seat_of(player.id if player else None) is None:
             raise Forbidden("this game is private: only its players may see its analysis")
         if stored.status() != FINISHED:

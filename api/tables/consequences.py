@@ -18,6 +18,8 @@ from api.storage.jobs import bots_job_id
 from api.tables.model import FINISHED, StoredGame
 
 DUE_GRACE = 2.0   # seconds a queued job has before the sweeper looks after its game
+# Seconds a finished game's results and archiving have before the sweeper looks after them.
+ARCHIVE_GRACE = 10.0
 BOTS_NOW = -1.0   # the due time of a game whose bots must move now
 
 
@@ -82,6 +84,14 @@ class OweWebhooks:
 
 
 @dataclass(frozen=True)
+class ArchiveGame:
+    """Ahead: the finished game is owed to the archive (its outbox entry, due at `at`), which
+    its results' job drains once they are recorded, else the sweeper."""
+    game_id: str
+    at: float
+
+
+@dataclass(frozen=True)
 class QueueBots:
     """The job that makes the moves due: `first` when a human waits for its answer."""
     game_id: str
@@ -111,7 +121,8 @@ class DeliverWebhooks:
     """Queue the deliveries owed by `OweWebhooks`, and settle the marks."""
 
 
-Consequence = Union[MarkDue, OweWebhooks, QueueBots, RecordResults, NotifyTurn, DeliverWebhooks]
+Consequence = Union[MarkDue, OweWebhooks, ArchiveGame, QueueBots, RecordResults, NotifyTurn,
+                    DeliverWebhooks]
 
 
 @dataclass(frozen=True)
@@ -134,6 +145,8 @@ def consequences(facts: Committed) -> Consequences:
                              else due))
     elif facts.finishes:  # its results are due as soon as it ends
         ahead.append(MarkDue(facts.game_id, facts.updated + DUE_GRACE))
+    if facts.finishes:
+        ahead.append(ArchiveGame(facts.game_id, facts.updated + ARCHIVE_GRACE))
     ahead.append(OweWebhooks(facts.players))
 
     after: list[Consequence] = []

@@ -1,5 +1,6 @@
-"""Carrying out what follows a commit (`api.tables.consequences` decides it): the due-set and
-the webhook marks before the commit, then the jobs, in the order the decision lists them."""
+"""Carrying out what follows a commit (`api.tables.consequences` decides it): the due-set, the
+archive's outbox and the webhook marks before the commit, then the jobs, in the order the
+decision lists them."""
 from __future__ import annotations
 
 import secrets
@@ -9,8 +10,8 @@ from api.storage.jobs import JobBoard
 from api.storage.store import Storage
 from api.storage.webhooks import player_of
 from api.tables.consequences import (
-    DUE_GRACE, Consequence, Consequences, DeliverWebhooks, MarkDue, NotifyTurn, OweWebhooks,
-    QueueBots, RecordResults,
+    DUE_GRACE, ArchiveGame, Consequence, Consequences, DeliverWebhooks, MarkDue, NotifyTurn,
+    OweWebhooks, QueueBots, RecordResults,
 )
 from api.tables.scheduling import BotScheduler
 
@@ -28,6 +29,9 @@ class FollowUp:
         for each in plan.ahead:
             if isinstance(each, MarkDue):
                 self.storage.schedule.mark_due(each.game_id, each.at)
+            elif isinstance(each, ArchiveGame):
+                if self.storage.finished is not None:  # else there is no archive to owe
+                    self.storage.archive_outbox.owe(each.game_id, each.at)
             elif isinstance(each, OweWebhooks):
                 marks += self.owe_webhooks(each.players)
             else:
@@ -35,8 +39,8 @@ class FollowUp:
         return marks
 
     def undo(self, marks: list[str]) -> None:
-        """The commit did not happen: nobody is owed a delivery for it. (A due mark stays:
-        the sweeper finds nothing to do.)"""
+        """The commit did not happen: nobody is owed a delivery for it. (A due mark and an
+        archive entry stay: the sweepers find nothing to do.)"""
         self.jobs.webhook_marks.settle(marks)
 
     def after(self, plan: Consequences, marks: list[str]) -> None:

@@ -5,6 +5,9 @@ with every hand.
 Access: the events follow the game's watch rule; the record and the replay wait for the end,
 and of a private game are shown only to its players.
 
+Once Redis has let a finished game go (its hot window after archiving), all of this is read
+from the archive (`api.tables.archive`), with the same answers and versions.
+
 A finished game's log never changes: each process keeps the logs it unpacked last (up to
 `LOG_CACHE_BYTES`), so reading a long game's events, record or replay again costs neither the
 transfer of its packed log nor its unpacking, and a reader that holds the answer already
@@ -17,7 +20,8 @@ from dataclasses import dataclass
 
 from cachetools import LRUCache
 
-from api.storage.packed_logs import FinishedLog
+from api.storage.packed_logs import FinishedLog, finished_log
+from api.tables.archive import Archive
 from api.tables.errors import Forbidden, NotFound, no_game
 from api.tables.games import Games
 from api.tables.model import FINISHED, Player, StoredGame
@@ -68,8 +72,9 @@ def _chapters(stored: StoredGame, actions: list[dict]) -> tuple[list[dict], list
 
 
 class History:
-    def __init__(self, games: Games, watching: Watching):
+    def __init__(self, games: Games, watching: Watching, archive: Archive):
         self.games = games
+        self.archive = archive
         self.watching = watching
         self.store = games.storage.games
         self._logs: LRUCache[str, FinishedLog] = LRUCache(LOG_CACHE_BYTES,
@@ -92,7 +97,10 @@ class History:
             return held
         log = self.store.log(game_id, version)
         if log is None:
-            raise no_game(game_id)
+            found = self.archive.find(game_id)
+            if found is None or found.version != version:
+                raise no_game(game_id)
+            log = finished_log(version, found.log)
         return self._hold(game_id, log)
 
     def events(self, game_id: str, player: Player | None, after: int,
@@ -101,8 +109,9 @@ class History:
         instant: `last` is the number the answer reaches (a reader that goes on from it never
         skips one), `next` the same while newer events are already there, else None."""
         held = self._held(game_id)
-        found = self.store.events(game_id, player and player.id, after, limit,
-                                  held and held.version)
+        found = (self.store.events(game_id, player and player.id, after, limit,
+                                   held and held.version)
+                 or self.archive.events(game_id, player and player.id, held and held.version))
         if found is None:
             raise no_game(game_id)
         self.watching.may_watch(game_id, player, found.seat, found.public)
@@ -129,7 +138,8 @@ class History:
         """The version and visibility of a finished game whose record (or replay) the caller
         may see, read without its JSON."""
         refusal = REPLAY_WAITS if replay else RECORD_WAITS
-        head = self.store.head(game_id, player and player.id)
+        head = (self.store.head(game_id, player and player.id)
+                or self.archive.head(game_id, player and player.id))
         if head is None:
             raise no_game(game_id)
         if head.status == FINISHED and not head.public and head.seat is None:
@@ -139,7 +149,9 @@ class History:
         return head.version, head.public
 
     def _finished(self, game_id: str, player: Player | None, refusal: str) -> StoredGame:
-        stored = self.games.load(game_id)
+        stored = self.games.find(game_id) or self.archive.game(game_id)
+        if stored is None:
+            raise no_game(game_id)
         if (stored.status() == FINISHED and not stored.meta.public
                 and stored.seat_of(player.id if player else None) is None):
             raise Forbidden("this game is private: only its players may see its record")

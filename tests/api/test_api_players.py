@@ -99,7 +99,7 @@ def test_a_rename_shows_at_the_tables_of_unfinished_games_without_a_commit(
     waiting = threading.Thread(target=lambda: woken.append(other.get(
         f"/api/v1/games/{game_id}?wait=20", headers={**bert, "If-None-Match": etag})))
     waiting.start()
-    time.sleep(0.5)  # the process's change feed subscribes on its first wait
+    time.sleep(0.5)  # the request waits before the change
     started = time.monotonic()
     renamed = client.patch("/api/v1/players/me", json={"name": "Anni"}, headers=anna)
     assert renamed.status_code == 200 and renamed.get_json()["name"] == "Anni"

@@ -228,7 +228,7 @@ def test_a_waiting_reader_hears_a_message_as_soon_as_it_is_said(live_server):
         heard["seconds"] = time.monotonic() - started
     listener = threading.Thread(target=listen)
     listener.start()
-    time.sleep(0.5)  # the process's change feed subscribes on its first wait
+    time.sleep(0.5)  # the request waits before the change
     assert "answer" not in heard  # nothing said yet: it waits
     assert http.post(chat, json={"text": "Hi!"}, headers=anna).status_code == 201
     listener.join()

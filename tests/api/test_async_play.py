@@ -173,7 +173,7 @@ def test_long_poll_wakes_on_a_move_and_the_inbox_too(live_client):
             "inbox", f"{base}/api/v1/players/me/games?wait=20", inbox_etag))]
     for waiter in waiters:
         waiter.start()
-    time.sleep(0.5)  # the process's change feed subscribes on its first wait
+    time.sleep(0.5)  # the request waits before the change
     session.post(f"{base}/api/v1/games/{game['id']}/actions",
                  json={"action": {"type": "play", "card": bert_card}}, headers=bert)
     for waiter in waiters:

@@ -32,11 +32,11 @@ def samples(text: str) -> dict[tuple, float]:
             for family in text_string_to_metric_families(text) for sample in family.samples}
 
 
-def test_alive_and_ready_when_store_and_queue_answer(client):
+def test_alive_and_ready_when_store_queue_and_database_answer(client):
     assert client.get("/healthz").get_json() == {"status": "alive"}
     ready = client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.get_json()["checks"] == {"game store": "ok", "queue": "ok"}
+    assert ready.get_json()["checks"] == {"game store": "ok", "queue": "ok", "database": "ok"}
 
 
 def test_not_ready_names_what_does_not_answer(redis_url):

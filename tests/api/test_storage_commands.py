@@ -26,8 +26,8 @@ pytestmark = pytest.mark.cluster
 CEILINGS = {"304 poll": 1, "seated view": 1, "accepted action": 3, "bot job body": 3,
             "events": 2, "long-poll wake beyond its first check": 2,
             # Once in a game's life: the log read to pack it, and the game marked due for its
-            # results before the commit.
-            "finishing move": 4,
+            # results and owed to the archive before the commit.
+            "finishing move": 5,
             # Recording a finished game's results: per rated player, their standings read
             # (when the ratings before the game are first kept), their update and their
             # leaderboard entry; per game, its load, the kept ratings, their keeping and the
@@ -277,11 +277,11 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
         actions.append(counted.during(lambda: client.post(
             f"{url}/actions", json={"action": view["legal_actions"][0]}, headers=anna)))
     # The game ended with the human's last move (then the last job found nothing to do) or with
-    # the last job's: it marked the game due for its results, read the log, then committed it
-    # packed.
+    # the last job's: it marked the game due for its results, owed it to the archive, read the
+    # log, then committed it packed.
     human_finished = jobs[-1] == ["HMGET"]
     finishing = actions[-1] if human_finished else jobs[-1]
-    assert finishing[-3:] == ["ZADD", "EVALSHA", "EVALSHA"], finishing
+    assert finishing[-4:] == ["ZADD", "ZADD", "EVALSHA", "EVALSHA"], finishing
     moves = actions[:-1] if human_finished else actions
     assert max(map(len, moves)) <= CEILINGS["accepted action"], max(moves, key=len)
     if human_finished:

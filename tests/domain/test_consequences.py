@@ -3,8 +3,8 @@ no game, only the decision."""
 import pytest
 
 from api.tables.consequences import (
-    BOTS_NOW, DUE_GRACE, Committed, DeliverWebhooks, MarkDue, NotifyTurn, OweWebhooks, Position,
-    QueueBots, RecordResults, consequences,
+    ARCHIVE_GRACE, BOTS_NOW, DUE_GRACE, ArchiveGame, Committed, DeliverWebhooks, MarkDue,
+    NotifyTurn, OweWebhooks, Position, QueueBots, RecordResults, consequences,
 )
 
 ACTIVE, FINISHED, WAITING = "active", "finished", "waiting"
@@ -54,9 +54,15 @@ TABLE = {
         HUMAN_TO_ACT, BOTS_ALONE,
         [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
         [QueueBots("g1", "bots-g1-7", ("easy",), "anna", True, first=False), DeliverWebhooks()]),
-    "the game finishes: its results are due and queued": (
+    "the game finishes: its results are due and queued, the archive owed it": (
         BOT_DUE, OVER,
-        [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
+        [MarkDue("g1", AT + DUE_GRACE), ArchiveGame("g1", AT + ARCHIVE_GRACE),
+         OweWebhooks(("anna",))],
+        [RecordResults("g1"), DeliverWebhooks()]),
+    "a human's move finishes the game: owed to the archive, its results queued": (
+        HUMAN_TO_ACT, OVER,
+        [MarkDue("g1", AT + DUE_GRACE), ArchiveGame("g1", AT + ARCHIVE_GRACE),
+         OweWebhooks(("anna",))],
         [RecordResults("g1"), DeliverWebhooks()]),
     "a finished game changes again (its results kept): nothing more": (
         OVER, OVER,
@@ -93,4 +99,4 @@ def test_marks_come_ahead_of_the_commit_and_deliveries_last():
     ahead, later = follows(HUMAN_TO_ACT, OVER, ("anna", "ben"))
     assert ahead[-1] == OweWebhooks(("anna", "ben"))
     assert later[-1] == DeliverWebhooks()
-    assert all(not isinstance(each, (MarkDue, OweWebhooks)) for each in later)
+    assert all(not isinstance(each, (MarkDue, ArchiveGame, OweWebhooks)) for each in later)

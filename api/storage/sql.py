@@ -1,0 +1,53 @@
+"""The record's PostgreSQL (`DATABASE_URL`): one psycopg connection pool per process and
+database, and what counts as the database being away.
+
+While PostgreSQL is away nothing waits long for it: a connection is opened within
+`CONNECT_SECONDS` and one is waited for from the pool within `WAIT_SECONDS`, then the caller
+gets a `DATABASE_ERRORS` error (the archive's job is retried, its sweeper finds what is left).
+A connection is checked as it leaves the pool, so one broken by a restart is replaced, not used.
+"""
+from __future__ import annotations
+
+import threading
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+CONNECT_SECONDS = 1
+WAIT_SECONDS = 2.0
+POOL_SIZE = 8
+DATABASE_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout)
+
+_pools: dict[str, ConnectionPool] = {}
+_pools_lock = threading.Lock()
+
+
+def pool_for(url: str) -> ConnectionPool:
+    """The process's pool of `url`, opened on first use (a worker's jobs and every Tables of an
+    API process share it)."""
+    with _pools_lock:
+        if url not in _pools:
+            pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, timeout=WAIT_SECONDS,
+                                  kwargs={"connect_timeout": CONNECT_SECONDS,
+                                          "autocommit": True},
+                                  check=ConnectionPool.check_connection, open=False,
+                                  name="poyta-record")
+            pool.open(wait=False)
+            _pools[url] = pool
+        return _pools[url]
+
+
+def ping(url: str, seconds: float) -> None:
+    """Raises one of DATABASE_ERRORS unless the database answers within `seconds`."""
+    with psycopg.connect(url, connect_timeout=max(1, int(seconds))) as connection:
+        connection.execute("SELECT 1")
+
+
+def empty(url: str) -> None:
+    """Every table of the schema emptied but the migrations' own (for tests and benches)."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        tables = [name for (name,) in connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename <> 'alembic_version'")]
+        if tables:
+            connection.execute("TRUNCATE " + ", ".join(f'"{name}"' for name in tables))

