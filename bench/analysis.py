@@ -67,7 +67,7 @@ def cost(args, pool) -> None:
           f"{EVALUATION_SECONDS:g} s an evaluation")
     print("game       players  CPU s/game (mean, max)  evaluations  reviews/worker-hour")
     for name in names(args):
-        for players in player_counts(name):
+        for players in [args.players] if args.players else player_counts(name):
             runs = list(pool.map(cost_of, *zip(*[(name, players, seed, args.game_seconds,
                                                   args.whole)
                                                  for seed in range(1, args.games + 1)])))
@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", choices=("cost", "stability", "levels"))
     parser.add_argument("--game", choices=sorted(GAMES), help="this game only")
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--players", type=int, help="this player count only (cost)")
     parser.add_argument("--whole", action="store_true",
                         help="the game's default options, not its quickest (cost)")
     parser.add_argument("--jobs", type=int, default=1)
