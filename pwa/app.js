@@ -12,6 +12,7 @@ import { askName } from "./welcome.js";
 import { profilePage } from "./profile.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { friendsPage, addFriendPage } from "./friends.js";
+import { tournamentsPage, tournamentPage } from "./tournaments.js";
 
 window.addEventListener("offline", () => setOffline(true));
 window.addEventListener("online", () => { setOffline(false); if (page && page.pollNow) page.pollNow(); });
@@ -52,6 +53,8 @@ async function route() {
     else if (name === "leaderboard" && arg) await leaderboardPage(arg);
     else if (name === "friends") await friendsPage();
     else if (name === "friend" && arg) await addFriendPage(arg);
+    else if (name === "tournaments") await tournamentsPage();
+    else if (name === "tournament" && arg) await tournamentPage(arg);
     else setPage(t("notfound"), h("h1", { text: t("notfound") }), h("p", {}, h("a", { href: "#/" }, t("nav.home"))));
   } catch (error) {
     handleError(error);

@@ -9,6 +9,7 @@ import { TABLE_BANK } from "./clock.js";
 import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 import { leaderboardLinks, ratedChoice } from "./leaderboard.js";
 import { invitationList } from "./friends.js";
+import { tournamentsLink } from "./tournaments.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d", "bank"];
 const DEFAULT_PACE = "1d";
@@ -42,7 +43,7 @@ export async function homePage(page, retry) {
   const renderers = new Map(await Promise.all(types.map(async (ty) => [ty.type, await loadModule(ty.type)])));
   buildCreateForm(form, types, renderers);
   renderLobby(lobby);
-  boards.replaceWith(leaderboardLinks(types));
+  boards.replaceWith(leaderboardLinks(types), tournamentsLink());
   rules.append(h("h2", { id: "rules-list", text: t("home.rulesList") }),
     h("ul", { class: "plain-list link-list" }, types.map((ty) =>
       h("li", {}, h("button", { type: "button", class: "link", "aria-haspopup": "dialog",

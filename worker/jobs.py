@@ -83,3 +83,9 @@ def deliver_webhook(player_id: str, token: str) -> int:
 def analyse(game_id: str) -> bool:
     """Review a finished game, once (`api.tables.analysis`)."""
     return _tables_of_job().analysis.run(game_id)
+
+
+def move_tournament_on(tournament_id: str) -> str:
+    """Start the tournament, pair and open its next round, or end it, whichever is due; its
+    status after."""
+    return _tables_of_job().tournaments.move_on(tournament_id)

@@ -12,9 +12,10 @@ own settings is here, each for a reason given where it is done:
   abandoned job only after a minute or more);
 * the sweeper, run every `SWEEP_SECONDS` by one worker at a time: it looks after every game
   whose due time passed (`api.tables.bots.Bots.sweep`), queues the daily digests whose hour
-  has come (`api.tables.reminders.Reminders.sweep_digests`) and the webhook deliveries a dead
-  process left owed (`api.tables.webhooks.Webhooks.sweep`) and the finished games still owed to
-  the archive (`api.tables.archive.Archive.sweep`);
+  has come (`api.tables.reminders.Reminders.sweep_digests`), the webhook deliveries a dead
+  process left owed (`api.tables.webhooks.Webhooks.sweep`), the finished games still owed to
+  the archive (`api.tables.archive.Archive.sweep`) and the tournaments whose start or round
+  deadline has passed (`api.tables.tournaments.Tournaments.sweep`);
 * after a lost Redis, the job cut short is queued again and the scheduler's locks released
   (`PoytaWorker.recover`).
 
@@ -135,6 +136,7 @@ class PoytaWorker(PromptWorker):
                     tables.reminders.sweep_digests()
                     tables.webhooks.sweep()
                     tables.archive.sweep()
+                    tables.tournaments.sweep()
             except UNAVAILABLE:
                 log.warning("worker %s: sweep skipped, Redis does not answer", self.name)
             except Exception:  # a bad game must not stop the sweeper for every other game

@@ -26,7 +26,7 @@ API_PREFIX = "/api/v1"
 RESOURCES = ("players", "players.passkeys", "players.clock", "players.friends",
              "players.webhook", "players.profile", "stream", "push", "games", "games.seat",
              "games.chat", "games.preselection", "games.leaderboard", "games.stream",
-             "games.analysis")
+             "games.analysis", "tournaments")
 
 
 class PoytaApi(Api):

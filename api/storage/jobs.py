@@ -48,6 +48,7 @@ NOTIFY_CHALLENGE = "worker.jobs.notify_challenge"
 RECORD_RESULTS = "worker.jobs.record_results"
 DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 ARCHIVE_GAME = "worker.jobs.archive_game"
+MOVE_TOURNAMENT_ON = "worker.jobs.move_tournament_on"
 ANALYSE = "worker.jobs.analyse"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
@@ -140,6 +141,17 @@ class JobBoard:
         job_id = archive_job_id(game_id)
         if not self.in_hand(job_id):
             self._enqueue(ARCHIVE_QUEUE, ARCHIVE_GAME, game_id, job_id=job_id)
+
+    def tournament_game_finished(self, tournament_id: str, game_id: str) -> None:
+        """Look at the tournament once the game finished: one job per finished game, so a
+        game that finishes while another's job runs is never missed."""
+        self.move_tournament_on(tournament_id, f"tournament-{tournament_id}-{game_id}")
+
+    def move_tournament_on(self, tournament_id: str, job_id: str | None = None) -> None:
+        """Start the tournament, or its next round, or end it, whichever is due (a quick job)."""
+        job_id = job_id or f"tournament-{tournament_id}"
+        if not self.in_hand(job_id):
+            self._enqueue(BOT_QUEUE, MOVE_TOURNAMENT_ON, tournament_id, job_id=job_id)
 
     def analyse(self, game_id: str) -> None:
         self._enqueue(ANALYSIS_QUEUE, ANALYSE, game_id, job_id=analysis_job_id(game_id),

@@ -1,9 +1,10 @@
 """Every Redis key and channel name of Pöytä.
 
-Cluster-ready: a game's keys share the hash tag `{<game id>}` and a player's keys `{<player
-id>}`, so every multi-key command and script touches one hash slot. Keys without a tag (the
-lobby, the due-set, invites, sign-in codes, passkey sign-in challenges, the owners of passkeys'
-credential ids) are each one key of their own.
+Cluster-ready: a game's keys share the hash tag `{<game id>}`, a player's keys `{<player id>}`
+and a tournament's `{<tournament id>}`, so every multi-key command and script touches one hash
+slot. Keys without a tag (the lobby, the due-sets, the list of tournaments, invites, sign-in
+codes, passkey sign-in challenges, the owners of passkeys' credential ids) are each one key of
+their own.
 """
 from __future__ import annotations
 
@@ -156,6 +157,22 @@ def player_keys(player_id: str) -> list[str]:
             recent_games(player_id), friends(player_id), blocks(player_id), webhook(player_id)]
 
 
+def player_tournaments(player_id: str) -> str:
+    """The tournaments the player entered, scored by when."""
+    return f"player:{{{player_id}}}:tournaments"
+
+
+# --- a tournament: its document, and the leases of its tables' games being made ------------------
+def tournament(tournament_id: str) -> str:
+    """The tournament's JSON document and its version."""
+    return f"tournament:{{{tournament_id}}}"
+
+
+def tournament_table_lease(tournament_id: str, number: int, table: int) -> str:
+    """Held while one process makes the game of a round's table."""
+    return f"tournament:{{{tournament_id}}}:making:{number}:{table}"
+
+
 # --- a game type's leaderboard: the ordinals, and beside them who each player is -------------
 def leaderboard(game_type: str) -> str:
     """Players with enough rated games, scored by ordinal."""
@@ -179,6 +196,8 @@ DUE = "due"                     # games a worker must look at, scored by when
 ARCHIVE_OUTBOX = "archive:outbox"  # finished games owed to PostgreSQL, scored by when to look
 DIGESTS = "digests"             # players with a daily digest, scored by when it is next due
 SWEEP_LOCK = "sweep:lock"
+TOURNAMENTS = "tournaments"     # every tournament, scored by creation time
+TOURNAMENTS_DUE = "tournaments:due"  # tournaments a worker must look at, scored by when
 VAPID_KEY = "vapid:private_key"
 
 

@@ -19,6 +19,7 @@ from api.storage.players import PlayerStore
 from api.storage.push import PushStore
 from api.storage.ratings import RatingStore
 from api.storage.schedule import Schedule
+from api.storage.tournaments import TournamentStore
 from api.storage.webhooks import WebhookStore
 
 
@@ -41,3 +42,4 @@ class Storage:
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
         self.analyses = AnalysisStore(redis, retention_seconds)
+        self.tournaments = TournamentStore(redis, retention_seconds)

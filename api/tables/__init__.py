@@ -1,6 +1,7 @@
 """The domain: players, their passkeys and their clocks, tables and seats, play, bots and
 deadlines, talk, history, notices and reminders, results, ratings and profiles, friends and
-blocks, what a player's stream (and webhook) tells, and the archive of finished games.
+blocks, tournaments, what a player's stream (and webhook) tells, and the archive of finished
+games.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -33,6 +34,7 @@ from api.tables.ratings import Ratings
 from api.tables.reminders import Reminders
 from api.tables.seating import Seating
 from api.tables.streams import Streams
+from api.tables.tournaments import Tournaments
 from api.tables.views import Watching
 from api.tables.webhooks import Webhooks
 from rules.search import Budget
@@ -71,3 +73,4 @@ class Tables:
         self.ratings = Ratings(self.games)
         self.friends = Friends(self.storage, self.challenges)
         self.profiles = Profiles(self.storage)
+        self.tournaments = Tournaments(self.games, self.clocks, self.play, self.seating.paces)

@@ -73,7 +73,8 @@ class Bots:
         return self.play.play_for(stored, seat, self._decision(stored, seat, turn), note)
 
     def deadline_passed(self, game_id: str, seat: int, turn_since: int) -> bool:
-        """Play for a human whose time ran out; after repeated time-outs a bot keeps the seat."""
+        """Play for a human whose time ran out; after repeated time-outs, or once a tournament's
+        round is over, a bot keeps the seat (and finishes the game)."""
         stored = self.games.find(game_id)
         if stored is None or not 0 <= seat < len(stored.seats):
             return False
@@ -82,7 +83,9 @@ class Bots:
                 or self.games.clock.now() < entry.deadline or seat not in stored.to_act()):
             return False
         timeouts = entry.timeouts + 1
-        standin = timeouts >= STANDIN_AFTER_TIMEOUTS
+        round_ends = turns.round_deadline(stored.meta)
+        standin = timeouts >= STANDIN_AFTER_TIMEOUTS or (
+            round_ends is not None and self.games.clock.now() >= round_ends)
         note = {"type": "timeout", "seat": seat, "standin": standin}
         try:
             self.play.play_for(stored, seat, self._decision(stored, seat), note,

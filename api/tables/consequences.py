@@ -34,6 +34,7 @@ class Position:
     seated: Mapping[str, int] = field(default_factory=dict)
     turns_started: tuple[int, ...] = ()  # human seats whose turn starts at this version
     nobody_waits: bool = False           # bots play every seat
+    tournament: str | None = None        # the tournament whose round the game is part of
 
     @classmethod
     def of(cls, stored: StoredGame, due: float | None, version: int) -> "Position":
@@ -46,7 +47,8 @@ class Position:
             turns_started=tuple(seat for seat in to_act
                                 if seat not in moves_due and not stored.played_by_bot(seat)
                                 and stored.seats[seat].turn_since == version),
-            nobody_waits=stored.nobody_waits())
+            nobody_waits=stored.nobody_waits(),
+            tournament=stored.meta.tournament["id"] if stored.meta.tournament else None)
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,13 @@ class RecordResults:
 
 
 @dataclass(frozen=True)
+class TournamentGameFinished:
+    """A game of a tournament's round finished: the round may be over, the next one due."""
+    tournament_id: str
+    game_id: str
+
+
+@dataclass(frozen=True)
 class NotifyTurn:
     """'Your turn' to the seat's player."""
     game_id: str
@@ -121,8 +130,8 @@ class DeliverWebhooks:
     """Queue the deliveries owed by `OweWebhooks`, and settle the marks."""
 
 
-Consequence = Union[MarkDue, OweWebhooks, ArchiveGame, QueueBots, RecordResults, NotifyTurn,
-                    DeliverWebhooks]
+Consequence = Union[MarkDue, OweWebhooks, ArchiveGame, QueueBots, RecordResults,
+                    TournamentGameFinished, NotifyTurn, DeliverWebhooks]
 
 
 @dataclass(frozen=True)
@@ -156,6 +165,8 @@ def consequences(facts: Committed) -> Consequences:
                                first=not facts.after.nobody_waits))
     if facts.finishes:
         after.append(RecordResults(facts.game_id))
+        if facts.after.tournament is not None:
+            after.append(TournamentGameFinished(facts.after.tournament, facts.game_id))
     after.extend(NotifyTurn(facts.game_id, seat, facts.version)
                  for seat in facts.after.turns_started)
     after.append(DeliverWebhooks())

@@ -11,7 +11,7 @@ from api.storage.store import Storage
 from api.storage.webhooks import player_of
 from api.tables.consequences import (
     DUE_GRACE, ArchiveGame, Consequence, Consequences, DeliverWebhooks, MarkDue, NotifyTurn,
-    OweWebhooks, QueueBots, RecordResults,
+    OweWebhooks, QueueBots, RecordResults, TournamentGameFinished,
 )
 from api.tables.scheduling import BotScheduler
 
@@ -53,6 +53,8 @@ class FollowUp:
             self.scheduler.queue(each)
         elif isinstance(each, RecordResults):
             self.jobs.record_results(each.game_id)
+        elif isinstance(each, TournamentGameFinished):
+            self.jobs.tournament_game_finished(each.tournament_id, each.game_id)
         elif isinstance(each, NotifyTurn):
             self.jobs.notify_turn(each.game_id, each.seat, each.version)
         elif isinstance(each, DeliverWebhooks):

@@ -2,8 +2,9 @@
 it is over its record (the seed, the deals as dealt, every action) and a replay of any step
 with every hand.
 
-Access: the events follow the game's watch rule; the record and the replay wait for the end,
-and of a private game are shown only to its players.
+Access: the events follow the game's watch rule; the record and the replay wait for the end
+(of a duplicate-deal tournament game, the end of its round: `api.tables.tournaments`), and of a
+private game are shown only to its players.
 
 Once Redis has let a finished game go (its hot window after archiving), all of this is read
 from the archive (`api.tables.archive`), with the same answers and versions.
@@ -25,6 +26,7 @@ from api.tables.archive import Archive
 from api.tables.errors import Forbidden, NotFound, no_game
 from api.tables.games import Games
 from api.tables.model import FINISHED, Player, StoredGame
+from api.tables.tournament_model import round_state
 from api.tables.views import Watching
 
 LOG_CACHE_BYTES = 64 * 1024 * 1024
@@ -157,11 +159,25 @@ class History:
             raise Forbidden("this game is private: only its players may see its record")
         if stored.status() != FINISHED:
             raise Forbidden(refusal)
+        if stored.meta.tournament:
+            over, seed = round_state(self.games.storage, stored.meta.tournament)
+            if seed is not None and not over:
+                raise Forbidden(ROUND_WAITS)
         return stored
 
     def finished_actions(self, stored: StoredGame) -> list[dict]:
         """Every action of a finished game, {"seat", "action"} each, in order."""
         return self._finished_log(stored.id, stored.version).actions
+
+    def _tournament(self, stored: StoredGame) -> dict:
+        """A tournament's game: its tournament, round and table, and a duplicate round's seed
+        once the round is over."""
+        tournament = stored.meta.tournament
+        if not tournament:
+            return {}
+        over, seed = round_state(self.games.storage, tournament)
+        return {"tournament": {"id": tournament["id"], "round": tournament["round"],
+                               "table": tournament["table"], "round_seed": seed if over else None}}
 
     def record(self, game_id: str, player: Player | None) -> dict:
         stored = self._finished(game_id, player, RECORD_WAITS)
@@ -177,6 +193,7 @@ class History:
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             **dict(zip(("chapters", "trick_chapters"), _chapters(stored, actions))),
             "outcome": stored.outcome(),
+            **self._tournament(stored),
         }
 
     def replay(self, game_id: str, player: Player | None, step: int) -> dict:
@@ -201,4 +218,6 @@ class History:
 
 
 RECORD_WAITS = "the record is published when the game is over"
+# A duplicate round's games hold the same cards: none shows its hands until every one is over.
+ROUND_WAITS = "the record of a duplicate-deal game is published when its round is over"
 REPLAY_WAITS = "a game can be replayed when it is over"

@@ -80,6 +80,9 @@ class Meta:
     time_bank: dict | None = None  # {"initial", "per_move", "most"} seconds, instead of a pace
     rated: bool = True             # its result changes its players' ratings
     ended: str | None = None       # why the game ended before its rules ended it ("log_full")
+    # A tournament's game: {"id", "round", "table", "deadline"} (when the round ends: no turn
+    # runs past it, `api.tables.turns`).
+    tournament: dict | None = None
 
 
 @dataclass
@@ -115,8 +118,9 @@ class StoredGame:
     def texts(self) -> dict[str, str]:
         """The JSON a commit stores: meta, seats and state."""
         meta = asdict(self.meta)
-        if meta["ended"] is None:  # stored only once set: a game reads as before the field came
-            del meta["ended"]
+        for name in ("ended", "tournament"):  # stored only when set: a game reads as before
+            if meta[name] is None:               # the field came
+                del meta[name]
         return {"meta": json.dumps(meta),
                 "seats": json.dumps([asdict(seat) for seat in self.seats]),
                 "state": json.dumps(self.state)}

@@ -45,10 +45,20 @@ def waking(seat: Seat) -> Waking:
 
 
 def start(seat: Seat, meta: Meta, now: float) -> None:
-    """The seat's turn begins: its allowance, and the deadline its waking time gives."""
+    """The seat's turn begins: its allowance, and the deadline its waking time gives, never
+    later than the end of a tournament's round."""
     allowance = seat.bank if meta.time_bank else meta.pace_seconds
     seat.allowance = allowance
     seat.deadline = None if allowance is None else waking(seat).advance(now, allowance)
+    round_ends = round_deadline(meta)
+    if round_ends is not None and (seat.deadline is None or round_ends < seat.deadline):
+        seat.deadline = round_ends
+        seat.allowance = max(waking(seat).counted(now, round_ends), 1.0)
+
+
+def round_deadline(meta: Meta) -> float | None:
+    """When the tournament round of the game ends, if it is a tournament's."""
+    return meta.tournament.get("deadline") if meta.tournament else None
 
 
 def end(seat: Seat, meta: Meta, now: float) -> None:

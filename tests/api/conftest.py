@@ -74,6 +74,7 @@ def run_worker(redis):
         tables.bots.sweep()
         tables.reminders.sweep_digests()
         tables.webhooks.sweep()
+        tables.tournaments.sweep()
         PromptWorker([Queue(name, connection=redis) for name in QUEUES],
                      connection=redis).work(burst=True)
     return run

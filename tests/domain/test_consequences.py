@@ -4,7 +4,8 @@ import pytest
 
 from api.tables.consequences import (
     ARCHIVE_GRACE, BOTS_NOW, DUE_GRACE, ArchiveGame, Committed, DeliverWebhooks, MarkDue,
-    NotifyTurn, OweWebhooks, Position, QueueBots, RecordResults, consequences,
+    NotifyTurn, OweWebhooks, Position, QueueBots, RecordResults, TournamentGameFinished,
+    consequences,
 )
 
 ACTIVE, FINISHED, WAITING = "active", "finished", "waiting"
@@ -18,6 +19,9 @@ HARD_DUE = Position(ACTIVE, to_act=(1, 2), moves_due=(1, 2), levels_due=("easy",
 BOTS_ALONE = Position(ACTIVE, to_act=(0,), moves_due=(0,), levels_due=("easy",), due=BOTS_NOW,
                       nobody_waits=True)
 OVER = Position(FINISHED)
+TOURNAMENT_BOT_DUE = Position(ACTIVE, to_act=(1,), moves_due=(1,), levels_due=("easy",),
+                              due=BOTS_NOW, tournament="t1")
+TOURNAMENT_OVER = Position(FINISHED, tournament="t1")
 
 
 def committed(before, after, players=("anna",)):
@@ -64,6 +68,14 @@ TABLE = {
         [MarkDue("g1", AT + DUE_GRACE), ArchiveGame("g1", AT + ARCHIVE_GRACE),
          OweWebhooks(("anna",))],
         [RecordResults("g1"), DeliverWebhooks()]),
+    "a tournament's game finishes: its results, then its tournament looks at its round": (
+        TOURNAMENT_BOT_DUE, TOURNAMENT_OVER,
+        [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
+        [RecordResults("g1"), TournamentGameFinished("t1", "g1"), DeliverWebhooks()]),
+    "a tournament's finished game changes again: its round is not looked at again": (
+        TOURNAMENT_OVER, TOURNAMENT_OVER,
+        [OweWebhooks(("anna",))],
+        [DeliverWebhooks()]),
     "a finished game changes again (its results kept): nothing more": (
         OVER, OVER,
         [OweWebhooks(("anna",))],

@@ -25,4 +25,7 @@ profiles = Blueprint("profiles", __name__,
 friends = Blueprint("friends", __name__, description="Friends, friend links and blocking")
 webhooks = Blueprint("webhooks", __name__,
                      description="Your webhook: your events, signed, to a URL of yours")
-TAGS = (players, passkeys, games, push, table, clock, streams, profiles, friends, webhooks)
+tournaments = Blueprint("tournaments", __name__,
+                        description="Tournaments: Swiss rounds, round robins, duplicate deals")
+TAGS = (players, passkeys, games, push, table, clock, streams, profiles, friends, webhooks,
+        tournaments)

@@ -197,6 +197,15 @@ class TrickChapterSchema(Schema):
         "description": "The replay step at which it begins: none of its cards is shown yet"})
 
 
+class RecordTournamentSchema(Schema):
+    id = fields.String(metadata={"description": "Opens getTournament"})
+    round = fields.Integer()
+    table = fields.Integer()
+    round_seed = fields.Integer(allow_none=True, metadata={
+        "description": "A duplicate round's seed, dealt at every table: shown once the round "
+                       "is over (the record itself waits for it)"})
+
+
 class RecordSchema(Schema):
     id = fields.String()
     type = fields.String()
@@ -211,6 +220,8 @@ class RecordSchema(Schema):
     trick_chapters = fields.List(fields.Nested(TrickChapterSchema), metadata={
         "description": "Where each trick (in 6 nimmt! each turn) of each deal begins, in order"})
     outcome = fields.Nested(OutcomeSchema)
+    tournament = fields.Nested(RecordTournamentSchema, metadata={
+        "description": "A tournament's game: its tournament, round and table"})
 
 
 class ReplayStepSchema(Schema):
