@@ -2,7 +2,10 @@
 
 Every request:
 * goes only to https (plain http only to a loopback address, and only when the policy allows
-  it: POYTA_OUTBOUND_HTTP_LOOPBACK=1, which the tests set for their local receivers);
+  it: on a server that listens on loopback only and trusts no proxy, `make run`'s default,
+  which nobody off this machine can reach, so that an integrator can try a webhook on their
+  own machine; or with POYTA_OUTBOUND_HTTP_LOOPBACK=1, which the tests set for their local
+  receivers);
 * has its host resolved and every address checked before connecting: private,
   loopback, link-local, multicast, reserved and other non-global ranges are
   refused, and the connection is made to the checked address (TLS still
@@ -41,7 +44,7 @@ DEFAULT_PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify
 
 @dataclass(frozen=True)
 class Policy:
-    loopback: bool = False     # plain http to this machine allowed: for tests' local receivers
+    loopback: bool = False     # plain http to this machine allowed (`api.settings` says when)
     push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS  # host suffixes; "*" for any https host
 
 
@@ -81,8 +84,7 @@ def check_url(url: str, policy: Policy, push: bool = False) -> SplitResult:
     except ValueError:
         raise Refused("the URL's port is not a number from 0 to 65535") from None
     literal = _ip_literal(host)
-    loopback = host == "localhost" or host.endswith(".localhost") or (
-        literal is not None and literal.is_loopback)
+    loopback = on_this_machine(host)
     if parts.scheme == "http" and not (loopback and policy.loopback):
         raise Refused("the URL must use https")
     if loopback and not policy.loopback:
@@ -92,6 +94,14 @@ def check_url(url: str, policy: Policy, push: bool = False) -> SplitResult:
     if push and not (loopback and policy.loopback) and not _push_host(host, policy):
         raise Refused("a push endpoint must be at a known push service")
     return parts
+
+
+def on_this_machine(host: str) -> bool:
+    """Whether a host name or address is this machine's own (loopback)."""
+    host = host.rstrip(".").lower()
+    literal = _ip_literal(host)
+    return host == "localhost" or host.endswith(".localhost") or (
+        literal is not None and literal.is_loopback)
 
 
 def post(url: str, policy: Policy, *, data: bytes | None = None, json: object = None,

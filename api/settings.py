@@ -24,7 +24,9 @@ workers' alike).
     POYTA_PUSH_HOSTS           push services a browser's endpoint may be at: comma-separated
                                host suffixes, `*` for any https host
     POYTA_OUTBOUND_HTTP_LOOPBACK=1   webhooks and pushes may go to plain http on this machine
-                               (for tests' local receivers only)
+                               (the tests' local receivers); without it only a server that
+                               listens on loopback only (HOST=127.0.0.1, `make run`'s
+                               default) and trusts no proxy may (`loopback_only`)
     POYTA_PROXY_HOPS           how many proxies in front of the API set X-Forwarded-For (0: none,
                                the TCP peer is the client); budgets and the access log use the
                                client address they report
@@ -55,12 +57,21 @@ from dataclasses import dataclass, field
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from api.outbound import DEFAULT_PUSH_HOSTS, Policy
+from api.outbound import DEFAULT_PUSH_HOSTS, Policy, on_this_machine
 from api.storage import connections
 from api.storage.games import MAX_LOG_ACTIONS
 from rules.search import Budget
 
 TEST_CLOCK = "POYTA_TEST_CLOCK"
+
+
+def loopback_only(env: Mapping[str, str]) -> bool:
+    """The server listens on this machine's loopback only (HOST, as `make run` and gunicorn's
+    config read it) and no proxy forwards to it (POYTA_PROXY_HOPS): only programs on this
+    machine can call it, so sending to this machine exposes nothing. HOST unset is not
+    enough: a container's or another launcher's address is not known here."""
+    host = env.get("HOST", "")
+    return bool(host) and not int(env.get("POYTA_PROXY_HOPS") or 0) and on_this_machine(host)
 
 
 @dataclass(frozen=True)
@@ -111,7 +122,7 @@ class Settings:
             vapid_subject=env.get("POYTA_VAPID_SUBJECT") or cls.vapid_subject,
             rate_limits=json.loads(env.get("POYTA_RATE_LIMITS") or "{}"),
             outbound=Policy(
-                loopback=env.get("POYTA_OUTBOUND_HTTP_LOOPBACK") == "1",
+                loopback=env.get("POYTA_OUTBOUND_HTTP_LOOPBACK") == "1" or loopback_only(env),
                 push_hosts=tuple(host.strip().lower() for host in push_hosts.split(","))
                 if push_hosts else DEFAULT_PUSH_HOSTS),
             proxy_hops=int(env.get("POYTA_PROXY_HOPS") or 0),

@@ -144,6 +144,7 @@ export const api = {
   leaderboard: (type) => data(call("GET", `/games/types/${id(type)}/leaderboard`)),
   friendLink: () => data(call("GET", "/players/me/friend-link")),
   addFriend: (code) => data(call("POST", `/players/friend-links/${id(code)}`)),
+  friendLinkPreview: (code) => data(call("GET", `/players/friend-links/${id(code)}`)),
   friends: () => data(call("GET", "/players/me/friends")),
   removeFriend: (playerId) => call("DELETE", `/players/me/friends/${id(playerId)}`),
   blocks: () => data(call("GET", "/players/me/blocks")),

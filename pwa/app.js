@@ -30,12 +30,17 @@ async function route() {
   page = {};
   const current = page;
   clearError();
+  // A sheet belongs to the page that opened it (a round's result, How to play): it closes with it.
+  document.querySelectorAll("dialog[open]").forEach((dialog) => dialog.close());
   const [name, arg, more] = routeOf();
   try {
     const named = !me() && !WITHOUT_NAME.has(name);
     if (named) {
       const preview = name === "invite" && arg ? await invitePreview(arg) : null;
-      await askName({ invited: name === "invite" || name === "join", preview });
+      // A friend link names its player before the new one says who they are.
+      const friend = name === "friend" && arg ? await api.friendLinkPreview(arg).catch(() => null) : null;
+      await askName({ invited: name === "invite" || name === "join", befriended: name === "friend",
+        friend: friend && friend.name, preview });
       if (current !== page) return; // the player went elsewhere meanwhile
       showWho();
       startInbox();

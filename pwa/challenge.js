@@ -4,6 +4,11 @@
 import { t, addStrings } from "./i18n.js";
 import { api } from "./api.js";
 import { h, announce, handleError } from "./ui.js";
+import { ratedChoice } from "./leaderboard.js";
+
+// A challenge is between people: a pace with a time limit, a day by default.
+const PACES = ["5m", "1h", "1d", "3d"];
+const DEFAULT_PACE = "1d";
 
 addStrings("en", {
   "challenge.button": "Challenge",
@@ -30,17 +35,23 @@ export function challengeToggle(player, types) {
 
 function challengeForm(player, types) {
   const select = h("select", { id: `challenge-${player.id}` }, types.map((ty) => h("option", { value: ty.type, text: ty.title })));
+  const pace = h("select", { id: `challenge-pace-${player.id}` },
+    PACES.map((each) => h("option", { value: each, selected: each === DEFAULT_PACE }, t(`pace.${each}`))));
+  const rated = ratedChoice(`challenge-rated-${player.id}`);
   return h("form", { class: "challenge", hidden: true, onsubmit: async (event) => {
     event.preventDefault();
     const ty = types.find((each) => each.type === select.value);
     const players = Math.max(2, ty.min_players);
     const bots = Array.from({ length: players - 2 }, () => ({ bot: ty.bot_levels[0].name }));
     try {
-      const game = await api.create({ type: ty.type, players, seats: ["human", { player: player.id }, ...bots] });
+      const game = await api.create({ type: ty.type, players, seats: ["human", { player: player.id }, ...bots],
+        pace: pace.value, rated: rated.box.checked });
       announce(t("challenge.sent", { name: player.name }));
       location.hash = `#/game/${encodeURIComponent(game.id)}`;
     } catch (error) { handleError(error); }
   } },
-  h("label", { for: select.id, text: t("challenge.to", { name: player.name }) }), select,
+  h("div", { class: "field" }, h("label", { for: select.id, text: t("challenge.to", { name: player.name }) }), select),
+  h("div", { class: "field" }, h("label", { for: pace.id, text: t("home.pace") }), pace),
+  rated.field,
   h("button", { type: "submit", class: "primary" }, t("challenge.send")));
 }

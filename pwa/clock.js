@@ -210,12 +210,15 @@ export function seatClockBadges(seat) {
 }
 
 // "Your turn: 3 h of your day left": the waking time from now to the deadline.
-export function dayLeftNote(view) {
+// `shown`: the time left already on screen ("24 h left"), if any: the same time is not said again.
+export function dayLeftNote(view, shown = null) {
   if (!view.your_waking || !view.your_waking.length) return null;
   const now = Date.now();
   const seconds = view.your_waking.reduce((sum, stretch) =>
     sum + Math.max(0, Date.parse(stretch.to) - Math.max(now, Date.parse(stretch.from))), 0) / 1000;
-  return h("p", { class: "day-left", id: "day-left", text: t("day.left", { time: duration(seconds) }) });
+  const time = duration(seconds);
+  if (shown && shown.textContent.startsWith(`${time} `)) return null;
+  return h("p", { class: "day-left", id: "day-left", text: t("day.left", { time }) });
 }
 
 // The card chosen ahead for the next turn: offered while it is not the player's turn, if they

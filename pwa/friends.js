@@ -1,7 +1,7 @@
 // Friends (#/friends): your friend link to share, your friends with when each was last active,
 // "Challenge" (a game with a seat kept for the friend), block and unblock; a friend link
 // (#/friend/<code>) adds its player; and the inbox's invitations with Accept and Decline.
-import { t, addStrings } from "./i18n.js";
+import { t, addStrings, language } from "./i18n.js";
 import { api } from "./api.js";
 import { h, setPage, gameTypes, shareBox, announce, handleError } from "./ui.js";
 import { profileHref } from "./profile.js";
@@ -51,13 +51,15 @@ addStrings("fi", {
   "event.declined": "Kutsusta paikalle {seat} kieltäydyttiin: paikka on taas vapaa",
 });
 
-const when = (iso) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+const when = (iso) => new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
 
-export async function friendsPage() {
+// `news`: what just happened ("Anna is now your friend"), said at the top of the page.
+export async function friendsPage(news = null) {
   setPage(t("friends.heading"), h("h1", { text: t("friends.heading") }), h("p", { class: "muted", text: t("loading") }));
   const [link, friends, blocked, types] = await Promise.all([api.friendLink(), api.friends(), api.blocks(), gameTypes()]);
   const again = () => friendsPage().catch(handleError);
   setPage(t("friends.heading"), h("h1", { text: t("friends.heading") }),
+    news ? h("p", { class: "notice", role: "status", text: news }) : null,
     shareBox({ id: "friend-link", label: t("friends.yourLink"), link: new URL(link.link, location.origin).href,
       title: "Pöytä", text: t("friends.shareText") }),
     friends.length
@@ -87,8 +89,7 @@ function friendItem(friend, types, again) {
 export async function addFriendPage(code) {
   const friend = await api.addFriend(code);
   history.replaceState(null, "", "#/friends");
-  await friendsPage();
-  announce(t("friends.added", { name: friend.name }));
+  await friendsPage(t("friends.added", { name: friend.name }));
 }
 
 // The inbox's invitations (seats kept for you), each with Accept and Decline; null for none.

@@ -8,7 +8,7 @@ import { h, morph, staleNote, nameTag, shortNames, showError, clearError, announ
   timeLeftNode, shareBox } from "./ui.js";
 import { startPolling } from "./poll.js";
 import { refreshInbox } from "./inbox.js";
-import { confirmBeforePlay, confirmIrreversible, revealStep } from "./settings.js";
+import { confirmBeforePlay, confirmIrreversible, stopConfirming, revealStep } from "./settings.js";
 import { describeEvent, loadModule } from "./renderers.js";
 import { openHowTo } from "./howto.js";
 import { tableTalk, resignButton, leaveButton } from "./table.js";
@@ -98,6 +98,7 @@ export async function gamePage(id, page) {
   let talk = null;
   page.stop = () => {
     poller.stop(); cancelPending(); window.removeEventListener("online", flushHeld);
+    document.removeEventListener("focusin", forgetHandFocus);
     barSpace.disconnect();
     document.documentElement.style.scrollPaddingTop = "";
     if (talk) talk.stop();
@@ -109,6 +110,7 @@ export async function gamePage(id, page) {
   async function send(action) {
     if (state.busy) throw new Error("busy");
     state.busy = true;
+    keepFocusInHand();
     area.setAttribute("aria-busy", "true");
     area.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     clearError();
@@ -156,7 +158,8 @@ export async function gamePage(id, page) {
     // Moves that cannot be undone (closing the stock, declaring) are confirmed by default.
     const final = state.module && state.module.irreversible && state.module.irreversible(action)
       && confirmIrreversible();
-    if (!final && !confirmBeforePlay()) return send(action);
+    const asked = !final && confirmBeforePlay(state.module, action);
+    if (!final && !asked) return send(action);
     const key = actionKey(action);
     if (state.pending && state.pending.key === key) return confirmPending();
     cancelPending();
@@ -171,7 +174,9 @@ export async function gamePage(id, page) {
         h("p", { id: "confirm-text", text: question }),
         h("div", { class: "button-row" },
           h("button", { type: "button", class: "primary", onclick: confirmPending }, t("confirm.yes")),
-          h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))));
+          h("button", { type: "button", onclick: cancelPending }, t("confirm.no"))),
+        asked ? h("button", { type: "button", class: "link", onclick: () => { stopConfirming(); confirmPending(); } },
+          t("confirm.stopAsking")) : null);
       confirmBar.hidden = false;
       announce(question);
     });
@@ -246,7 +251,9 @@ export async function gamePage(id, page) {
     statusLine.textContent = status;
     statusLine.classList.toggle("yours", isYourTurn(view));
     renderBarFacts(barFacts, view);
-    dayLeftBox.replaceChildren(...[isYourTurn(view) && dayLeftNote(view)].filter(Boolean));
+    // The time left is said once: the note of your day only when the bar says another time.
+    const dayLeft = isYourTurn(view) ? dayLeftNote(view, barFacts.querySelector(".time-left")) : null;
+    dayLeftBox.replaceChildren(...(dayLeft ? [dayLeft] : []));
     const cardLabel = (card) => (mod && mod.cardLabel ? mod.cardLabel(card, ctx) : String(card));
     chooseAheadBox(view, cardLabel).then((box) => {
       if (state.view === view) aheadBox.replaceChildren(...(box ? [box] : []));
@@ -335,11 +342,39 @@ export async function gamePage(id, page) {
     });
   }
 
+  // A card played from the keyboard leaves the hand: the focus goes to the card beside it (the
+  // next, else the one before), or waits on the hand until a card there can be played again,
+  // rather than falling to the top of the page. Anything else the player focuses meanwhile wins.
+  let handFocus = null; // the focus keys to try, nearest first
+  function keepFocusInHand() {
+    const card = document.activeElement;
+    const hand = card && card.closest && card.closest('[data-part="hand"]');
+    if (!hand || !area.contains(hand)) return;
+    const keys = [...hand.querySelectorAll("[data-focus-key]")].map((node) => node.dataset.focusKey);
+    const at = keys.indexOf(card.dataset.focusKey);
+    handFocus = at < 0 ? [] : [...keys.slice(at + 1), ...keys.slice(0, at).reverse()];
+    hand.tabIndex = -1;
+    hand.focus({ preventScroll: true });
+  }
+  function forgetHandFocus(event) {
+    if (handFocus && !event.target.closest('[data-part="hand"]')) handFocus = null;
+  }
+  document.addEventListener("focusin", forgetHandFocus);
+  function refocusHand() {
+    const hand = area.querySelector('[data-part="hand"]');
+    if (!hand) { handFocus = null; return; }
+    const enabled = (key) => hand.querySelector(`[data-focus-key="${CSS.escape(key)}"]:not([disabled])`);
+    const card = handFocus.map(enabled).find(Boolean) || hand.querySelector("button:not([disabled])");
+    if (card) { handFocus = null; card.focus({ preventScroll: true }); return; }
+    hand.tabIndex = -1;
+    if (!hand.contains(document.activeElement)) hand.focus({ preventScroll: true });
+  }
+
   function renderArea(view, mod) {
     drawn = { view, mod };
     const focusKey = area.contains(document.activeElement) && document.activeElement.dataset
       ? document.activeElement.dataset.focusKey : null;
-    const hadFocus = area.contains(document.activeElement);
+    const hadFocus = area.contains(document.activeElement) && !handFocus;
     let content;
     if (view.status === "waiting" && view.your_seat === null) {
       content = h("p", {}, h("button", { type: "button", class: "primary big", onclick: async () => {
@@ -351,10 +386,14 @@ export async function gamePage(id, page) {
       content = h("p", { text: t("game.noRenderer") });
     }
     area.setAttribute("aria-label", view.title);
+    // The hand keeps the focus it holds while no card there can be played.
+    const hand = handFocus && content.querySelector && content.querySelector('[data-part="hand"]');
+    if (hand) hand.tabIndex = -1;
     morph(area, content);
     markScrolling(area);
     markPending();
-    if (hadFocus) {
+    if (handFocus) refocusHand();
+    else if (hadFocus) {
       const again = focusKey && area.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]:not([disabled])`);
       const fallback = area.querySelector("button:not([disabled])") || area.querySelector("[tabindex='-1']");
       (again || fallback || statusLine).focus({ preventScroll: true });
@@ -503,7 +542,12 @@ function isYourTurn(view) {
 }
 
 function statusText(view, mod, ctx) {
-  if (view.status === "waiting") return t("game.waitingPlayers");
+  if (view.status === "waiting") {
+    // A seat kept for a named player (a challenge, a rematch) waits for them by name.
+    const kept = view.seats.filter((seat) => !seat.joined && seat.name).map((seat) => seat.name);
+    const open = view.seats.some((seat) => !seat.joined && !seat.name);
+    return kept.length && !open ? t("game.waitingFor", { names: listNames(kept) }) : t("game.waitingPlayers");
+  }
   if (view.status === "finished") return t("game.finished");
   if (isYourTurn(view)) return (mod && mod.status && mod.status(view, ctx)) || t("game.yourTurn");
   const names = (view.to_act || []).map((s) => ctx.seatName(s));
@@ -539,7 +583,8 @@ function renderNotices(box, view, ctx, show) {
 }
 
 function renderInvites(box, view) {
-  const invites = view.invites || [];
+  // A seat kept for a named player is theirs: their invitation is in their inbox, not a link.
+  const invites = (view.invites || []).filter((invite) => !view.seats[invite.seat].name);
   const key = invites.map((i) => i.code).join(",");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -560,7 +605,8 @@ function renderSeats(section, view, mod, ctx) {
   for (const seat of view.seats) {
     const acting = view.status === "active" && (view.to_act || []).includes(seat.seat);
     const level = seat.bot || standinFor(seat);
-    const kind = level ? t("game.bot", { level: botLevel(level) }) : (seat.joined ? t("game.human") : t("game.open"));
+    const kind = level ? t("game.bot", { level: botLevel(level) })
+      : (seat.joined ? t("game.human") : t(seat.name ? "game.invited" : "game.open"));
     const note = mod && mod.seatNote ? mod.seatNote(view, seat.seat, ctx) : "";
     list.append(h("li", { class: `seat${acting ? " acting" : ""}${seat.seat === view.your_seat ? " mine" : ""}` },
       h("span", { class: "seat-name" }, standinFor(seat) ? botSeatName(seat) : profileLink(seat, seat.bot ? ctx.seatName(seat.seat) : seat.name),
@@ -594,12 +640,13 @@ function renderOutcome(box, view, info) {
     else if (i === 0 || scores[seat] !== scores[order[i - 1]]) rank = i + 1;
     rows.push(h("tr", { class: winners.includes(seat) ? "winner" : "" },
       h("td", { text: String(rank) }), h("th", { scope: "row" },
-        standinFor(view.seats[seat]) ? botSeatName(view.seats[seat]) : profileLink(view.seats[seat]),
+        standinFor(view.seats[seat]) ? botSeatName(view.seats[seat])
+          : profileLink(view.seats[seat], botSeatName(view.seats[seat]) || view.seats[seat].name),
         view.seats[seat].resigned ? ` (${t("game.resignedBy", { name: view.seats[seat].name })})` : "",
         seat === view.your_seat ? ` (${t("game.you")})` : ""),
       ratingChangeCell(view, seat), h("td", { text: String(scores[seat]) })));
   });
-  const names = winners.map((s) => view.seats[s].name);
+  const names = winners.map((s) => botSeatName(view.seats[s]) || view.seats[s].name);
   const resigned = view.outcome.resigned;
   box.replaceChildren(h("section", { class: "card-panel outcome", "aria-labelledby": "outcome-title" },
     h("h2", { id: "outcome-title", text: t("game.outcome") }),

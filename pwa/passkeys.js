@@ -3,7 +3,7 @@
 // answers travel as WebAuthn's JSON (parse*OptionsFromJSON, PublicKeyCredential.toJSON).
 import { t, language } from "./i18n.js";
 import { api, ApiError, setPlayer } from "./api.js";
-import { h, handleError, showError, deviceLabel } from "./ui.js";
+import { h, handleError, showError, deviceLabel, sayDone, clearError } from "./ui.js";
 
 const OFFERED_KEY = "poyta.passkeyOffered";
 
@@ -41,7 +41,7 @@ export function passkeysSection() {
   if (!passkeysSupported()) { section.append(h("p", { class: "muted", text: t("passkeys.unsupported") })); return section; }
   const list = h("ul", { class: "device-list", "aria-label": t("passkeys.title") });
   const note = h("p", { class: "muted", role: "status" });
-  section.append(list, addButton(() => { note.textContent = t("passkeys.added"); loadPasskeys(list); }), note);
+  section.append(list, addButton(() => { sayDone(note, t("passkeys.added")); loadPasskeys(list); }), note);
   loadPasskeys(list);
   return section;
 }
@@ -95,7 +95,7 @@ async function passkeyOffer() {
   localStorage.setItem(OFFERED_KEY, "1");
   if (passkeys.length) return null;
   const panel = h("div", { class: "card-panel passkey-offer" }, h("p", { text: t("passkeys.offer") }));
-  panel.append(addButton(() => panel.replaceChildren(h("p", { role: "status", text: t("passkeys.added") }))));
+  panel.append(addButton(() => { clearError(); panel.replaceChildren(h("p", { role: "status", text: t("passkeys.added") })); }));
   return panel;
 }
 

@@ -1,7 +1,7 @@
 // A player's profile (#/player/<id>): "Challenge" when the caller may, results and rating per
 // game type, the rating's changes, the recent games the caller may see; and the pieces other pages show of ratings: a name that
 // opens its profile, and a seat's rating change in a result ("+1.8").
-import { t } from "./i18n.js";
+import { t, language, botLevel } from "./i18n.js";
 import { api } from "./api.js";
 import { h, setPage, gameTypes, addStyles } from "./ui.js";
 import { challengeToggle } from "./challenge.js";
@@ -22,19 +22,31 @@ addStyles("profile-styles", `
 
 export const profileHref = (playerId) => `#/player/${encodeURIComponent(playerId)}`;
 
+// A player's name as shown: a bot level's ("bot-easy") in the player's language ("Helppo botti").
+export function playerName(playerId, name) {
+  if (!playerId.startsWith("bot-")) return name;
+  const named = t("profile.botLevel", { level: botLevel(playerId.slice(4)) });
+  return named.charAt(0).toLocaleUpperCase(language()) + named.slice(1);
+}
+
 // The seat's name as a link to its player's (or bot level's) profile; plain text for an open seat.
 export function profileLink(seat, text = seat.name) {
   if (!seat.player) return text || t("game.open");
   return h("a", { class: "profile-link", href: profileHref(seat.player), "aria-label": t("profile.open", { name: text }) }, text);
 }
 
-export const ordinalText = (value) => value.toFixed(1);
+// The rating people are shown, from the model's ordinal (mu − 3σ) as the server maps it
+// (api.tables.ratings.display_rating): 1500 for a new player, never below 0.
+export const displayRating = (ordinal) => Math.max(0, Math.round(1500 + 40 * ordinal));
 
-// "+1.8", "−0.4": what a game changed a rating by.
+// "1620", or "1620?" while provisional (fewer than 10 rated games).
+export const ratingText = (display, provisional) => `${display}${provisional ? "?" : ""}`;
+
+// "+18", "−4", "±0": what a game changed a displayed rating by.
 export function changeText(change) {
-  const shown = Math.abs(change).toFixed(1);
-  return Number(shown) === 0 ? "±0.0" : `${change > 0 ? "+" : "−"}${shown}`;
+  return change === 0 ? "±0" : `${change > 0 ? "+" : "−"}${Math.abs(change)}`;
 }
+const displayChange = (ordinal, change) => displayRating(ordinal) - displayRating(ordinal - change);
 
 // A result table's cell for the seat's rating change: "…" until the server has recorded it.
 export function ratingChangeCell(view, seat) {
@@ -42,12 +54,14 @@ export function ratingChangeCell(view, seat) {
   const result = view.results && view.results.seats.find((entry) => entry.seat === seat);
   if (!result || !result.rating) return h("td", { class: "rating-change muted", "aria-busy": "true", text: "…" });
   const { change, ordinal } = result.rating;
-  return h("td", { class: `rating-change ${change >= 0 ? "up" : "down"}`,
-    title: t("profile.ratingNow", { ordinal: ordinalText(ordinal) }), text: changeText(change) });
+  const shown = displayChange(ordinal, change);
+  return h("td", { class: `rating-change ${shown >= 0 ? "up" : "down"}`,
+    title: t("profile.ratingNow", { rating: displayRating(ordinal) }), text: changeText(shown) });
 }
 
-const day = (iso) => new Date(iso).toLocaleDateString();
-const number = (value) => (value === null || value === undefined ? "–" : value.toFixed(1));
+const day = (iso) => new Date(iso).toLocaleDateString(language());
+const number = (value) => (value === null || value === undefined ? "–"
+  : value.toLocaleString(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 
 export async function profilePage(playerId) {
   setPage(t("profile.heading"), h("p", { class: "muted", text: t("loading") }));
@@ -57,8 +71,9 @@ export async function profilePage(playerId) {
   const played = Object.keys(profile.games);
   const sections = played.map((type) => typeSection(type, titleOf(type), profile));
   const challenge = profile.can_challenge ? challengeToggle(profile, types) : null;
-  setPage(profile.name,
-    h("h1", { class: "profile-name", text: profile.name }),
+  const name = playerName(profile.id, profile.name);
+  setPage(name,
+    h("h1", { class: "profile-name", text: name }),
     profile.bot || profile.member_since ? h("p", { class: "muted", text: profile.bot ? t("profile.bot")
       : t("profile.memberSince", { date: day(profile.member_since) }) }) : null,
     ...(challenge ? [h("div", { class: "button-row" }, challenge.button), challenge.form] : []),
@@ -77,17 +92,18 @@ function typeSection(type, title, profile) {
     [t("profile.avgScore"), number(games.average_score)],
   ];
   if (rating) {
-    facts.unshift([t("profile.rating"), `${ordinalText(rating.ordinal)} ${rating.provisional
-      ? `(${t("profile.provisional")}) ` : ""}· ${t("profile.ratedGames", { n: rating.games })}`]);
+    facts.unshift([t("profile.rating"),
+      `${ratingText(rating.display, rating.provisional)} · ${t("profile.ratedGames", { n: rating.games })}`]);
   }
   const history = (profile.rating_history[type] || []).slice(0, HISTORY_SHOWN);
   return h("section", { class: "card-panel profile-type", "aria-labelledby": id },
     h("h2", { id, text: title }),
     h("dl", { class: "facts" }, facts.flatMap(([term, value]) => [h("dt", { text: term }), h("dd", { text: value })])),
+    rating ? h("p", { class: "muted rating-explained", text: t("rating.explained") }) : null,
     history.length ? [h("h3", { text: t("profile.history") }),
       h("ul", { class: "plain-list rating-history" }, history.map((change) =>
-        h("li", {}, h("span", { class: `rating-change ${change.change >= 0 ? "up" : "down"}`, text: changeText(change.change) }),
-          ` ${ordinalText(change.ordinal)} · ${day(change.at)}`)))] : null,
+        h("li", {}, h("span", { class: `rating-change ${change.display_change >= 0 ? "up" : "down"}`, text: changeText(change.display_change) }),
+          ` ${change.display} · ${day(change.at)}`)))] : null,
     h("p", {}, h("a", { class: "profile-link", href: `#/leaderboard/${encodeURIComponent(type)}`,
       text: t("leaderboard.open", { title }) })));
 }
@@ -99,5 +115,5 @@ function recentSection(profile, titleOf) {
     h("ul", { class: "plain-list link-list recent-games" }, profile.recent_games.map((game) =>
       h("li", {}, h("a", { href: `#/game/${encodeURIComponent(game.id)}` },
         `${titleOf(game.type)} · ${t("profile.place", { place: game.place, players: game.players.length })}`),
-      ` ${game.rated && game.rating_change !== null ? changeText(game.rating_change) : t("profile.unrated")} · ${day(game.finished)}`))));
+      ` ${game.rated && game.rating_change !== null ? changeText(Math.round(40 * game.rating_change)) : t("profile.unrated")} · ${day(game.finished)}`))));
 }

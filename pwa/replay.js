@@ -149,9 +149,12 @@ export async function replayPage(id, page, options = {}) {
     return typeof card === "object" && card !== null ? Object.values(card).join(" ") : String(card);
   }
 
-  // {"type": "play", "card": 37} -> "play 37"; a game's cardLabel names cards where it can.
+  // The game's own words for the move ("took row 1"); else {"type": "play", "card": 37} ->
+  // "play 37", a game's cardLabel naming cards where it can.
   function actionText(action) {
     if (!action || typeof action !== "object") return String(action ?? "");
+    const said = mod && mod.actionLabel ? mod.actionLabel(action, ctx) : null;
+    if (said) return said;
     const { type, ...details } = action;
     return [String(type ?? "").replace(/_/g, " "), ...Object.entries(details).map(([key, value]) =>
       key === "card" ? cardText(value) : `${key} ${typeof value === "object" ? JSON.stringify(value) : value}`)].join(" ");

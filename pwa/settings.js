@@ -3,7 +3,7 @@
 // opens.
 import { t, language, setLanguage, LANGUAGES } from "./i18n.js";
 import { api, me, setPlayer } from "./api.js";
-import { h, handleError, handleTextError, setPage, showWho, shareBox, deviceLabel } from "./ui.js";
+import { h, handleError, handleTextError, setPage, showWho, shareBox, deviceLabel, sayDone } from "./ui.js";
 import qrcode from "./vendor/qrcode-generator.js";
 import { clockSections } from "./clock.js";
 import { passkeysSection } from "./passkeys.js";
@@ -18,7 +18,15 @@ const PACE_KEY = "poyta.pace";
 const PACES = { normal: 550, fast: 250, 0: 0 };
 export function revealStep() { return PACES[localStorage.getItem(PACE_KEY)] ?? PACES.normal; }
 
-export function confirmBeforePlay() { return localStorage.getItem(CONFIRM_KEY) === "1"; }
+// Whether `action` waits for a second tap. The player's choice ("1": every move, "0": none) once
+// made; before that (a new player) a card put on the table for good, as in a trick game, is
+// confirmed, while a secret choice that can still be changed (6 nimmt!) is not.
+export function confirmBeforePlay(mod = null, action = null) {
+  const chosen = localStorage.getItem(CONFIRM_KEY);
+  if (chosen !== null) return chosen === "1";
+  return !!(mod && mod.playsForGood && action && mod.playsForGood(action));
+}
+export function stopConfirming() { localStorage.setItem(CONFIRM_KEY, "0"); }
 // On unless the player turned it off.
 export function confirmIrreversible() { return localStorage.getItem(CONFIRM_FINAL_KEY) !== "0"; }
 
@@ -35,7 +43,7 @@ function nameSection() {
     try {
       await api.rename(input.value.trim());
       showWho();
-      note.textContent = t("settings.nameSaved");
+      sayDone(note, t("settings.nameSaved"));
     } catch (error) { handleTextError(error, "name.refused"); }
   } }, h("div", { class: "field" }, h("label", { for: "my-name", text: t("settings.name") }), input),
   h("button", { type: "submit", class: "primary" }, t("settings.save")), note);
@@ -50,7 +58,7 @@ function languageSection() {
 }
 
 function playSection() {
-  const box = h("input", { type: "checkbox", id: "confirm-play", checked: confirmBeforePlay(),
+  const box = h("input", { type: "checkbox", id: "confirm-play", checked: localStorage.getItem(CONFIRM_KEY) !== "0",
     onchange: () => localStorage.setItem(CONFIRM_KEY, box.checked ? "1" : "0") });
   const final = h("input", { type: "checkbox", id: "confirm-final", checked: confirmIrreversible(),
     onchange: () => localStorage.setItem(CONFIRM_FINAL_KEY, final.checked ? "1" : "0") });
@@ -80,7 +88,7 @@ function notificationSection() {
     box.disabled = true;
     try {
       if (box.checked) await subscribePush(); else await unsubscribePush();
-      note.textContent = t(box.checked ? "push.on" : "push.off");
+      sayDone(note, t(box.checked ? "push.on" : "push.off"));
     } catch (error) {
       box.checked = !box.checked;
       note.textContent = pushUnavailable() || "";

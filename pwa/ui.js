@@ -77,6 +77,12 @@ export function showError(message) {
 }
 export function clearError() { $("messages").replaceChildren(); }
 
+// A success said in `note` (a role=status element): an error left from an earlier try goes.
+export function sayDone(note, text) {
+  clearError();
+  note.textContent = text;
+}
+
 export function setOffline(offline) {
   const bar = $("offline");
   const was = !bar.hidden;
@@ -161,9 +167,10 @@ export function setTurnCount(count) {
   else if (!count && navigator.clearAppBadge) navigator.clearAppBadge().catch(() => {});
 }
 
+// Children left out (null, undefined, false) are not drawn, as in h().
 export function setPage(title, ...children) {
   setTitle(title);
-  main().replaceChildren(...children);
+  main().replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
 }
 
 // Names short enough for a table of 8: bots lose their level ("Bot 4"), long names keep their
@@ -232,7 +239,7 @@ export function shareBox({ id, label, link, title, text }) {
   }
   buttons.append(h("button", { type: "button", onclick: async () => {
     try { await navigator.clipboard.writeText(link); } catch { input.select(); document.execCommand("copy"); }
-    note.textContent = t("share.copied");
+    sayDone(note, t("share.copied"));
   } }, t("share.copy")));
   // A group named by the label, so "Copy" is unambiguous when several links are shown.
   return h("div", { class: "share", role: "group", "aria-labelledby": `${id}-label` },

@@ -7,8 +7,9 @@ import { h, setPage, handleTextError, setOffline } from "./ui.js";
 import { passkeySignIn } from "./passkeys.js";
 
 // Resolves once the player is registered under the name they typed. `preview`: what the
-// invite link offers, shown above the name.
-export function askName({ invited = false, preview = null } = {}) {
+// invite link offers, shown above the name; `befriended`: a friend link brought the player,
+// `friend` the name of its player (null when unknown).
+export function askName({ invited = false, befriended = false, friend = null, preview = null } = {}) {
   return new Promise((resolve) => {
     const input = h("input", { id: "first-name", type: "text", maxlength: 40, required: true,
       autocomplete: "nickname", autocapitalize: "words", enterkeyhint: "go" });
@@ -31,8 +32,11 @@ export function askName({ invited = false, preview = null } = {}) {
       h("small", { class: "muted", id: "first-name-help", text: t("welcome.nameHelp") }), input),
     submit);
     input.setAttribute("aria-describedby", "first-name-help");
-    setPage(t("welcome.title"), h("h1", { text: t(invited ? "welcome.invited" : "welcome.title") }),
-      preview, h("p", { text: t(invited ? "welcome.invitedText" : "welcome.text") }), form, passkeySignIn(resolve));
+    const [title, text] = invited ? ["welcome.invited", "welcome.invitedText"]
+      : befriended ? [friend ? "welcome.befriendedBy" : "welcome.befriended", "welcome.befriendedText"]
+        : ["welcome.title", "welcome.text"];
+    setPage(t("welcome.title"), h("h1", { text: t(title, { name: friend }) }), preview, h("p", { text: t(text) }), form,
+      passkeySignIn(resolve));
     input.focus();
   });
 }

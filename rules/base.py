@@ -53,6 +53,11 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
+class MalformedAction(IllegalAction):
+    """An action that does not fit its game's declared shape, the schema the contract
+    publishes: an unknown type, a missing or unexpected field, a value that is no card."""
+
+
 class NotToAct(IllegalAction):
     """The seat may not act now: another seat is to act, or the game is over."""
 
@@ -148,19 +153,20 @@ class Field:
     def check(self, value: Any) -> None:
         if self.many is None:
             if type(value) is not self.value_type or value not in self.values:
-                raise IllegalAction(f"field '{self.name}': {_shown(value)} is not {self.what()}")
+                raise MalformedAction(
+                    f"field '{self.name}': {_shown(value)} is not {self.what()}")
             return
         fewest, most = self.many
         if type(value) is not list or not fewest <= len(value) <= most:
             count = str(fewest) if fewest == most else f"{fewest} to {most}"
-            raise IllegalAction(f"field '{self.name}' must be a list of {count} values, "
+            raise MalformedAction(f"field '{self.name}' must be a list of {count} values, "
                                 f"each {self.what()}")
         for item in value:
             if not self.accepts(item):
-                raise IllegalAction(
+                raise MalformedAction(
                     f"field '{self.name}': {_shown(item)} is not {self.what()}")
         if len(set(value)) != len(value):
-            raise IllegalAction(f"field '{self.name}' must name different values")
+            raise MalformedAction(f"field '{self.name}' must name different values")
 
     def example(self) -> Any:
         one = (self.card.example if self.card is not None else
@@ -189,17 +195,17 @@ class ActionType:
         for key in action:
             if key not in keys:
                 extra = sorted(str(k) for k in action if k not in keys)
-                raise IllegalAction(f"unexpected field(s) in a '{self.type}' action: "
+                raise MalformedAction(f"unexpected field(s) in a '{self.type}' action: "
                                     f"{', '.join(_shown(k, 24) for k in extra)}")
         known = self.fields
         for field in known:
             if field.name in action:
                 field.check(action[field.name])
             elif field.required:
-                raise IllegalAction(f"a '{self.type}' action needs the field '{field.name}' "
+                raise MalformedAction(f"a '{self.type}' action needs the field '{field.name}' "
                                     f"({field.what()})")
         if self.one_field_of and len(action) != 2:
-            raise IllegalAction(f"a '{self.type}' action takes exactly one of the fields "
+            raise MalformedAction(f"a '{self.type}' action takes exactly one of the fields "
                                 f"{', '.join(repr(field.name) for field in known)}")
 
     def example_action(self) -> dict:
@@ -354,8 +360,8 @@ class Game:
         declared = self.action_types.get(kind) if type(kind) is str else None
         if declared is None:
             if type(action) is not dict:
-                raise IllegalAction("an action must be a JSON object")
-            raise IllegalAction(f"unknown action type {_shown(action.get('type'))}; expected "
+                raise MalformedAction("an action must be a JSON object")
+            raise MalformedAction(f"unknown action type {_shown(action.get('type'))}; expected "
                                 f"one of {', '.join(self.action_types)}")
         declared.check(action)
         if declared.phases:

@@ -28,3 +28,26 @@ def test_readme_starts_with_make_run_then_make_test():
 def test_commands_are_read_from_code_blocks_only():
     markdown = "Run `make clean` first.\n\n```sh\nmake run   # serve\n\nmake test\n```\n"
     assert commands(markdown) == ["make run", "make test"]
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """The prose paragraphs of a page, outside code blocks, each as one line."""
+    prose = CODE_BLOCK.sub("", markdown)
+    return [" ".join(part.split()) for part in re.split(r"\n\s*\n", prose)
+            if part.strip() and not part.lstrip().startswith(("|", "#", "-"))]
+
+
+def test_no_page_says_a_sentence_twice():
+    """A paragraph copied, whole or in part, says its long sentences twice."""
+    for page in sorted((README.parent / "docs").glob("*.md")):
+        said = [sentence for text in paragraphs(page.read_text("utf-8"))
+                for sentence in re.split(r"(?<=[.;:])\s", text) if len(sentence) > 80]
+        repeated = {sentence for sentence in said if said.count(sentence) > 1}
+        assert not repeated, (page.name, repeated)
+
+
+def test_the_docs_say_stream_events_may_repeat_and_how_to_tell_them_apart():
+    for page in ("api.md", "integrating.md"):
+        text = " ".join((README.parent / "docs" / page).read_text("utf-8").split())
+        assert "may repeat" in text and "deduplicate" in text, page
+        assert "twice, never not at all" not in text, page

@@ -17,7 +17,8 @@ Children: the workers of `worker.layout.WORKERS` (a bot worker for quick moves a
 bots that think long, which takes quick moves while no long one waits, so a hard bot's thinking
 never holds up an easy or medium reply, and the notice worker, so a slow webhook never delays a
 bot move) and gunicorn. HOST and PORT choose the address: 127.0.0.1:8000 by default (this
-machine only); HOST=0.0.0.0 serves every interface.
+machine only); HOST=0.0.0.0 serves every interface. It prints http://localhost:PORT/, where
+passkeys work (a browser refuses them at an IP address), and POYTA_PUBLIC_URL defaults to it.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from api.devtools import embedded_postgres
 from api.devtools.embedded_redis import answers, resolve
@@ -112,6 +114,13 @@ def _stop_with(supervisor: int):
     return arm
 
 
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
 def _signal_group(group: int, signum: int) -> None:
     try:
         os.killpg(group, signum)
@@ -140,6 +149,15 @@ def supervise(children: list[Child], stopping: threading.Event) -> None:
         stopping.wait(0.2)
 
 
+# Browsers make passkeys only for a host name, never an IP address: this machine is localhost.
+LOCAL_HOSTS = ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost")
+
+
+def browser_address(host: str, port: str) -> str:
+    """Where a browser on this machine opens the app, passkeys working: http://localhost:PORT/."""
+    return f"http://{'localhost' if host in LOCAL_HOSTS else host}:{port}/"
+
+
 def main() -> int:
     given = os.environ.get("REDIS_URL")
     if given and not answers(given):
@@ -149,9 +167,11 @@ def main() -> int:
     url, embedded = resolve(ROOT / "data" / "redis")
     database_url, embedded_database = embedded_postgres.resolve(ROOT / "data" / "postgres")
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+    address = browser_address(host, port)
     # The RQ workers and gunicorn's workers share one metrics folder: /metrics sums them all.
-    env = {**os.environ, "REDIS_URL": url, "DATABASE_URL": database_url, "HOST": host,
-           "PORT": port,
+    # Links in notices and the passkeys' relying party follow the printed address unless set.
+    env = {"POYTA_PUBLIC_URL": address.rstrip("/"), **os.environ, "REDIS_URL": url,
+           "DATABASE_URL": database_url, "HOST": host, "PORT": port,
            "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="poyta-metrics-")}
     python, gunicorn = sys.executable, str(Path(sys.executable).parent / "gunicorn")
     subprocess.run([python, "-m", "api.storage.migrate"], env=env, cwd=ROOT, check=True)
@@ -163,8 +183,8 @@ def main() -> int:
     ]
     everywhere = host in ("0.0.0.0", "::")
     print(f"Pöytä: Redis at {url}{' (embedded)' if embedded else ''}; PostgreSQL at "
-          f"{database_url}{' (embedded)' if embedded_database else ''}; "
-          f"open http://{'127.0.0.1' if everywhere else host}:{port}/ (listening on "
+          f"{_without_password(database_url)}{' (embedded)' if embedded_database else ''}; "
+          f"open {env['POYTA_PUBLIC_URL']}/ (listening on "
           f"{'every interface' if everywhere else host + ' only; HOST=0.0.0.0 for every interface'})",
           flush=True)
 

@@ -10,9 +10,11 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.http import (auth, budgets, contract, cors, docs, game_polls, headers,
-                      health, idempotency, logs, metrics, request_bounds, strict_input)
+                      health, http_contract, idempotency, logs, metrics, request_bounds,
+                      strict_input)
 from api.http.conditional import answered
 from api.http.errors import error_body, reason_for
+from api.http.resources.players.webhook import contract as webhook_contract
 from api.settings import Settings
 from api.storage import connections, keys
 from api.storage.budgets import LongPollSlots
@@ -47,7 +49,9 @@ class PoytaApi(Api):
         lives, and making it took 100 ms), with its ETag: a client that holds it gets a 304."""
         made = self.__dict__.get("_spec_made")
         if made is None:
-            body = json.dumps(self.spec.to_dict(), indent=2).encode()
+            spec = {**self.spec.to_dict(), "webhooks": webhook_contract.WEBHOOKS}
+            spec = http_contract.titled_nullables(http_contract.typed_constants(spec))
+            body = json.dumps(spec, indent=2).encode()
             made = self._spec_made = (body, hashlib.sha1(body).hexdigest())
         body, etag = made
         return answered(etag, lambda: Response(body, mimetype="application/json"))
@@ -122,6 +126,9 @@ def create_app(config: dict | None = None) -> Flask:
         api.register_blueprint(tag, url_prefix=API_PREFIX)
         if tag is tags.streams:  # the streams' events, named in their answers
             for name, schema in STREAM_SCHEMAS.items():
+                api.spec.components.schema(name, schema)
+        if tag is tags.webhooks:  # what the deliveries carry (the contract's `webhooks`)
+            for name, schema in webhook_contract.SCHEMAS.items():
                 api.spec.components.schema(name, schema)
     logs.init_app(app, settings.log_level)
     metrics.init_app(app, settings.metrics_dir, settings.metrics_token)

@@ -87,6 +87,9 @@ BUDGETS = (
     Budget("rename", ("players.Me",), "10/minute;60/hour", by_player, methods=("PATCH",)),
     # Each webhook set is checked, stored, and told every game going on.
     Budget("webhook", ("webhooks.Webhook",), "10/minute;60/hour", by_player, methods=("PUT",)),
+    # Each ping is a request to the player's URL made while the caller waits.
+    Budget("webhook_try", ("webhooks.WebhookTest", "webhooks.WebhookRedeliver"),
+           "10/minute;60/hour", by_player),
     # Each code is a live credential until it is used or expires.
     Budget("signin_code", ("players.SignInCodes",), "5/minute;20/hour", by_player),
     # Reads that cost more than a view: per player, and per address for anonymous callers (a

@@ -34,10 +34,17 @@ from api import telemetry
 from api.http import auth
 from api.http.disconnects import client_gone
 from api.tables import Tables, views
+from api.tables.errors import ServiceError
 from api.tables.model import Player, StoredGame
 
 
 MARK = "x-conditional"  # the route's declaration, which `document` turns into the contract's
+MATCHED = "x-if-match"
+
+
+class PreconditionFailed(ServiceError):
+    status = 412
+    reason = "precondition_failed"
 
 
 def conditional(operation):
@@ -45,8 +52,36 @@ def conditional(operation):
     return Blueprint.doc(**{MARK: True})(operation)
 
 
+def guarded(operation):
+    """The write takes `If-Match` with the game view's ETag: 412 once the view changed."""
+    return Blueprint.doc(**{MATCHED: True})(operation)
+
+
+def if_match_version(tables: Tables, game_id: str, player: Player) -> int | None:
+    """The game version an `If-Match` names, for the write to be made on: 412 unless it holds
+    the ETag the caller's view of the game has now (`*`: any, so no version)."""
+    sent = request.headers.get("If-Match")
+    if not sent:
+        return None
+    seen = tables.watching.etag_parts(game_id, player)
+    matches = parse_etags(sent)
+    if matches.star_tag:
+        return None
+    if not matches.contains(game_etag(**seen)):
+        raise PreconditionFailed("If-Match does not hold the game's ETag now: the game changed "
+                                 "since that view; look again")
+    return seen["version"]
+
+
 def document(operation: dict) -> None:
-    """A conditional operation's If-None-Match, ETag and 304 in the contract."""
+    """A conditional operation's If-None-Match, ETag and 304 in the contract; a guarded
+    write's If-Match and 412."""
+    if operation.pop(MATCHED, False):
+        operation.setdefault("parameters", []).append(
+            {"in": "header", "name": "If-Match", "schema": {"type": "string"},
+             "description": "The ETag of the game view you decided on: 412 if the game changed "
+                            "since (as `version`, but for any change you can see)"})
+        operation["responses"][412] = "PRECONDITION_FAILED"
     if not operation.pop(MARK, False):
         return
     operation.setdefault("parameters", []).append(

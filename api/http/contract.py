@@ -30,9 +30,10 @@ from typing import Any
 from apispec import BasePlugin
 
 from api.http import conditional, http_contract
-from api.http.resources.games.analysis.schemas import analysis_schema, analysis_union
+from api.http.resources.games.analysis.schemas import (ANALYSIS_WAITING, analysis_schema,
+                                                      analysis_union)
+from api.http.resources.games.contract import NAMED_ENUMS, SEAT_REQUESTS, SEAT_SPEC
 from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
-from api.tables.seating import PACES
 from rules import GAMES
 from rules.base import ActionType, CardFormat, Field, Game, Option
 
@@ -95,18 +96,12 @@ SEAT = {"type": "object", "additionalProperties": False, "properties": {
                                                          "then: their clock stands still"},
     "time_left": {"type": ["integer", "null"], "description": "Seconds in its table time "
                                                               "bank (when its turn began)"}}}
-BOT_LEVELS = sorted({level.name for game in GAMES.values() for level in game.bot_levels})
-SEAT_SPEC = {"anyOf": [
-    {"const": "human", "description": "A human's seat; seat 0 is the creator's"},
-    {"type": "object", "additionalProperties": False, "required": ["player"],
-     "properties": {"player": {"type": "string", "pattern": "^[0-9a-f]{16}$",
-                               "description": "A seat kept for this player (a challenge): it "
-                                              "waits in their inbox until they take it "
-                                              "(joinGame) or decline it (declineSeat)"}}},
-    {"type": "object", "additionalProperties": False, "required": ["bot"],
-     "properties": {"bot": {"enum": BOT_LEVELS, "description": "A server bot of this level "
-                                                              "(GET /games/types lists each "
-                                                              "game's)"}}}]}
+
+
+def ref(name: str) -> dict:
+    return {"$ref": SCHEMAS + name}
+
+
 INVITE = {"type": "object", "additionalProperties": False, "properties": {
     "seat": {"type": "integer"},
     "code": {"type": "string", "description": "Open /#/invite/<code> to take the seat"}}}
@@ -116,7 +111,7 @@ VIEW_PROPERTIES = {
     "id": {"type": "string"},
     "title": {"type": "string"},
     "version": {"type": "integer"},
-    "status": {"type": "string", "enum": ["waiting", "active", "finished"]},
+    "status": ref("GameStatus"),
     "phase": {"type": "string"},
     "deal": {"type": "integer"},
     "seats": {"type": "array", "items": {"$ref": SCHEMAS + "Seat"}},
@@ -142,10 +137,6 @@ VIEW_ORDER = ("id", "type", "title", "options", "version", "status", "phase", "d
               "public", "invites", "rematch_of", "rematch", "your_waking", "rated", "results")
 NUMBERED = {"number": {"type": "integer", "description": "position in the game's log, from 1"},
             "version": {"type": "integer", "description": "the game version it led to"}}
-
-
-def ref(name: str) -> dict:
-    return {"$ref": SCHEMAS + name}
 
 
 def prefix(game: Game) -> str:
@@ -309,7 +300,10 @@ class ContractPlugin(BasePlugin):
             if game.appraise is not None:
                 spec.components.schema(f"{prefix(game)}Analysis",
                                        analysis_schema(game, ref(f"{prefix(game)}Action")))
+        spec.components.schema("AnalysisWaiting", ANALYSIS_WAITING)
         spec.components.schema("Seat", SEAT)
+        for name, schema in {**NAMED_ENUMS, **SEAT_REQUESTS}.items():
+            spec.components.schema(name, schema)
         spec.components.schema("Invite", INVITE)
         spec.components.schema("SeatResult", SEAT_RESULT)
         spec.components.schema("GameResults", GAME_RESULTS)
@@ -359,8 +353,8 @@ class ContractPlugin(BasePlugin):
     @staticmethod
     def _analysis(analysis: dict) -> None:
         analysis.clear()
-        analysis.update(analysis_union([ref(f"{prefix(game)}Analysis") for game in GAMES.values()
-                                        if game.appraise is not None]))
+        analysis.update(analysis_union(ref("AnalysisWaiting"), [
+            ref(f"{prefix(game)}Analysis") for game in GAMES.values() if game.appraise]))
 
     @staticmethod
     def _events(events: dict) -> None:
@@ -371,9 +365,11 @@ class ContractPlugin(BasePlugin):
 
     @staticmethod
     def _game_create(create: dict) -> None:
-        create["properties"]["type"] = {"enum": list(GAMES), "description": "the game"}
+        create["properties"]["type"] = {"type": "string", "enum": list(GAMES),
+                                        "description": "the game"}
         create["properties"]["seats"]["items"] = SEAT_SPEC
-        create["properties"]["pace"]["enum"] = list(PACES)
+        create["properties"]["pace"] = {
+            **ref("Pace"), "description": create["properties"]["pace"]["description"]}
         create["properties"]["options"] = {
             "anyOf": [ref(f"{prefix(game)}Options") for game in GAMES.values()],
             "description": "The game's options (see its `<Game>Options`); any left out take "

@@ -15,6 +15,10 @@ HTTP_REASONS = {
     "invalid_body": "the body does not fit its schema (`errors.json` names the fields)",
     "invalid_query": "a query parameter is unknown or out of range (`errors.query` names it)",
     "method_not_allowed": "the URL does not answer that method (`Allow` lists what it does)",
+    "invalid_header": "a header's value is not one the server reads (a `Last-Event-ID` no "
+                      "stream gave)",
+    "precondition_failed": "`If-Match` does not hold the game's ETag now: it changed since "
+                           "(look again)",
     "payload_too_large": "the body is over 64 KB",
     "uri_too_long": "the URL is over 2 KB",
     "unsupported_media_type": "the body was not sent as application/json",
@@ -27,6 +31,7 @@ HTTP_REASONS = {
 REASONS = {**DOMAIN_REASONS, **HTTP_REASONS}
 REASON_BY_STATUS = {400: "bad_request", 401: "unauthorized", 403: "forbidden",
                     404: "not_found", 405: "method_not_allowed", 409: "conflict",
+                    412: "precondition_failed",
                     413: "payload_too_large", 414: "uri_too_long",
                     415: "unsupported_media_type", 422: "invalid_request", 429: "rate_limited",
                     503: "unavailable"}

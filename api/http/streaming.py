@@ -6,12 +6,15 @@ every `STREAM_HEARTBEAT` seconds so that proxies keep the connection and the ser
 client that went away. They wait on the process's one change feed (`api.storage.changes`), as
 the long-polls do, and draw on no per-request budget: a player holds at most
 `MAX_OPEN_STREAMS` at once, each an entry that lapses unless its stream renews it at every
-heartbeat (a process that died takes its streams' slots with it within a minute).
+heartbeat (a process that died takes its streams' slots with it within a minute). A stream
+whose client closed the connection gives its slot back within a second: a bot that crashed
+and restarts finds it free.
 """
 from __future__ import annotations
 
 import json
 import random
+import re
 import secrets
 import time
 from contextlib import ExitStack
@@ -21,6 +24,7 @@ from flask import Response, current_app, request, stream_with_context
 
 from api.http import auth
 from api.http.budgets import by_player
+from api.http.disconnects import client_gone
 from api.http.errors import error_response
 from api.storage import connections
 from api.tables.errors import ServiceError
@@ -33,32 +37,59 @@ HEARTBEAT = 20             # seconds between heartbeats (`STREAM_HEARTBEAT` in t
 # it, and a process that died frees it within the time docs/api.md gives.
 LEASE_HEARTBEATS = 2
 RECONNECT_MS = 3000        # what an EventSource waits before it reconnects
+GONE_CHECK = 1.0           # seconds between looks at whether the client closed the connection
+EVENT_ID = re.compile(r"[0-9]{1,16}")  # what a stream's `id` is (`api.tables.streams`)
+
+
+class InvalidHeader(ServiceError):
+    reason = "invalid_header"
+
+
+def last_event_id() -> str | None:
+    """The `Last-Event-ID` sent, if any: 400 for one no stream gave, so that a client with a
+    broken resume hears of it instead of silently starting afresh."""
+    sent = request.headers.get("Last-Event-ID")
+    if sent and not EVENT_ID.fullmatch(sent):
+        raise InvalidHeader(f"Last-Event-ID must be the `id` of an event this stream sent (up "
+                            f"to 16 digits), not {sent[:40]!r}")
+    return sent or None
 
 
 def streamed(description: str, event_schema: str) -> dict:
-    """The answer in the spec: each NDJSON line (and each SSE `data:`) is one `event_schema`."""
+    """The answer in the spec. OpenAPI 3.1 describes an event stream by its events: the SSE
+    schema is one event, its `data` one `event_schema` (as schemathesis reads it), or the text
+    read whole, which is what a generated client gets (it reads a body to its end, and this one
+    never ends); NDJSON is text, one `event_schema` a line, named in `x-item-schema` (3.2's
+    `itemSchema`). A program follows either line by line (`examples/poyta_bot`)."""
+    item = {"$ref": f"#/components/schemas/{event_schema}"}
     return {"responses": {200: {
-        "description": description,
-        "content": {SSE: {"schema": {
-            "type": "object", "description": f"One Server-Sent Event: its `data` is one "
-                                             f"{event_schema} as JSON",
-            "properties": {"event": {"type": "string"}, "id": {"type": "string"},
-                           "retry": {"type": "integer"},
-                           "data": {"type": "string", "contentMediaType": "application/json",
-                                    "contentSchema": {
-                                        "$ref": f"#/components/schemas/{event_schema}"}}},
-            "required": ["data"]}},
-                    NDJSON: {"schema": {"$ref": f"#/components/schemas/{event_schema}"}}}}},
+        "description": f"{description}. The answer never ends: read it as it comes",
+        "content": {
+            SSE: {"schema": {"anyOf": [
+                {"type": "object", "title": "Message",
+                 "description": f"One Server-Sent Event: its `data` is one {event_schema} as "
+                                "JSON",
+                 "properties": {"event": {"type": "string"}, "id": {"type": "string"},
+                                "retry": {"type": "integer"},
+                                "data": {"type": "string", "contentMediaType": "application/json",
+                                         "contentSchema": item}},
+                 "required": ["data"]},
+                {"type": "string", "description": "The stream as text, read whole"}]}},
+            NDJSON: {"schema": {"type": "string", "description": f"One {event_schema} as "
+                                                                 "JSON a line"},
+                     "x-item-schema": item}}}},
         "parameters": [{"in": "header", "name": "Last-Event-ID", "required": False,
-                        "schema": {"type": "string"},
+                        "schema": {"type": "string", "pattern": "^[0-9]{0,16}$"},
                         "description": "The `id` of the last event you got: the stream "
-                                       "resumes after it"}]}
+                                       "resumes after it (400 if it is not one; empty: "
+                                       "none)"}]}
 
 
 def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
     """Holds one of the caller's stream slots (429 beyond), waits on `channel` and sends what
     `events` yields: an event, or None when it waits for the next change (sent True) or
     heartbeat (False)."""
+    last_event_id()  # 400 before a slot is held, on either stream
     slots = current_app.extensions["poyta_streams"]
     who, slot = by_player(), secrets.token_hex(8)
     every = current_app.config.get("STREAM_HEARTBEAT", HEARTBEAT)
@@ -85,9 +116,15 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
                     yield encode(event)
                     event = next(produced)
                     continue
-                if woken.wait(max(0.0, beat_at - time.monotonic())):
+                # A client that closed the connection is noticed within GONE_CHECK, not at
+                # the next heartbeat: its slot is free for the client that reconnects.
+                if woken.wait(max(0.0, min(GONE_CHECK, beat_at - time.monotonic()))):
                     woken.clear()
                     event = produced.send(True)
+                    continue
+                if client_gone():
+                    return
+                if time.monotonic() < beat_at:
                     continue
                 if not slots.renew(who, slot, LEASE_HEARTBEATS * every):
                     return

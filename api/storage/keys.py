@@ -179,6 +179,11 @@ def leaderboard(game_type: str) -> str:
     return f"leaderboard:{{{game_type}}}"
 
 
+def leaderboard_provisional(game_type: str) -> str:
+    """Players with rated games but not yet enough to be listed, scored by ordinal."""
+    return f"leaderboard:{{{game_type}}}:provisional"
+
+
 def leaderboard_players(game_type: str) -> str:
     """Each rated player's name, rating and rated games, as their last game left them."""
     return f"leaderboard:{{{game_type}}}:players"

@@ -43,41 +43,57 @@ for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ARGV[8]) end
 return {1, ARGV[4]}
 """
 
-# A player's place on a leaderboard, kept only when it counts more rated games than the one
-# there; players who have not played the type within the retention leave it.
-# KEYS: leaderboard, its players, when each last played. ARGV: player id, rated games, ordinal,
-# entry (JSON), fewest rated games to be listed, now, retention seconds.
+# A player's place on a leaderboard (or among its provisional players, with fewer rated games
+# than it takes to be listed), kept only when it counts more rated games than the one there;
+# players who have not played the type within the retention leave it.
+# KEYS: leaderboard, its players, when each last played, its provisional players.
+# ARGV: player id, rated games, ordinal, entry (JSON), fewest rated games to be listed, now,
+# retention seconds.
 _PLACE = """
 local known = redis.call('HGET', KEYS[2], ARGV[1])
 if known and cjson.decode(known)['games'] >= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1])
-if tonumber(ARGV[2]) >= tonumber(ARGV[5]) then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+if tonumber(ARGV[2]) >= tonumber(ARGV[5]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+else
+  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
+end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[6]) - tonumber(ARGV[7]),
                         'LIMIT', 0, 100)
 if #gone > 0 then
   redis.call('ZREM', KEYS[1], unpack(gone))
   redis.call('HDEL', KEYS[2], unpack(gone))
   redis.call('ZREM', KEYS[3], unpack(gone))
+  redis.call('ZREM', KEYS[4], unpack(gone))
 end
 return 1
 """
 
-# The top of a leaderboard with each listed player's entry, and the caller's place and entry.
-# KEYS: leaderboard, its players. ARGV: how many, the caller's id ('' none).
-# Returns {ids and ordinals, entries, the caller's 0-based place (-1 none), their entry ('').
+# The top of a leaderboard and of its provisional players, each with their entries, and the
+# caller's place and entry.
+# KEYS: leaderboard, its players, its provisional players. ARGV: how many, the caller's id
+# ('' none).
+# Returns {ids and ordinals, entries, the caller's 0-based place (-1 none), their entry (''),
+# provisional ids and ordinals, their entries}.
 _TOP = """
-local top = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
-local ids = {}
-for i = 1, #top, 2 do ids[#ids + 1] = top[i] end
-local entries = {}
-if #ids > 0 then entries = redis.call('HMGET', KEYS[2], unpack(ids)) end
+local function best(key)
+  local top = redis.call('ZREVRANGE', key, 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+  local ids = {}
+  for i = 1, #top, 2 do ids[#ids + 1] = top[i] end
+  local entries = {}
+  if #ids > 0 then entries = redis.call('HMGET', KEYS[2], unpack(ids)) end
+  return top, entries
+end
+local top, entries = best(KEYS[1])
+local provisional, provisional_entries = best(KEYS[3])
 local place, mine = -1, ''
 if ARGV[2] ~= '' then
   place = redis.call('ZREVRANK', KEYS[1], ARGV[2]) or -1
   mine = redis.call('HGET', KEYS[2], ARGV[2]) or ''
 end
-return {top, entries, place, mine}
+return {top, entries, place, mine, provisional, provisional_entries}
 """
 
 # A player's profile at one instant: name, bot flag and joining time, standings, recent games,
@@ -120,6 +136,8 @@ class TopRecord:
     entries: list[str | None]          # JSON each, in the same order
     place: int | None                  # the caller's, from 0
     mine: str | None                   # the caller's entry
+    provisional: list[tuple[str, float]]   # players not yet listed, best first
+    provisional_entries: list[str | None]  # JSON each, in the same order
 
 
 def _text(value: bytes | None) -> str | None:
@@ -166,17 +184,22 @@ class RatingStore:
     def place(self, game_type: str, player_id: str, games: int, ordinal: float, entry: str,
               fewest: int, now: float) -> None:
         self._place(keys=[keys.leaderboard(game_type), keys.leaderboard_players(game_type),
-                          keys.leaderboard_played(game_type)],
+                          keys.leaderboard_played(game_type),
+                          keys.leaderboard_provisional(game_type)],
                     args=[player_id, games, repr(ordinal), entry, fewest, repr(now),
                           self.retention])
 
     def top(self, game_type: str, count: int, caller: str | None) -> TopRecord:
-        top, entries, place, mine = self._top(
-            keys=[keys.leaderboard(game_type), keys.leaderboard_players(game_type)],
+        top, entries, place, mine, provisional, provisional_entries = self._top(
+            keys=[keys.leaderboard(game_type), keys.leaderboard_players(game_type),
+                  keys.leaderboard_provisional(game_type)],
             args=[count, caller or ""])
-        pairs = [(top[i].decode(), float(top[i + 1])) for i in range(0, len(top), 2)]
-        return TopRecord(pairs, [_text(entry) for entry in entries],
-                         None if int(place) < 0 else int(place), _text(mine) or None)
+
+        def pairs(found: list) -> list[tuple[str, float]]:
+            return [(found[i].decode(), float(found[i + 1])) for i in range(0, len(found), 2)]
+        return TopRecord(pairs(top), [_text(entry) for entry in entries],
+                         None if int(place) < 0 else int(place), _text(mine) or None,
+                         pairs(provisional), [_text(entry) for entry in provisional_entries])
 
     def profile(self, player_id: str, game_types: list[str], history_length: int,
                 recent_length: int, caller_id: str | None) -> ProfileRecord:

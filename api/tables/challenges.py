@@ -91,7 +91,7 @@ class Challenges:
                 raise NotFound("no seat is kept for you in this game")
             seat = stored.seats[index]
             spent["invite"] = seat.invite
-            seat.reserved_for, seat.invite = None, invite
+            seat.reserved_for, seat.invite, seat.name = None, invite, None
             return Logged([{"type": "declined", "seat": index}])
         try:
             declined = self.games.transact(game_id, decline)

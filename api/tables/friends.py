@@ -43,6 +43,15 @@ class Friends:
         self.store.keep_friend_code(player.id, code, previous)
         return {"code": code, "link": f"/#/friend/{code}"}
 
+    def preview(self, code: str, caller: Player | None) -> dict:
+        """Whose friend link this is, before adding it (a new player sees who invited them);
+        a code the owner's block refuses is unknown, as when adding."""
+        owner_id = self.store.code_owner(code)
+        owner = None if owner_id is None else self.players.get(owner_id)
+        if owner is None or (caller is not None and self.store.blocks(owner_id, caller.id)):
+            raise NotFound(UNKNOWN_CODE)
+        return {"name": owner[0]}
+
     def add(self, player: Player, code: str) -> dict:
         owner_id = self.store.code_owner(code)
         if owner_id is None or self.players.get(owner_id) is None:

@@ -8,7 +8,7 @@ from typing import Any
 from api.tables.errors import Conflict, Forbidden, Unprocessable
 from api.tables.games import Games, Logged
 from api.tables.model import ACTIVE, FINISHED, WAITING, Player, StoredGame
-from rules import IllegalAction, NotToAct
+from rules import IllegalAction, MalformedAction, NotToAct
 
 
 def move(stored: StoredGame, seat: int, action: Any) -> Logged:
@@ -25,6 +25,9 @@ def move(stored: StoredGame, seat: int, action: Any) -> Logged:
         events = stored.game.apply_action(stored.state, seat, action)
     except NotToAct as error:
         raise Unprocessable(str(error), "not_your_turn") from None
+    except MalformedAction as error:  # the contract's schema refuses it too
+        raise Unprocessable(str(error), "invalid_body",
+                            errors={"json": {"action": [str(error)]}}) from None
     except IllegalAction as error:
         raise Unprocessable(str(error), "illegal_action") from None
     # A secret choice resolves nothing: the others still to act are the same, and no event is

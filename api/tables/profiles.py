@@ -22,6 +22,7 @@ from api.tables.ratings import (
     Standing,
     bot_level,
     bot_name,
+    display_rating,
     ordinal,
 )
 from rules import GAMES
@@ -32,7 +33,20 @@ RECENT_SHOWN = 20
 
 def _rating(standing: Standing) -> dict:
     return {"mu": standing.mu, "sigma": standing.sigma, "ordinal": standing.ordinal,
-            "games": standing.rated, "provisional": standing.rated < PROVISIONAL_GAMES}
+            "display": display_rating(standing.ordinal), "games": standing.rated,
+            "provisional": standing.provisional}
+
+
+def _entries(found: list[tuple[str, float]], texts: list[str | None]) -> list[dict]:
+    """Leaderboard entries, placed from 1 in their list."""
+    entries = []
+    for place, ((player_id, score), text) in enumerate(zip(found, texts), 1):
+        entry = json.loads(text) if text else {"name": None, "bot": False, "mu": None,
+                                               "sigma": None, "games": None}
+        entries.append({"place": place, "player_id": player_id, "name": entry["name"],
+                        "bot": entry["bot"], "ordinal": score, "display": display_rating(score),
+                        "mu": entry["mu"], "sigma": entry["sigma"], "games": entry["games"]})
+    return entries
 
 
 def _known_type(game_type: str) -> None:
@@ -94,23 +108,22 @@ class Profiles:
     def _change(text: str) -> dict:
         entry = json.loads(text)
         return {"game": entry["game"], "at": iso(entry["at"]), "mu": entry["mu"],
-                "sigma": entry["sigma"], "ordinal": entry["ordinal"], "change": entry["change"]}
+                "sigma": entry["sigma"], "ordinal": entry["ordinal"], "change": entry["change"],
+                "display": display_rating(entry["ordinal"]),
+                "display_change": display_rating(entry["ordinal"])
+                - display_rating(entry["ordinal"] - entry["change"])}
 
     def leaderboard(self, game_type: str, caller: Player | None) -> dict:
         _known_type(game_type)
         found = self.store.top(game_type, LEADERBOARD_SIZE, caller.id if caller else None)
-        entries = []
-        for place, ((player_id, score), text) in enumerate(zip(found.top, found.entries), 1):
-            entry = json.loads(text) if text else {"name": None, "bot": False, "mu": None,
-                                                   "sigma": None, "games": None}
-            entries.append({"place": place, "player_id": player_id, "name": entry["name"],
-                            "bot": entry["bot"], "ordinal": score, "mu": entry["mu"],
-                            "sigma": entry["sigma"], "games": entry["games"]})
         you = None
         if found.mine:
             mine = json.loads(found.mine)
+            mine_ordinal = ordinal(mine["mu"], mine["sigma"])
             you = {"place": None if found.place is None else found.place + 1,
-                   "ordinal": ordinal(mine["mu"], mine["sigma"]), "games": mine["games"],
-                   "provisional": mine["games"] < PROVISIONAL_GAMES}
-        return {"type": game_type, "fewest_games": PROVISIONAL_GAMES, "entries": entries,
+                   "ordinal": mine_ordinal, "display": display_rating(mine_ordinal),
+                   "games": mine["games"], "provisional": mine["games"] < PROVISIONAL_GAMES}
+        return {"type": game_type, "fewest_games": PROVISIONAL_GAMES,
+                "entries": _entries(found.top, found.entries),
+                "provisional": _entries(found.provisional, found.provisional_entries),
                 "you": you}

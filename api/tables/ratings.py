@@ -17,6 +17,12 @@ among their results, and only to the standing it was computed from (a player who
 another game meanwhile is updated from their newer rating); the leaderboard's entry follows
 from the standing; the game's `results` are committed last, which ends the job's work.
 A game created with `"rated": false` counts in its players' results but not their ratings.
+
+What people are shown is the display rating, `display_rating`: 1500 + 40 × ordinal (the
+ordinal is mu − 3 sigma, 0 for a new player), rounded and never below 0. A new player starts at
+1500; the rating rises as the model grows sure of a good result (sigma shrinks) and moves with
+each game. It is provisional (shown "1620?") until the player has PROVISIONAL_GAMES rated games
+of the type: until then it may still move a lot, and the leaderboard lists the player apart.
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ from api.tables.games import CAS_ATTEMPTS, Games
 from api.tables.model import FINISHED, StoredGame
 
 MODEL = PlackettLuce()
-PROVISIONAL_GAMES = 10   # a rating with fewer rated games is provisional, and not listed
+PROVISIONAL_GAMES = 10   # a rating with fewer rated games is provisional, and listed apart
 HISTORY_LENGTH = 50      # rating changes kept per player and game type
 RECENT_GAMES = 50        # finished games kept per player
 BOT_PREFIX = "bot-"      # a bot level's player id: never a registered player's (hex digits)
@@ -71,6 +77,19 @@ class Standing:
     @property
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.rated < PROVISIONAL_GAMES
+
+
+DISPLAY_START = 1500     # the display rating of a new player (ordinal 0)
+DISPLAY_SCALE = 40       # display points per point of ordinal
+
+
+def display_rating(ordinal_value: float) -> int:
+    """The rating people are shown: on a familiar scale from 1500, never negative."""
+    return max(0, round(DISPLAY_START + DISPLAY_SCALE * ordinal_value))
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -87,7 +87,10 @@ class Seating:
             raise Unprocessable(str(error)) from None
         seat_list = parse_seats(game, players, seats)
         named = [seat.reserved_for for seat in seat_list if seat.reserved_for]
-        self._check_named(player, named)
+        names = self._check_named(player, named)
+        for seat in seat_list:  # a kept seat shows whom the table waits for, as a rematch's does
+            if seat.reserved_for:
+                seat.name = names[seat.reserved_for]
         if time_bank is not None:
             if pace is not None:
                 raise Unprocessable("give either a pace or a time bank, not both")
@@ -109,18 +112,22 @@ class Seating:
                 self.games.jobs.notify_challenge(created.id, index)
         return created
 
-    def _check_named(self, player: Player, named: list[str]) -> None:
+    def _check_named(self, player: Player, named: list[str]) -> dict[str, str]:
         """A named seat is for another player, once, who exists and neither blocks the creator
-        nor is blocked by them."""
+        nor is blocked by them; returns their names."""
         if len(set(named)) != len(named) or player.id in named:
             raise Unprocessable("name each other player at most once, and not yourself")
+        names = {}
         for player_id in named:
-            if self.storage.players.get(player_id) is None:
+            found = self.storage.players.get(player_id)
+            if found is None:
                 raise Unprocessable(f"no player {player_id!r} to keep a seat for")
+            names[player_id] = found[0]
         if self.storage.friends.blocking_any(named, player.id):
             raise Forbidden("a player you named does not take your challenges")
         if self.storage.friends.blocks_any(player.id, named):
             raise Conflict("you block a player you named: unblock them first")
+        return names
 
     def _sit_clock(self, seat: Seat, player_id: str, meta: Meta) -> None:
         """The seat keeps its player's own clock."""

@@ -10,7 +10,7 @@ game's `updated`, a chat line's time), in milliseconds: each event's `id` (and S
 `Last-Event-ID` starts, like a first connect, with the games going on (`game_started`, then
 `your_turn` where it is the player's turn), and adds what happened from the cursor on, less
 `RESUME_OVERLAP` for clocks that differ between API processes: games finished since, chat said
-since. An event may so come twice (never a gap); `your_turn` is one per turn (`game`, `since`),
+since. An event may so repeat (never a gap); `your_turn` is one per turn (`game`, `since`),
 `chat` one per line (`game`, `number`).
 
 A player's webhook (`api.tables.webhooks`) is the same stream, its `Told` kept in the store

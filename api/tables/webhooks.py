@@ -27,6 +27,9 @@ it happens, signed per Standard Webhooks. A bot can live on it instead of holdin
   4xx) and destinations `api.outbound` refuses drop that event, recorded as the last delivery.
 * Every request goes through `api.outbound`: never to an internal address, no redirect, short
   time-outs; at most `SENDS_PER_RUN` POSTs a run, so a run ends well within its lease.
+* To try a receiver: `ping` sends a signed `ping` at once and says what it answered; an event
+  the receiver refused is kept (`undelivered`, at most `MAX_OUTBOX`) until `redeliver` puts it
+  back in the outbox, ahead of those waiting, and starts a run at once, whatever the backoff.
 """
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ from api.settings import Settings
 from api.storage.webhooks import member, player_of
 from api.tables import delivery
 from api.tables.delivery import DELIVERED, DROPPED, RETRYING
-from api.tables.errors import NotFound, Unprocessable
+from api.tables.errors import Conflict, NotFound, Unprocessable
 from api.tables.model import Player, iso
 from api.tables.streams import Streams, Told
 
@@ -58,6 +61,9 @@ MAX_OUTBOX = 100           # events waiting for a receiver that does not take th
 MAX_EVENT_AGE = 86400      # seconds an event waits at most
 SWEEP_LIMIT = 200          # marks one sweep looks at
 USER_AGENT = "Poyta-Webhooks/1"
+LOCAL_NOTE = ("This server listens on this machine only, so it sends to this machine over plain "
+              "http, for trying a receiver; a server reachable from elsewhere never does: use an "
+              "https URL at a public address there")
 
 
 class WebhookRetry(Exception):
@@ -104,7 +110,7 @@ class Webhooks:
     def set(self, player: Player, url: str) -> dict:
         """The player's webhook at `url`, replacing any other; the answer holds the secret."""
         try:
-            outbound.check_url(url, self.settings.outbound)
+            parts = outbound.check_url(url, self.settings.outbound)
         except outbound.Refused as error:
             raise Unprocessable(f"url: {error}") from None
         created, secret, hook_id = time.time(), new_secret(), secrets.token_hex(8)
@@ -116,14 +122,51 @@ class Webhooks:
             "told": told.to_json(),
             "outbox": json.dumps([outbox_entry(hook_id, event, created) for event in events])})
         self.marks.add(player.id)
+        self._deliver_now(player.id)
+        answer = {"url": url, "secret": secret, "created": iso(created)}
+        if outbound.on_this_machine(parts.hostname):
+            answer["note"] = LOCAL_NOTE
+        return answer
+
+    def ping(self, player: Player) -> dict:
+        """A signed `ping` to the player's webhook now: what the receiver answered. Not kept,
+        not retried: it is for trying the receiver and its check of the signature."""
+        hook = self._hook(player)
+        now = time.time()
+        message = {"id": f"msg_{hook['id']}_ping_{secrets.token_hex(6)}", "at": now,
+                   "type": "ping", "data": {"type": "ping", "at": iso(now)}}
+        outcome, status, error = self._post(hook["url"], hook["secret"], message)
+        return {"at": iso(now), "event": message["id"], "type": "ping", "status": status,
+                "delivered": outcome == DELIVERED, "error": error}
+
+    def redeliver(self, player: Player) -> dict:
+        """The events the receiver refused, back in the outbox ahead of those waiting, and a
+        delivery run now, whatever the backoff after failures: how many wait."""
+        hook = self._hook(player)
+        token = secrets.token_hex(8)
+        if not self.store.begin(player.id, token, LEASE_SECONDS):
+            raise Conflict("a delivery to your webhook is running now: try again in a few "
+                           "seconds", "busy")
+        try:
+            hook = self._hook(player)
+            outbox = (json.loads(hook.get("undelivered", "[]"))
+                      + json.loads(hook["outbox"]))[-MAX_OUTBOX:]
+            self.store.save(player.id, hook["id"], {
+                "outbox": json.dumps(outbox), "undelivered": "[]", "failures": "0"})
+        finally:
+            self.store.release(player.id, token)
+        self._deliver_now(player.id)
+        return {"pending": len(outbox)}
+
+    def _deliver_now(self, player_id: str) -> None:
         follow = self.games.follow
-        follow.deliver_webhooks(follow.owe_webhooks([player.id]))
-        return {"url": url, "secret": secret, "created": iso(created)}
+        follow.deliver_webhooks(follow.owe_webhooks([player_id]))
 
     def describe(self, player: Player) -> dict:
         hook = self._hook(player)
         return {"url": hook["url"], "created": iso(float(hook["created"])),
                 "pending": len(json.loads(hook.get("outbox", "[]"))),
+                "undelivered": len(json.loads(hook.get("undelivered", "[]"))),
                 "failures": int(hook.get("failures", 0)), "dropped": int(hook.get("dropped", 0)),
                 "last_delivery": json.loads(hook["last"]) if "last" in hook else None}
 
@@ -191,6 +234,7 @@ class Webhooks:
             return 0, 0, False  # deleted or replaced meanwhile
         delivered = tried = 0
         failures = int(hook.get("failures", 0))
+        undelivered = json.loads(hook.get("undelivered", "[]"))
         while outbox and tried < most:
             message = outbox[0]
             outcome, status, error = self._post(hook["url"], hook["secret"], message)
@@ -205,10 +249,13 @@ class Webhooks:
             outbox.pop(0)
             delivered += outcome == DELIVERED
             dropped += outcome == DROPPED
+            if outcome == DROPPED:
+                undelivered = [*undelivered, message][-MAX_OUTBOX:]  # for `redeliver`
             failures = 0 if outcome == DELIVERED else failures
             if not self.store.save(player_id, hook["id"], {
                     "outbox": json.dumps(outbox), "last": json.dumps(last),
-                    "dropped": str(dropped), "failures": str(failures)}):
+                    "dropped": str(dropped), "failures": str(failures),
+                    "undelivered": json.dumps(undelivered)}):
                 return delivered, tried, False
         return delivered, tried, bool(outbox)
 

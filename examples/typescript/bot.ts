@@ -1,6 +1,7 @@
 // A Pöytä bot in TypeScript. Every type comes from the server's OpenAPI document:
-//   npm ci && npm run types      (POYTA_SPEC=<url or file> to choose the spec)
-//   npm run check                (tsc --noEmit)
+//   npm ci && npm start          (types from the server's spec, built, and run against it;
+//                                 POYTA_SERVER=<url> to choose the server, POYTA_SPEC the spec)
+//   npm run check                (tsc --noEmit, after `npm run types`)
 // It follows the player's event stream (NDJSON, one connection for all its games) and acts at
 // each `your_turn` with the view's `version` and an Idempotency-Key.
 import type { components, operations } from "./poyta-api";
@@ -76,7 +77,7 @@ function choose(view: GameView): Action {
 }
 
 // The player's events, one JSON object a line, resumed after a dropped connection with the
-// last event's `id` as Last-Event-ID (an event may then come twice, never not at all).
+// last event's `id` as Last-Event-ID (an event may then repeat, never go missing).
 async function* events(token: string): AsyncGenerator<StreamEvent> {
   let lastId: string | undefined;
   for (;;) {

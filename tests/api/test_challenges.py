@@ -35,6 +35,8 @@ def test_a_challenge_waits_at_the_top_of_the_inbox_and_is_taken_by_joining(clien
     assert created.status_code == 201, created.get_json()
     game = created.get_json()
     assert game["status"] == "waiting"
+    assert game["seats"][1]["name"] == "Bert" and not game["seats"][1]["joined"], \
+        "the kept seat shows whom the table waits for"
     [top, below] = inbox(client, bert_auth)
     assert (top["id"], below["id"]) == (game["id"], earlier["id"])
     assert top["invitation"] == {"seat": 1, "from": "Anna"} and below["invitation"] is None
@@ -88,6 +90,7 @@ def test_declining_opens_the_seat_with_a_new_link_tells_the_creator_and_leaves_n
     view = client.get(f"/api/v1/games/{game['id']}", headers=anna_auth).get_json()
     [invite] = view["invites"]
     assert invite["seat"] == 1 and invite["code"] != old_code
+    assert view["seats"][1]["name"] is None, "an open seat again, nobody's"
     assert client.post(f"/api/v1/games/invites/{old_code}", headers=bert_auth).status_code == 404
     again = client.post(f"/api/v1/games/{game['id']}/decline", headers=bert_auth)
     assert again.status_code == 404 and again.get_json()["reason"] == "not_found"

@@ -1,13 +1,17 @@
 """A Python client generated from the served spec plays whole games of every type, every
-human seat through the client, using only the generated typed models."""
+human seat through the client, using only the generated typed models; the example that
+examples/README.md shows with it type-checks under `mypy --strict` and plays a game."""
 import importlib
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from api.http import create_app
@@ -15,6 +19,8 @@ from api.http.contract import prefix as contract_prefix
 from rules import GAMES
 
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
+MYPY = Path(sys.executable).parent / "mypy"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "README.md"
 # (players, options, client seats): the rest of the table are the server's easy bots. Every
 # game plays its quick game with one client; these games also play a variant with two.
 VARIANTS = {
@@ -51,6 +57,55 @@ def generated(tmp_path_factory, redis_url):
         sys.path.remove(str(where))
 
 
+def documented_example() -> str:
+    guide = EXAMPLES.read_text()
+    section = guide.split("## Python, with a generated client", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+
+
+def test_the_documented_example_type_checks_strictly_and_plays(generated, live_server,
+                                                                tmp_path):
+    where = Path(generated.__file__).parents[1]
+    example = tmp_path / "example.py"
+    example.write_text(documented_example())
+    env = {**os.environ, "MYPYPATH": str(where), "PYTHONPATH": str(where),
+           "POYTA_SERVER": live_server}
+    # The whole client too: its stream functions answer text, not a model fed a string.
+    checked = subprocess.run([str(MYPY), "--strict", "--no-incremental", str(example),
+                              str(where / "poyta_client")],
+                             capture_output=True, text=True, timeout=300, env=env,
+                             cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    played = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
+                            timeout=120, env=env, cwd=tmp_path)
+    assert played.returncode == 0, played.stdout + played.stderr
+    scores, winners = played.stdout.strip().splitlines()[-1].split("] [")
+    assert len(json.loads(scores + "]")) == 4 and json.loads("[" + winners)
+
+
+def test_the_generated_names_read(generated):
+    """No `GameCreateSeatsItemType2Bot`, `VALUE_1` or `LastTrickType0`: each is named for what
+    it is."""
+    models = importlib.import_module("poyta_client.models")
+    assert [name for name in models.__all__ if re.search(r"Type\d", name)] == []
+    assert {member.name: member.value for member in models.Pace} == {
+        "NONE": "none", "FIVE_MINUTES": "5m", "ONE_HOUR": "1h", "ONE_DAY": "1d",
+        "THREE_DAYS": "3d"}
+    assert {"BotSeat", "ReservedSeat", "BotLevelName", "GameStatus", "HattrickTableLastTrick",
+            "StreamYourTurn", "WebhookEvent"} <= set(models.__all__)
+
+
+def test_a_seat_list_with_every_kind_of_seat_reads_back(generated):
+    from poyta_client.models import BotLevelName, BotSeat, GameCreate, Pace, ReservedSeat
+    sent = {"type": "hattrick", "players": 4, "pace": "5m",
+            "seats": ["human", {"bot": "easy"}, {"player": "0123456789abcdef"}, "human"]}
+    made = GameCreate.from_dict(sent)
+    assert made.seats == ["human", BotSeat(bot=BotLevelName.EASY),
+                          ReservedSeat(player="0123456789abcdef"), "human"]
+    assert made.pace is Pace.FIVE_MINUTES
+    assert made.to_dict() == sent
+
+
 class Seat:
     """One player of the game, acting only through the generated client."""
 
@@ -61,7 +116,8 @@ class Seat:
         player = create_player.sync(client=anonymous, body=PlayerCreate(name=name, bot=True))
         assert isinstance(player, NewPlayer)
         self.client = client_module.AuthenticatedClient(
-            base_url=server, token=player.token, raise_on_unexpected_status=True, timeout=60)
+            base_url=server, token=player.token, raise_on_unexpected_status=True,
+            timeout=httpx.Timeout(60))
 
 
 def typed(name: str):
@@ -71,15 +127,16 @@ def typed(name: str):
 
 def play_whole_game(client_module, server, game_type, players, options, humans, rng):
     from poyta_client.api.games import accept_invite, act, create_game, get_events, get_game
-    from poyta_client.models import ActionRequest, Error, GameCreate, GameCreateType
+    from poyta_client.models import (ActionRequest, BotLevelName, BotSeat, Error, GameCreate,
+                                     GameCreateType, GameStatus, Pace)
     from poyta_client.types import UNSET
     prefix = contract_prefix(GAMES[game_type])
     seats = [Seat(client_module, server, f"Client {index}") for index in range(humans)]
     body = GameCreate(
         type_=GameCreateType(game_type), players=players,
-        seats=["human"] * humans + [{"bot": "easy"}] * (players - humans),
+        seats=["human"] * humans + [BotSeat(bot=BotLevelName.EASY)] * (players - humans),
         options=typed(f"{prefix}Options").from_dict(options),
-        pace=typed("GameCreatePace")("none" if humans == 1 else "1d"))
+        pace=Pace.NONE if humans == 1 else Pace.ONE_DAY)
     view = create_game.sync(client=seats[0].client, body=body)
     assert isinstance(view, typed(f"{prefix}GameView")), view
     for seat, invite in zip(seats[1:], view.invites):
@@ -100,7 +157,7 @@ def play_whole_game(client_module, server, game_type, players, options, humans, 
         for seen in views:
             assert isinstance(seen, typed(f"{prefix}GameView"))
             assert isinstance(seen.table, typed(f"{prefix}Table"))
-        if views[0].status == "finished":
+        if views[0].status == GameStatus.FINISHED:
             break
         acting = [(seat, seen) for seat, seen in zip(seats, views)
                   if seen.your_seat in seen.to_act]

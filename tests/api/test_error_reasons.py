@@ -25,8 +25,11 @@ def test_the_refusals_of_acting_are_told_apart(client, new_player, run_bots):
         "type": "sixnimmt", "players": 4, "seats": BOTS3}).get_json()
     url = f"/api/v1/games/{view['id']}/actions"
     card = {"type": "play", "card": view["hand"][0]}
-    assert reason(client.post(url, json={"action": {"type": "play", "card": 105}},
+    not_in_hand = next(card for card in range(1, 105) if card not in view["hand"])
+    assert reason(client.post(url, json={"action": {"type": "play", "card": not_in_hand}},
                               headers=anna), 422) == "illegal_action"
+    assert reason(client.post(url, json={"action": {"type": "play", "card": 105}},
+                              headers=anna), 422) == "invalid_body"  # the contract's maximum
     stale = client.post(url, json={"action": card, "version": view["version"] - 1}, headers=anna)
     assert reason(stale, 409) == "stale_version"
     assert stale.get_json()["current_version"] == view["version"]

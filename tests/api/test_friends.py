@@ -66,6 +66,20 @@ def test_a_renewed_friend_link_retires_the_old_code(client, new_player):
                        headers=bert_auth).status_code == 201
 
 
+def test_a_friend_links_preview_names_its_player_to_anyone_it_may_add(client, new_player):
+    anna, anna_auth = new_player("Anna")
+    bert, bert_auth = new_player("Bert")
+    code = friend_code(client, anna_auth)
+    for headers in ({}, bert_auth):
+        answer = client.get(f"/api/v1/players/friend-links/{code}", headers=headers)
+        assert answer.status_code == 200 and answer.get_json() == {"name": "Anna"}
+    assert client.get("/api/v1/players/friend-links/nosuchcode").status_code == 404
+    assert client.put(f"/api/v1/players/me/blocks/{bert['id']}", headers=anna_auth).status_code == 204
+    assert client.get(f"/api/v1/players/friend-links/{code}", headers=bert_auth).status_code == 404, \
+        "a blocked player learns nothing of the link"
+    assert friends_of(client, bert_auth) == []
+
+
 def test_friend_codes_are_guessed_within_the_invite_budget(client, new_player):
     _, headers = new_player()
     # One budget with invite codes: alternating the two kinds of guess gains nothing.
@@ -74,6 +88,7 @@ def test_friend_codes_are_guessed_within_the_invite_budget(client, new_player):
                            headers=headers).status_code == 404
         assert client.post(f"/api/v1/games/invites/guess{i}", headers=headers).status_code == 404
     assert_429(client.post("/api/v1/players/friend-links/guess10", headers=headers))
+    assert_429(client.get("/api/v1/players/friend-links/guess11", headers=headers))
 
 
 def test_a_full_friends_list_answers_429_and_leaves_no_half_friendship(

@@ -112,12 +112,102 @@ def test_the_spec_declares_415_422_location_and_the_views_etag(client):
 
 def test_the_spec_types_seats_paces_and_the_new_token(client):
     schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+
+    def resolved(schema: dict) -> dict:
+        return schemas[schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
     create = schemas["GameCreate"]["properties"]
-    human, named, bot = create["seats"]["items"]["anyOf"]
-    assert human["const"] == "human" and bot["required"] == ["bot"]
+    bot, named, human = (resolved(seat) for seat in create["seats"]["items"]["anyOf"])
+    assert human["const"] == "human" and human["type"] == "string"
+    assert bot["required"] == ["bot"]
     assert named["required"] == ["player"]
     levels = {level["name"] for game in client.get("/api/v1/games/types").get_json()
               for level in game["bot_levels"]}
-    assert set(bot["properties"]["bot"]["enum"]) == levels
-    assert create["pace"]["enum"] == ["none", "5m", "1h", "1d", "3d"]
+    assert set(resolved(bot["properties"]["bot"])["enum"]) == levels
+    assert resolved(create["pace"])["enum"] == ["none", "5m", "1h", "1d", "3d"]
     assert "token" in schemas["NewPlayer"]["required"]
+
+
+def test_every_const_and_enum_in_the_spec_says_its_type(client):
+    """A bare `const` in a union made openapi-python-client give up on the union's other
+    members; a typed one is a member like the others."""
+    untyped = []
+
+    def walk(tree, where: str) -> None:
+        if isinstance(tree, dict):
+            if ("const" in tree or "enum" in tree) and "type" not in tree:
+                untyped.append(where)
+            for key, value in tree.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(tree, list):
+            for index, value in enumerate(tree):
+                walk(value, f"{where}/{index}")
+    walk(client.get("/api/openapi.json").get_json(), "")
+    assert untyped == []
+
+
+def test_the_spec_names_the_seats_paces_and_statuses_a_client_spells(client):
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert {"HumanSeat", "BotSeat", "ReservedSeat", "Pace", "BotLevelName",
+            "GameStatus"} <= set(schemas)
+    assert dict(zip(schemas["Pace"]["enum"], schemas["Pace"]["x-enum-varnames"])) == {
+        "none": "NONE", "5m": "FIVE_MINUTES", "1h": "ONE_HOUR", "1d": "ONE_DAY",
+        "3d": "THREE_DAYS"}
+
+
+def test_the_spec_declares_every_status_an_operation_answers(client):
+    spec = client.get("/api/openapi.json").get_json()
+    operations = {operation["operationId"]: operation for path in spec["paths"].values()
+                  for operation in path.values() if isinstance(operation, dict)}
+    for name, operation in operations.items():
+        assert "414" in operation["responses"], name  # any URL may be too long
+        if "requestBody" in operation:
+            assert {"400", "413"} <= set(operation["responses"]), name
+    assert "412" in operations["act"]["responses"]
+    assert any(parameter["name"] == "If-Match" for parameter in operations["act"]["parameters"])
+    for stream in ("streamEvents", "streamGame"):
+        assert "400" in operations[stream]["responses"], stream
+        content = operations[stream]["responses"]["200"]["content"]
+        ndjson, sse = content["application/x-ndjson"], content["text/event-stream"]["schema"]
+        assert ndjson["schema"]["type"] == "string"  # text that never ends, a line an event
+        assert ndjson["x-item-schema"]["$ref"].endswith("Event")
+        event, whole = sse["anyOf"]  # OpenAPI 3.1 describes a stream by its events
+        assert event["properties"]["data"]["contentSchema"]["$ref"].endswith("Event")
+        assert whole["type"] == "string"  # what a generated client reads
+
+
+def test_an_action_that_breaks_its_schema_is_invalid_body(client, new_player):
+    _, anna = new_player()
+    view = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixtysix", "players": 2, "seats": ["human", {"bot": "easy"}]}).get_json()
+    url = f"/api/v1/games/{view['id']}/actions"
+    for action in ({"type": "play", "card": "2X"}, {"type": "play", "card": 10},
+                   {"type": "play"}, {"type": "play", "card": "QH", "x": 1}, {"type": "dance"}):
+        body = error_shape(client.post(url, json={"action": action}, headers=anna), 422)
+        assert body["reason"] == "invalid_body", (action, body)
+        assert body["errors"]["json"]["action"], body
+    held = next(card for card in ("AS", "AH", "AD", "AC", "10S", "10H", "10D", "10C", "KS",
+                                  "KH", "KD", "KC", "QS", "QH", "QD", "QC", "JS", "JH", "JD",
+                                  "JC", "9S", "9H", "9D", "9C") if card not in view["hand"])
+    refused = error_shape(client.post(url, json={"action": {"type": "play", "card": held}},
+                                      headers=anna), 422)
+    assert refused["reason"] in ("illegal_action", "not_your_turn"), refused
+
+
+def test_if_match_on_act_is_412_once_the_view_changed(client, new_player):
+    _, anna = new_player()
+    view = client.post("/api/v1/games", headers=anna, json=GAME).get_json()
+    url = f"/api/v1/games/{view['id']}"
+    etag = client.get(url, headers=anna).headers["ETag"]
+    card = {"type": "play", "card": view["hand"][0]}
+    for sent in ('"nonsense"', 'W/"nonsense"', "garbage"):
+        body = error_shape(client.post(f"{url}/actions", json={"action": card},
+                                       headers={**anna, "If-Match": sent}), 412)
+        assert body["reason"] == "precondition_failed"
+    assert client.get(url, headers=anna).get_json()["version"] == view["version"]  # unchanged
+    acted = client.post(f"{url}/actions", json={"action": card},
+                        headers={**anna, "If-Match": etag})
+    assert acted.status_code == 200, acted.get_json()
+    again = client.post(f"{url}/actions", json={"action": {"type": "play",
+                                                          "card": view["hand"][1]}},
+                        headers={**anna, "If-Match": etag})
+    assert again.status_code in (412, 422), again.get_json()

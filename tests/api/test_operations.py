@@ -208,3 +208,13 @@ def test_metrics_with_a_token_set_answer_only_the_operator(serve, monkeypatch):
     scraped = requests.get(f"{base}/metrics", timeout=5,
                            headers={"Authorization": "Bearer scrape-secret"})
     assert scraped.status_code == 200 and "poyta_http_request_duration_seconds" in scraped.text
+
+
+def test_make_run_prints_an_address_where_passkeys_work():
+    from api.devtools.serve import browser_address
+    from api.settings import Settings
+    for host in ("127.0.0.1", "0.0.0.0", "::", "localhost"):
+        assert browser_address(host, "8000") == "http://localhost:8000/"
+    assert browser_address("play.poyta.example", "80") == "http://play.poyta.example:80/"
+    settings = Settings.from_env({"POYTA_PUBLIC_URL": browser_address("127.0.0.1", "8123").rstrip("/")})
+    assert (settings.rp_id, settings.origin) == ("localhost", "http://localhost:8123")

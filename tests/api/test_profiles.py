@@ -74,9 +74,12 @@ def test_a_profile_shows_results_ratings_and_only_the_games_the_caller_may_see(
     rating = seen_by_bert["ratings"]["sixnimmt"]
     assert rating["games"] == 2 and rating["provisional"] is True, "but not in the rating"
     assert rating["ordinal"] == rating["mu"] - 3 * rating["sigma"]
+    assert rating["display"] == max(0, round(1500 + 40 * rating["ordinal"]))
     history = seen_by_bert["rating_history"]["sixnimmt"]
     assert [change["game"] for change in history] == [public["id"], private["id"]]
     assert history[0]["ordinal"] == rating["ordinal"]
+    assert history[0]["display"] == rating["display"]
+    assert history[-1]["display_change"] == history[-1]["display"] - 1500, "from 1500 at first"
     assert [game["id"] for game in seen_by_bert["recent_games"]] == [public["id"], private["id"]]
     assert [game["id"] for game in profile(anna[1])["recent_games"]] == [
         friendly["id"], public["id"], private["id"]]
@@ -103,7 +106,8 @@ def test_a_leaderboard_lists_players_with_ten_rated_games_by_ordinal(
     rng = random.Random(11)
     anna, bert = player(tables, client, "Anna"), player(tables, client, "Bert")
     board = client.get("/api/v1/games/types/sixnimmt/leaderboard", headers=anna[1]).get_json()
-    assert board == {"type": "sixnimmt", "fewest_games": 10, "entries": [], "you": None}
+    assert board == {"type": "sixnimmt", "fewest_games": 10, "entries": [], "provisional": [],
+                     "you": None}
     game = {"type": "sixnimmt", "players": 2, "options": {"threshold": 1}, "pace": "none",
             "seats": ["human", {"bot": "easy"}]}
     for number in range(10):
@@ -113,14 +117,22 @@ def test_a_leaderboard_lists_players_with_ten_rated_games_by_ordinal(
                               headers=anna[1]).get_json()
             assert nine["entries"] == [] and nine["you"]["place"] is None
             assert nine["you"]["provisional"] is True
+            # Not yet listed, but among the provisional players, each with a display rating.
+            waiting = {entry["player_id"]: entry for entry in nine["provisional"]}
+            assert set(waiting) == {anna[0].id, "bot-easy"}
+            assert waiting[anna[0].id]["games"] == 9
+            assert waiting[anna[0].id]["display"] == nine["you"]["display"] == max(
+                0, round(1500 + 40 * nine["you"]["ordinal"]))
+            assert [entry["place"] for entry in nine["provisional"]] == [1, 2]
     board = client.get("/api/v1/games/types/sixnimmt/leaderboard", headers=anna[1]).get_json()
     assert [entry["player_id"] for entry in board["entries"]] == sorted(
         [anna[0].id, "bot-easy"], key=lambda who: -tables.profiles.profile(who, None)[
             "ratings"]["sixnimmt"]["ordinal"])
     mine = next(entry for entry in board["entries"] if entry["player_id"] == anna[0].id)
     assert mine["name"] == "Anna" and mine["games"] == 10 and mine["bot"] is False
-    assert board["you"] == {"place": mine["place"], "ordinal": mine["ordinal"], "games": 10,
-                            "provisional": False}
+    assert board["you"] == {"place": mine["place"], "ordinal": mine["ordinal"],
+                            "display": mine["display"], "games": 10, "provisional": False}
+    assert board["provisional"] == [], "listed now, not provisional any more"
     assert [entry["place"] for entry in board["entries"]] == [1, 2]
     fits(client, "Leaderboard", board)
     assert board["entries"][0]["ordinal"] >= board["entries"][1]["ordinal"]

@@ -4,6 +4,8 @@ and one game's views; at most a few open per player."""
 import json
 import queue
 import re
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +20,16 @@ from api.storage import keys
 pytestmark = pytest.mark.cluster
 
 READ_TIMEOUT = 60
+# A bot that opens four streams, says so, and waits to be killed.
+CRASHING_BOT = """
+import sys, time, httpx
+url, token = sys.argv[1:]
+clients = [httpx.Client(timeout=30) for _ in range(4)]
+answers = [client.send(client.build_request("GET", url, headers={"Authorization": token}),
+                       stream=True) for client in clients]
+print(*(answer.status_code for answer in answers), flush=True)
+time.sleep(600)
+"""
 
 
 class Stream:
@@ -251,3 +263,28 @@ def test_an_ndjson_stream_answers_at_once_with_nothing_to_tell(live_server, stre
     asked = time.monotonic()
     events = streams(f"{live_server}/api/v1/stream", anna, ndjson=True)
     assert events.response.status_code == 200 and time.monotonic() - asked < 5
+
+
+def test_a_crashed_bots_streams_free_their_slots_at_once(live_server, streams):
+    """At the default heartbeat (20 s): a bot killed with its streams open that restarts a
+    moment later finds its slots free, not 429."""
+    anna = register(live_server, "Anna")
+    bot = subprocess.Popen([sys.executable, "-c", CRASHING_BOT, f"{live_server}/api/v1/stream",
+                            anna["Authorization"]], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout.readline().split() == ["200"] * 4
+    finally:
+        bot.kill()
+        bot.wait()
+    time.sleep(2)
+    restarted = [streams(f"{live_server}/api/v1/stream", anna) for _ in range(4)]
+    assert [stream.response.status_code for stream in restarted] == [200] * 4
+
+
+@pytest.mark.parametrize("sent", ["abc", "-5", "1.5", "1" * 17, "12 34"])
+def test_a_last_event_id_no_stream_gave_is_400(live_server, sent):
+    anna = register(live_server, "Anna")
+    answer = httpx.get(f"{live_server}/api/v1/stream", headers={**anna, "Last-Event-ID": sent})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["reason"] == "invalid_header" and "Last-Event-ID" in answer.json()[
+        "message"]

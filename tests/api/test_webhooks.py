@@ -103,7 +103,8 @@ def test_a_webhook_is_set_shown_without_its_secret_and_deleted(loopback, client,
     answer = client.put(WEBHOOK, json={"url": hook.url}, headers=headers)
     assert answer.status_code == 200, answer.get_json()
     created = answer.get_json()
-    assert set(created) == {"url", "secret", "created"} and created["url"] == hook.url
+    assert set(created) == {"url", "secret", "created", "note"} and created["url"] == hook.url
+    assert "this machine" in created["note"]  # the receiver is on loopback
     assert created["secret"].startswith("whsec_")
     Webhook(created["secret"])  # a secret the library takes
 
@@ -111,7 +112,8 @@ def test_a_webhook_is_set_shown_without_its_secret_and_deleted(loopback, client,
     assert shown.status_code == 200
     assert created["secret"] not in shown.get_data(as_text=True)
     assert shown.get_json() == {"url": hook.url, "created": created["created"], "pending": 0,
-                                "failures": 0, "dropped": 0, "last_delivery": None}
+                                "failures": 0, "dropped": 0, "undelivered": 0,
+                                "last_delivery": None}
 
     again = client.put(WEBHOOK, json={"url": hook.url + "/2"}, headers=headers).get_json()
     assert again["secret"] != created["secret"], "a new PUT, a new secret"
@@ -154,6 +156,91 @@ def test_setting_a_webhook_is_budgeted(store_env, new_player):
                           headers=headers).status_code == 200
     assert_429(client.put(WEBHOOK, json={"url": "https://bot.example/h"}, headers=headers))
     assert client.get(WEBHOOK, headers=headers).status_code == 200, "reading is not budgeted"
+
+
+@pytest.mark.parametrize("env, taken", [
+    ({"HOST": "127.0.0.1"}, True),          # `make run`'s default: this machine only
+    ({"HOST": "::1"}, True),
+    ({"HOST": "0.0.0.0"}, False),           # every interface
+    ({"HOST": "192.0.2.7"}, False),
+    ({"HOST": "127.0.0.1", "POYTA_PROXY_HOPS": "1"}, False),  # a proxy forwards the world
+    ({}, False),                            # not known: a container's, another launcher's
+])
+def test_only_a_server_on_loopback_sends_to_its_own_machine(monkeypatch, store_env, env, taken):
+    from api.http import create_app
+    monkeypatch.delenv("POYTA_OUTBOUND_HTTP_LOOPBACK", raising=False)
+    monkeypatch.delenv("HOST", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    client = create_app({**store_env, "TESTING": True}).test_client()
+    token = client.post("/api/v1/players", json={"name": "Anna"}).get_json()["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    for url in ("http://localhost:8123/hook", "http://127.0.0.1:8123/hook"):
+        answer = client.put(WEBHOOK, json={"url": url}, headers=headers)
+        if taken:
+            assert answer.status_code == 200, answer.get_json()
+            assert "listens on this machine only" in answer.get_json()["note"]
+        else:
+            assert answer.status_code == 422, answer.get_json()
+    public = client.put(WEBHOOK, json={"url": "https://bot.example/h"}, headers=headers)
+    assert public.status_code == 200 and "note" not in public.get_json()
+
+
+def test_a_test_ping_is_signed_and_says_what_the_receiver_answered(loopback, client, new_player,
+                                                                   hooks):
+    hook = hooks([204, 410])
+    _, headers = new_player("Anna")
+    assert client.post(f"{WEBHOOK}/test", headers=headers).status_code == 404  # none yet
+    secret = client.put(WEBHOOK, json={"url": hook.url}, headers=headers).get_json()["secret"]
+    tried = client.post(f"{WEBHOOK}/test", headers=headers)
+    assert tried.status_code == 200, tried.get_json()
+    assert tried.get_json() | {"at": None} == {
+        "at": None, "event": tried.get_json()["event"], "type": "ping", "status": 204,
+        "delivered": True, "error": None}
+    (_, sent, body), = hook.deliveries(secret)
+    assert body["type"] == "ping" and sent["webhook-id"] == tried.get_json()["event"]
+    refused = client.post(f"{WEBHOOK}/test", headers=headers).get_json()
+    assert refused["delivered"] is False and refused["status"] == 410
+    assert client.get(WEBHOOK, headers=headers).get_json()["pending"] == 0, "a ping is not kept"
+
+
+def test_redelivering_sends_the_refused_events_again_in_order(tables, redis, hooks, client):
+    from jsonschema import Draft202012Validator
+    anna = tables.players.create("Anna")
+    hook = hooks([410, 410])
+    secret = tables.webhooks.set(anna, hook.url)["secret"]
+    tables.seating.create_game(anna, "sixnimmt", 2, {}, ["human", {"bot": "easy"}], pace="none")
+    tables.webhooks.deliver(anna.id, "first")
+    shown = tables.webhooks.describe(anna)
+    assert shown["dropped"] == 2 and shown["undelivered"] == 2 and shown["pending"] == 0
+    refused = [sent["webhook-id"] for _, sent, _ in hook.deliveries(secret)]
+
+    assert tables.webhooks.redeliver(anna) == {"pending": 2}
+    assert tables.webhooks.describe(anna)["undelivered"] == 0
+    run_deliveries(redis)
+    delivered = hook.deliveries(secret)[2:]
+    assert [sent["webhook-id"] for _, sent, _ in delivered] == refused
+    assert [status for status, _, _ in delivered] == [204, 204]
+    assert tables.webhooks.describe(anna)["undelivered"] == 0
+    spec = client.get("/api/openapi.json").get_json()
+    event = spec["webhooks"]["event"]["post"]["requestBody"]["content"]["application/json"]
+    shape = Draft202012Validator({**event["schema"], "components": spec["components"]})
+    for _, _, body in delivered:
+        shape.validate(body)
+
+
+def test_the_contract_describes_every_delivery(client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert set(spec["webhooks"]) == {"event", "ping", "gameTurn"}
+    for name, item in spec["webhooks"].items():
+        post = item["post"]
+        assert post["requestBody"]["content"]["application/json"]["schema"]["$ref"], name
+        assert {"2XX", "default"} <= set(post["responses"]), name
+    signed = {parameter["name"] for parameter in spec["webhooks"]["event"]["post"]["parameters"]}
+    assert signed == {"webhook-id", "webhook-timestamp", "webhook-signature"}
+    operations = {operation["operationId"] for path in spec["paths"].values()
+                  for operation in path.values() if isinstance(operation, dict)}
+    assert {"testWebhook", "redeliverWebhook"} <= operations
 
 
 # --- what is delivered -------------------------------------------------------------------------

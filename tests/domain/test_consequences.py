@@ -70,7 +70,8 @@ TABLE = {
         [RecordResults("g1"), DeliverWebhooks()]),
     "a tournament's game finishes: its results, then its tournament looks at its round": (
         TOURNAMENT_BOT_DUE, TOURNAMENT_OVER,
-        [MarkDue("g1", AT + DUE_GRACE), OweWebhooks(("anna",))],
+        [MarkDue("g1", AT + DUE_GRACE), ArchiveGame("g1", AT + ARCHIVE_GRACE),
+         OweWebhooks(("anna",))],
         [RecordResults("g1"), TournamentGameFinished("t1", "g1"), DeliverWebhooks()]),
     "a tournament's finished game changes again: its round is not looked at again": (
         TOURNAMENT_OVER, TOURNAMENT_OVER,

@@ -18,6 +18,9 @@ PHONE = {"width": 390, "height": 844}
 # Other seats' cards appear one by one on a phone; tests that only tap through a game skip the
 # pacing (a setting), those about pacing turn it on.
 INSTANT = "localStorage.setItem('poyta.pace', '0')"
+# A new player confirms each card in a trick game; tests that only tap through a game have
+# answered "stop asking" (unless they chose otherwise), those about confirming keep it.
+NO_CONFIRM = "if (localStorage.getItem('poyta.confirm') === null) localStorage.setItem('poyta.confirm', '0')"
 
 
 def pytest_collection_modifyitems(items):
@@ -43,7 +46,7 @@ def new_page(browser):
 
     def open_page(color_scheme: str = "light", timeout: int = TIMEOUT, viewport: dict = PHONE,
                   locale: str = "en-GB", paced: bool = False, reduced_motion: str = "no-preference",
-                  bypass_csp: bool = False):
+                  bypass_csp: bool = False, confirming: bool = False):
         # bypass_csp only for a test that injects its own tool (axe) into the page.
         context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
                                       color_scheme=color_scheme, locale=locale,
@@ -52,6 +55,8 @@ def new_page(browser):
         context.set_default_timeout(timeout)
         if not paced:
             context.add_init_script(INSTANT)
+        if not confirming:
+            context.add_init_script(NO_CONFIRM)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         return page

@@ -2,6 +2,7 @@
 import json
 import re
 import urllib.request
+from pathlib import Path
 
 from playwright import sync_api
 
@@ -22,6 +23,15 @@ def wait_for_control(page) -> None:
             return
         page.wait_for_timeout(100)
     raise AssertionError("the service worker never took control of the page")
+
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+def snap(page, name: str) -> None:
+    """A screenshot of what the phone shows, for a person to look at: artifacts/<name>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def call(page, base: str, method: str, path: str, body: dict | None = None) -> dict:

@@ -183,7 +183,7 @@ def test_two_phones_invite_play_inbox_deadline_and_rematch(phones, paced_server)
     anna.wait_for_url(re.compile(rf"#/game/(?!{re.escape(fast['id'])}$)"))
     rematch = anna.url.split("#/game/")[1]
     assert rematch != fast["id"]
-    expect(anna.locator("#status-line")).to_have_text("Waiting for players to join")
+    expect(anna.locator("#status-line")).to_have_text("Waiting for Bo")  # the seat kept for Bo
     bo.get_by_role("link", name="Open the rematch").click()
     bo.wait_for_url(re.compile(rf"#/game/{re.escape(rematch)}$"))
     expect(bo.locator("#status-line")).to_have_text("Your turn: choose a card")

@@ -55,7 +55,14 @@ def test_waking_hours_and_a_vacation_in_settings_show_at_the_table(new_page, liv
     seat = anna.locator(".seat").filter(has_text="Bert")
     expect(seat.locator(".badge.vacation")).to_contain_text(re.compile(r"^on vacation until "))
     expect(anna.locator(".seat.mine .badge.vacation")).to_have_count(0)
-    expect(anna.locator("#day-left")).to_contain_text(re.compile(r"^Your turn: \d+ h of your day left\.$"))
+    # The time left is said once: in the bar, and in the note of the player's day only when
+    # that is another time (a night lies before the deadline).
+    bar_time = anna.locator("#table-bar .bar-time")
+    expect(bar_time).to_have_text(re.compile(r"^\d+ (h|min) left$"))
+    if anna.locator("#day-left").count():
+        expect(anna.locator("#day-left")).to_contain_text(re.compile(r"^Your turn: \d+ h of your day left\.$"))
+        day = re.search(r"(\d+ h) of your day", anna.locator("#day-left").inner_text()).group(1)
+        assert not bar_time.inner_text().startswith(f"{day} ")
 
 
 def test_a_card_chosen_ahead_is_played_when_the_turn_comes(new_page, live_server):

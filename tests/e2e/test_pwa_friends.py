@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from phone import call, layout_problems, outside, start
+from phone import call, layout_problems, outside, snap, start
 from playwright import sync_api
 from test_pwa_accessibility import axe_installed, serious_violations  # noqa: F401 (a fixture)
 
@@ -135,3 +135,38 @@ def test_a_player_met_at_a_table_is_challenged_from_their_profile(axe_installed,
     anna.goto(profile)
     expect(anna.get_by_role("heading", level=1)).to_have_text("Bert")
     expect(anna.get_by_role("button", name="Challenge")).to_have_count(0)
+
+
+def test_a_friend_link_and_a_challenge_say_who_and_how(new_page, live_server):
+    expect = sync_api.expect
+    narrow = {"width": 360, "height": 740}
+    anna = new_page(viewport=narrow)
+    start(anna, live_server, "Anna")
+    code = call(anna, live_server, "GET", "/players/me/friend-link")["code"]
+    bert = new_page(viewport=narrow)
+    bert.goto(f"{live_server}/#/friend/{code}")
+    expect(bert.get_by_role("heading", level=1)).to_have_text("Anna shared their friend link with you")
+    snap(bert, "friend-link-welcome")
+    start(bert, live_server, "Bert", path=f"/#/friend/{code}")
+    expect(bert.get_by_role("heading", level=1)).to_have_text("Friends")
+    expect(bert.locator("main .notice")).to_have_text("Anna is now your friend")
+    snap(bert, "friends-added")
+
+    # A challenge with a pace and a friendly (unrated) game.
+    bert.locator("li.friend").get_by_role("button", name="Challenge").click()
+    bert.get_by_label("Challenge Anna to").select_option(label="Sixty-six")
+    bert.get_by_label("Time per move").select_option(label="1 hour")
+    bert.get_by_label("Rated: the result changes the players' ratings").uncheck()
+    assert layout_problems(bert) == []
+    snap(bert, "challenge-form")
+    bert.get_by_role("button", name="Send challenge").click()
+    bert.wait_for_url(re.compile(r"#/game/"))
+    game = call(bert, live_server, "GET", f"/games/{bert.url.split('#/game/')[1]}")
+    assert game["pace"] == "1h" and game["rated"] is False
+    # The challenger waits for Anna by name; her seat has no link to pass around.
+    expect(bert.locator("#status-line")).to_have_text("Waiting for Anna")
+    expect(bert.get_by_role("textbox", name="Invite link for seat 2")).to_have_count(0)
+    expect(bert.locator(".seat-list li").nth(1)).to_contain_text("Anna")
+    expect(bert.locator(".seat-list li").nth(1)).to_contain_text("invited")
+    assert layout_problems(bert) == []
+    snap(bert, "challenge-waiting")

@@ -216,6 +216,8 @@ def test_the_table_bar_stays_at_the_top_and_covers_no_card(new_page, live_server
         expect(bar.locator(".status-line.yours")).to_be_visible()
         expect(bar.locator(".bar-score")).to_have_text(score)
         expect(bar.locator(".bar-time")).to_have_text(time_left)
+        # The note of the player's day would say the same time again: it is left out.
+        expect(page.locator("#day-left")).to_have_count(0)
         expect(page.locator('[data-part="hand"] button:enabled').first).to_be_visible()
 
         page.locator(".log").evaluate("(el) => el.scrollIntoView({ block: 'end' })")

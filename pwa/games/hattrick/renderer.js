@@ -30,7 +30,8 @@ function face(card, extra = "", tag = "") {
   const { colour, value } = split(card);
   return h("span", { class: `hc hc-${colour} ${extra}`, "aria-hidden": "true" },
     h("span", { class: "hc-sym", text: SYMBOL[colour] }), h("span", { class: "hc-num", text: String(value) }),
-    tag ? h("span", { class: "hc-tag", text: tag }) : null);
+    // The space keeps the tag a word of its own after the number, as the button's name says it.
+    tag ? h("span", { class: "hc-tag", text: ` ${tag}` }) : null);
 }
 // A small face with its name for screen readers, for lists of cards.
 const small = (card, extra = "") => h("span", {}, face(card, `ht-small ${extra}`),
@@ -244,6 +245,21 @@ export function describeEvent(event, ctx) {
       scores: event.scores.map((score, seat) => t("hattrick.ev.score", { name: name(seat), score: signed(score) })).join(", ") });
     case "dealt": return t("hattrick.ev.dealt", { deal: event.deal, dealer: name(event.dealer), leader: name(event.leader) });
     case "game_over": return t("hattrick.ev.gameOver", { names: listNames(event.winners.map(name)) });
+    default: return null;
+  }
+}
+
+// A card played to a trick stays there: the shell asks a new player to confirm it.
+const FOR_GOOD = new Set(["play", "pass"]);
+export function playsForGood(action) {
+  return FOR_GOOD.has(action.type);
+}
+
+// A move in words, for the replay.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("hattrick.act.play", { card: cardLabel(action.card) });
+    case "pass": return t("hattrick.act.pass", { card: cardLabel(action.card) });
     default: return null;
   }
 }

@@ -2,6 +2,8 @@
 // the renderer. A count's forms are "<key>.<category>" by Intl.PluralRules (tn in ../../i18n.js).
 export default {
   en: {
+    "hattrick.act.play": "played {card}",
+    "hattrick.act.pass": "passed with {card}",
     "about.hattrick": "Tricks in three colours: collect one colour, dodge the others, or pass at a price. 4–7 players.",
     "hattrick.opt.deals": "Deals in the match",
     "hattrick.colour.red": "red",
@@ -9,7 +11,7 @@ export default {
     "hattrick.colour.green": "green",
     "hattrick.card": "{colour} {value}",
     "hattrick.play": "Play {card}",
-    "hattrick.pass": "Pass with {card}",
+    "hattrick.pass": "{card}, pass",
     "hattrick.notNow": "{card}, not playable now",
     "hattrick.dealInfo": "Deal {deal} of {deals}",
     "hattrick.dealerLeader": "Dealer: {dealer} · leader: {leader}",
@@ -63,6 +65,8 @@ export default {
     "hattrick.ev.gameOver": "Game over: {names} won",
   },
   fi: {
+    "hattrick.act.play": "pelasi kortin {card}",
+    "hattrick.act.pass": "passasi kortilla {card}",
     "about.hattrick": "Tikkejä kolmessa värissä: kerää yhtä väriä, väistä muita tai passaa hintaa vastaan. 4–7 pelaajaa.",
     "hattrick.opt.deals": "Jakoja ottelussa",
     "hattrick.colour.red": "punainen",
@@ -70,7 +74,7 @@ export default {
     "hattrick.colour.green": "vihreä",
     "hattrick.card": "{colour} {value}",
     "hattrick.play": "Pelaa {card}",
-    "hattrick.pass": "Passaa kortilla {card}",
+    "hattrick.pass": "{card}, passaa",
     "hattrick.notNow": "{card}, ei pelattavissa nyt",
     "hattrick.dealInfo": "Jako {deal}/{deals}",
     "hattrick.dealerLeader": "Jakaja: {dealer} · aloittaja: {leader}",

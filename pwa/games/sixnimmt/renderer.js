@@ -253,3 +253,13 @@ export function describeEvent(event, ctx) {
     default: return null;
   }
 }
+
+// A move in words, for the replay: rows are counted from 1, as the table shows them.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("sixnimmt.act.play", { card: action.card });
+    case "take_row": return t("sixnimmt.act.takeRow", { row: action.row + 1 });
+    case "draft": return t("sixnimmt.act.draft", { card: action.card });
+    default: return null;
+  }
+}

@@ -2,6 +2,9 @@
 // the renderer. A count's forms are "<key>.<category>" by Intl.PluralRules (tn in ../../i18n.js).
 export default {
   en: {
+    "sixnimmt.act.play": "played {card}",
+    "sixnimmt.act.takeRow": "took row {row}",
+    "sixnimmt.act.draft": "drafted {card}",
     // The replay's jump list (../../replay.js)
     "sixnimmt.replay.deal": "Round {deal}",
     "sixnimmt.replay.dealStart": "Round {deal}: start",
@@ -70,16 +73,19 @@ export default {
     "sixnimmt.ev.gameOver": "Game over",
   },
   fi: {
+    "sixnimmt.act.play": "pelasi kortin {card}",
+    "sixnimmt.act.takeRow": "otti rivin {row}",
+    "sixnimmt.act.draft": "otti kortin {card} esiltä",
     // The replay's jump list (../../replay.js)
     "sixnimmt.replay.deal": "Kierros {deal}",
     "sixnimmt.replay.dealStart": "Kierros {deal}: alku",
     "sixnimmt.replay.trick": "Vuoro {trick}",
     "about.sixnimmt": "Kaikki pelaavat kortin yhtä aikaa; rivin kuudes kortti vie rivin. Vähiten häränpäitä voittaa. 2–10 pelaajaa.",
     "sixnimmt.opt.tactical_deck": "Taktinen pakka: vain kortit 1–10 × pelaajat + 4",
-    "sixnimmt.opt.draft": "Varaus: kierroksen kortit otetaan esiltä yksi kerrallaan",
+    "sixnimmt.opt.draft": "Avoin jako: kierroksen kortit otetaan esiltä yksi kerrallaan",
     "sixnimmt.opt.threshold": "Peli päättyy, kun joku saa näin monta häränpäätä",
-    "sixnimmt.bullheads.one": "{n} härkä",
-    "sixnimmt.bullheads.other": "{n} härkää",
+    "sixnimmt.bullheads.one": "{n} häränpää",
+    "sixnimmt.bullheads.other": "{n} häränpäätä",
     "sixnimmt.play": "Pelaa {card}, {heads}",
     "sixnimmt.card": "{card}, {heads}",
     "sixnimmt.draftCard": "Ota {card}, {heads}",
@@ -90,7 +96,7 @@ export default {
     "sixnimmt.empty": "tyhjä",
     "sixnimmt.roundTurn": "Kierros {round} · vuoro {turn}/10",
     "sixnimmt.threshold": "peli päättyy {n}",
-    "sixnimmt.thresholdLong": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} härkää.",
+    "sixnimmt.thresholdLong": "Peli päättyy sen kierroksen jälkeen, jolla joku saavuttaa {n} häränpäätä.",
     "sixnimmt.hand": "Kätesi",
     "sixnimmt.handEmpty": "Ei kortteja kädessä.",
     "sixnimmt.youChose": "Valitsit kortin {card}. Odotetaan muita.",
@@ -112,8 +118,8 @@ export default {
     "sixnimmt.taken": "Otetut kortit",
     "sixnimmt.total": "Yhteensä",
     "sixnimmt.roundN": "Kierros {n}",
-    "sixnimmt.history": "Härät kierroksittain",
-    "sixnimmt.draft": "Valinta: avoimet kortit",
+    "sixnimmt.history": "Häränpäät kierroksittain",
+    "sixnimmt.draft": "Avoin jako: esillä olevat kortit",
     "sixnimmt.draftWait": "{name} ottaa korttia.",
     "sixnimmt.statusChoose": "Sinun vuorosi: valitse kortti",
     "sixnimmt.statusTakeRow": "Valitse otettava rivi: korttisi {card} on pienempi kuin jokainen rivi",

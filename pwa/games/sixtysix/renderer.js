@@ -122,13 +122,46 @@ export function render(view, act, ctx) {
   return root;
 }
 
+// The completed trick a new lead took off the table: it stays in view beside the next one
+// until the player moves on (plays) or taps it away (ctx.ui.seenTrick, the page's UI state).
+const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
+function lastTrickSeen(table, ctx) { ctx.ui.seenTrick = trickKey(table.last_trick); }
+
+function previousTrick(table, ctx) {
+  const last = table.last_trick;
+  if (!last || !(table.trick || []).length || ctx.ui.seenTrick === trickKey(last)) return null;
+  const best = last.cards.findIndex((p) => p.seat === last.winner);
+  const dismiss = h("button", { type: "button", class: "sx-seen", "data-focus-key": "seen-trick", text: t("sixtysix.seenTrick") });
+  on(dismiss, "click", () => { lastTrickSeen(table, ctx); ctx.redraw(); });
+  return h("div", { class: "sx-previous", role: "group", "aria-labelledby": "sx-previous-title" },
+    h("p", { class: "sx-note", id: "sx-previous-title", text: seatLine("sixtysix.tookWith", last.winner, ctx, {
+      card: cardName(last.cards[best].card), points: last.points }) }),
+    h("ul", { class: "sx-trick-cards sx-taken" }, last.cards.map((p, i) => h("li", { class: i === best ? "sx-best" : "" },
+      face(p.card), ctx.nameTag(p.seat),
+      h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) })))),
+    dismiss);
+}
+
+// Another seat's marriage, shown on the card that showed it: the lead of the trick in progress.
+function marriageOf(table, play, index) {
+  if (index !== 0 || !"KQ".includes(rankOf(play.card))) return null;
+  return (table.marriages || []).find((m) => m.seat === play.seat && m.suit === suitOf(play.card)) || null;
+}
+
 function felt(view, table, ctx) {
   let stock;
+  const exchanged = table.exchanged
+    ? h("p", { class: "sx-exchanged", text: seatLine("sixtysix.log.exchanged", table.exchanged.seat, ctx,
+      { gave: cardName(table.exchanged.gave), took: cardName(table.exchanged.took) }) }) : null;
   if (table.trump_card) {
     stock = [face(table.trump_card), h("span", { text: t("sixtysix.stock", { n: table.stock_size }) }),
       h("span", { class: "visually-hidden", text: t("sixtysix.trumpCard", { card: cardName(table.trump_card) }) })];
   } else if (table.closed_by !== null && table.closed_by !== undefined) {
-    stock = [h("span", { text: t("sixtysix.closedBy", { name: ctx.seatName(table.closed_by) }) })];
+    // Closed: the face-up card turned over on the stock, marked, with who closed it.
+    stock = [h("span", { class: "sx-closed-stock", "aria-hidden": "true" },
+      table.face_up && table.face_up.drawn_by === null ? face(table.face_up.card) : null,
+      h("span", { class: "sx-closed-mark", text: "✕" })),
+    h("span", { class: "sx-closed-text", text: t("sixtysix.closedBy", { name: ctx.seatName(table.closed_by) }) })];
   } else {
     stock = [h("span", { text: t("sixtysix.exhausted") }),
       table.set_aside ? h("span", { text: t("sixtysix.setAside", { n: table.set_aside }) }) : null];
@@ -148,12 +181,19 @@ function felt(view, table, ctx) {
     h("div", { class: "sx-stock" }, stock),
     h("div", { class: "sx-trick" },
       h("h2", { id: "sx-trick", class: "visually-hidden", text: t("sixtysix.trick") }),
-      cards.length ? h("ul", { class: `sx-trick-cards${taken ? " sx-taken" : ""}` }, cards.map((p, i) => h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
-        face(p.card), ctx.nameTag(p.seat),
-        taken && i === best ? h("span", { class: "sx-took-tag", "aria-hidden": "true", text: t("sixtysix.tookTag") }) : null,
-        h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) }) }))))
+      previousTrick(table, ctx),
+      cards.length ? h("ul", { class: `sx-trick-cards${taken ? " sx-taken" : ""}` }, cards.map((p, i) => {
+        const marriage = taken ? null : marriageOf(table, p, i);
+        return h("li", { class: i === best ? "sx-best" : "", "data-card": p.card },
+          face(p.card), ctx.nameTag(p.seat),
+          taken && i === best ? h("span", { class: "sx-took-tag", "aria-hidden": "true", text: t("sixtysix.tookTag") }) : null,
+          marriage ? h("span", { class: "sx-marriage-tag", "aria-hidden": "true", text: `+${marriage.points}` }) : null,
+          h("span", { class: "visually-hidden", text: t("sixtysix.played", { name: ctx.seatName(p.seat), card: cardName(p.card) })
+            + (marriage ? `, ${t("sixtysix.showedMarriage", { suit: suitName(marriage.suit), points: marriage.points })}` : "") }));
+      }))
         : null,
-      tookLine, waiting));
+      tookLine, waiting),
+    exchanged);
 }
 
 // Leading a king or queen of a marriage shows the marriage, unless the player turns it off
@@ -181,8 +221,9 @@ function cardButton(card, i, can, legal, table, act, nineChoice, ctx) {
     button.setAttribute("aria-controls", nineChoice.box.id);
     on(button, "click", () => { ctx.ui.nineOpen = nineChoice.box.hidden; ctx.redraw(); });
   } else if (can) {
-    on(button, "click", () => act(showing ? marry : { type: "play", card }).catch(() => {}));
+    on(button, "click", () => { lastTrickSeen(table, ctx); act(showing ? marry : { type: "play", card }).catch(() => {}); });
   }
+  if (choosing) button.append(h("span", { class: "sx-nine-mark", "aria-hidden": "true", text: "⇄" }));
   return button;
 }
 
@@ -227,9 +268,10 @@ function specialMoves(legal, table, act, declareShort) {
       // The K and the Q name the same marriage: one button per suit.
       const suit = suitOf(action.card);
       declaredSuits.add(suit);
-      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action),
-        "aria-label": t("sixtysix.declareMarriage", { symbol: suitName(suit), points: suit === table.trump ? 40 : 20 }) },
-      t("sixtysix.declareMarriage", { symbol: SYMBOL[suit], points: suit === table.trump ? 40 : 20 })));
+      // The suit in words, as it is said: the symbol beside it is only a mark.
+      buttons.push(h("button", { type: "button", "data-focus-key": `declare-${suit}`, onclick: send(act, action) },
+        h("span", { "aria-hidden": "true", text: `${SYMBOL[suit]} ` }),
+        t("sixtysix.declareMarriage", { symbol: suitName(suit), points: suit === table.trump ? 40 : 20 })));
     }
   }
   if (declareShort) buttons.push(declareButton(declareShort, table, act, false));
@@ -391,6 +433,24 @@ export function describeEvent(event, ctx) {
     case "dealt": return seatLine("sixtysix.log.dealt", event.dealer, ctx, { deal: event.deal,
       symbol: SYMBOL[event.trump], suit: suitName(event.trump), card: cardName(event.trump_card) });
     case "dealt_hand": return t("sixtysix.log.hand", { cards: event.cards.map(cardName).join(", ") });
+    default: return null;
+  }
+}
+
+// A card played to a trick stays there: the shell asks a new player to confirm it.
+const FOR_GOOD = new Set(["play", "marry"]);
+export function playsForGood(action) {
+  return FOR_GOOD.has(action.type);
+}
+
+// A move in words, for the replay.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("sixtysix.act.play", { card: cardName(action.card) });
+    case "marry": return t("sixtysix.act.marry", { card: cardName(action.card) });
+    case "exchange": return t("sixtysix.act.exchange");
+    case "close": return t("sixtysix.act.close");
+    case "declare": return action.card ? t("sixtysix.act.declareMarriage", { card: cardName(action.card) }) : t("sixtysix.act.declare");
     default: return null;
   }
 }

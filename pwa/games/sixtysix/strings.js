@@ -2,6 +2,12 @@
 // the renderer. A count's forms are "<key>.<category>" by Intl.PluralRules (tn in ../../i18n.js).
 export default {
   en: {
+    "sixtysix.act.play": "played the {card}",
+    "sixtysix.act.marry": "played the {card} and showed the marriage",
+    "sixtysix.act.exchange": "exchanged the trump nine",
+    "sixtysix.act.close": "closed the stock",
+    "sixtysix.act.declare": "declared",
+    "sixtysix.act.declareMarriage": "declared with the marriage of the {card}",
     // The replay's jump list (../../replay.js)
     "sixtysix.replay.deal": "Hand {deal}",
     "sixtysix.replay.dealStart": "Hand {deal}: start",
@@ -46,9 +52,11 @@ export default {
     "sixtysix.tookWith": "{name} took the trick with the {card}: {points} card points",
     "sixtysix.tookWithYou": "You took the trick with the {card}: {points} card points",
     "sixtysix.tookTag": "took it",
+    "sixtysix.seenTrick": "Hide",
+    "sixtysix.showedMarriage": "showing the {suit} marriage (+{points})",
     "sixtysix.declare": "I have enough: declare ({points} of {target} card points)",
     "sixtysix.declareShort": "Declare with only {points} of {target} card points (the other side scores)",
-    "sixtysix.declareMarriage": "Declare with {symbol} marriage (+{points})",
+    "sixtysix.declareMarriage": "Declare with the {symbol} marriage (+{points})",
     "sixtysix.marryToggle": "Show the marriage when I lead its king or queen",
     "sixtysix.playMarry": "Play {card} and show the marriage (+{points})",
     "sixtysix.exchangeOrPlay": "{card}: exchange it for the trump card, or play it",
@@ -123,6 +131,12 @@ export default {
     "sixtysix.log.hand": "Your cards: {cards}",
   },
   fi: {
+    "sixtysix.act.play": "pelasi kortin {card}",
+    "sixtysix.act.marry": "pelasi kortin {card} ja näytti mariaasin",
+    "sixtysix.act.exchange": "vaihtoi valttiysin",
+    "sixtysix.act.close": "sulki pakan",
+    "sixtysix.act.declare": "ilmoitti",
+    "sixtysix.act.declareMarriage": "ilmoitti kortin {card} mariaasilla",
     // The replay's jump list (../../replay.js)
     "sixtysix.replay.deal": "Jako {deal}",
     "sixtysix.replay.dealStart": "Jako {deal}: alku",
@@ -167,6 +181,8 @@ export default {
     "sixtysix.tookWith": "{name} vei tikin kortilla {card}: {points} korttipistettä",
     "sixtysix.tookWithYou": "Veit tikin kortilla {card}: {points} korttipistettä",
     "sixtysix.tookTag": "vei",
+    "sixtysix.seenTrick": "Piilota",
+    "sixtysix.showedMarriage": "näytti {suit}-mariaasin (+{points})",
     "sixtysix.declare": "Minulla on tarpeeksi: ilmoita ({points}/{target} korttipistettä)",
     "sixtysix.declareShort": "Ilmoita vain {points}/{target} korttipisteellä (vastapuoli saa pisteet)",
     "sixtysix.declareMarriage": "Ilmoita {symbol}-mariaasilla (+{points})",

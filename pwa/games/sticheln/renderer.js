@@ -59,16 +59,19 @@ export function render(view, act, ctx) {
   const root = h("div", { class: "sticheln" });
   const send = (action) => act(action).catch(() => {});
 
-  const variants = (table.variants || []).map((v) => t(`sticheln.variant.${v}`));
+  // Each variant in play said in words, as the new-game form offered it.
+  const variants = (table.variants || []).map((v) => t(`sticheln.opt.${v}`));
   root.append(h("p", { class: "st-info" },
     h("span", { class: "st-deal", text: t("sticheln.dealInfo", { deal: view.deal, deals: table.deals,
       trick: Math.min(table.tricks_played + 1, table.tricks_per_deal), tricks: table.tricks_per_deal }) }),
-    variants.length ? h("br") : null, variants.length ? t("sticheln.variants", { list: variants.join(", ") }) : null));
+    variants.flatMap((text) => [h("br"), h("small", { class: "st-variant", text })])));
 
   if (view.status !== "finished" && view.phase === "choose" && seated) root.append(choosePanel(view, table, legal, lucky, send, ctx));
   if (view.status !== "finished" && view.phase === "name" && seated) root.append(namePanel(view, table, legal, lucky, send));
   if (view.phase === "play" || view.phase === "over" || table.last_trick) root.append(trickPanel(view, table, ctx));
-  if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, send));
+  // Playing a card moves on from the trick taken before it (see trickPanel).
+  const play = (action) => { ctx.ui.seenTrick = trickKey(table.last_trick); send(action); };
+  if (seated && view.status !== "finished" && view.phase === "play") root.append(handPanel(view, legal, play));
   if ((table.leftover || []).length) {
     root.append(h("section", { class: "block", "aria-labelledby": "st-left" },
       h("h2", { id: "st-left", text: t("sticheln.leftover") }),
@@ -140,11 +143,14 @@ function namePanel(view, table, legal, lucky, send) {
     h("span", { "aria-hidden": "true", text: `${marks(a)} ` }), label(a)))));
 }
 
+const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
+
 function trickPanel(view, table, ctx) {
   const trick = table.trick || [];
   const led = table.led_color;
-  const entry = (e, win) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
-    ctx.nameTag(e.seat), win ? h("span", { class: "st-took-tag", "aria-hidden": "true", text: t("sticheln.tookTag") }) : null,
+  // A trick kept beside the next lead is drawn small, without names (its line says who took it).
+  const entry = (e, win, kept = false) => h("li", { class: win ? "win" : "", "data-card": e.card }, face(e.card, true),
+    kept ? null : ctx.nameTag(e.seat), win ? h("span", { class: "st-took-tag", "aria-hidden": "true", text: t("sticheln.tookTag") }) : null,
     h("span", { class: "visually-hidden", text: t("sticheln.trickEntry", { name: ctx.seatName(e.seat), card: cardName(e.card) }) }));
   const last = table.last_trick;
   return h("section", { class: "block", "aria-labelledby": "st-trick" },
@@ -153,11 +159,19 @@ function trickPanel(view, table, ctx) {
       led ? h("p", { class: "st-led", text: t("sticheln.led", { color: `${SYMBOL[led]} ${colorName(led)}` }) })
         : (view.phase === "play" ? h("p", { text: seatLine("sticheln.trickEmpty", table.leader, ctx) }) : null),
       trick.length ? h("ul", { class: "st-trick" }, trick.map((e) => entry(e, false))) : null,
-      // A completed trick stays on the table until the next card is led.
-      last && !trick.length ? h("div", { class: "st-last" },
-        h("ul", { class: "st-trick" }, last.cards.map((e) => entry(e, e.seat === last.winner))),
+      // A completed trick stays on the table until the next card is led, and after that until
+      // the player plays (or hides it): the next lead of another seat does not take it away unseen.
+      last && (!trick.length || ctx.ui.seenTrick !== trickKey(last)) ? h("div", { class: "st-last" },
+        h("ul", { class: `st-trick${trick.length ? " st-kept" : ""}` }, last.cards.map((e) => entry(e, e.seat === last.winner, trick.length > 0))),
         h("p", { class: "st-took", text: seatLine("sticheln.tookWith", last.winner, ctx,
-          { card: cardName(last.cards.find((e) => e.seat === last.winner).card) }) })) : null));
+          { card: cardName(last.cards.find((e) => e.seat === last.winner).card) }) }),
+        trick.length ? hideButton(last, ctx) : null) : null));
+}
+
+function hideButton(last, ctx) {
+  const button = h("button", { type: "button", class: "st-seen", "data-focus-key": "seen-trick", text: t("sticheln.seenTrick") });
+  on(button, "click", () => { ctx.ui.seenTrick = trickKey(last); ctx.redraw(); });
+  return button;
 }
 
 function handPanel(view, legal, send) {
@@ -320,6 +334,22 @@ export function describeEvent(event, ctx) {
     case "deal_end": return t("sticheln.log.dealEnd", { deal: event.deal, scores: scores(event.scores) });
     case "dealt": return t("sticheln.log.dealt", { deal: event.deal, dealer: name(event.dealer), leader: name(event.leader) });
     case "game_over": return t("sticheln.log.gameOver", { names: listNames(event.winners.map(name)) });
+    default: return null;
+  }
+}
+
+// A card played to a trick stays there: the shell asks a new player to confirm it.
+const FOR_GOOD = new Set(["play"]);
+export function playsForGood(action) {
+  return FOR_GOOD.has(action.type);
+}
+
+// A move in words, for the replay.
+export function actionLabel(action) {
+  switch (action.type) {
+    case "play": return t("sticheln.act.play", { card: cardName(action.card) });
+    case "choose_pain": return t("sticheln.act.choose", { cards: (action.cards || [action.card]).map(cardName).join(", ") });
+    case "name_pain": return t("sticheln.act.name", { colors: colorList(action.colors || [action.color]) });
     default: return null;
   }
 }

@@ -8,7 +8,7 @@ from flask.views import MethodView
 from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.budgets import by_address
 from api.http.conditional import (conditional, finished_answer, game_answer, game_etag,
-                                  long_poll, seat_answer)
+                                  guarded, if_match_version, long_poll, seat_answer)
 from api.http.resources import tags
 from api.http.resources.games.schemas import (
     ActionRequestSchema, EventQuerySchema, EventsSchema, GameCreateSchema, GameSummarySchema,
@@ -167,12 +167,14 @@ class Invite(MethodView):
 class Actions(MethodView):
     @blp.doc(operationId="act")
     @authenticated
+    @guarded
     @blp.arguments(ActionRequestSchema())
     @blp.response(200, GAME_VIEW)
     def post(self, body, game_id):
         """Act in your seat; 422 says why an action is not allowed, 409 means reload"""
         player = current_player()
-        stored = tables().play.act(game_id, player, body["action"], body.get("version"))
+        version = body.get("version", if_match_version(tables(), game_id, player))
+        stored = tables().play.act(game_id, player, body["action"], version)
         return view_json(stored, stored.seat_of(player.id))
 
 

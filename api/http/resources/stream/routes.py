@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from flask import request
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
 from api.http.resources import tags
-from api.http.streaming import open_stream, streamed
+from api.http.streaming import last_event_id, open_stream, streamed
 from api.storage.changes import inbox_channel
 from api.tables.streams import cursor_of
 
@@ -27,10 +26,11 @@ class EventStream(MethodView):
         Starts with your games going on (`game_started`, then `your_turn` where it is your
         turn). Send the last event's `id` as `Last-Event-ID` (an EventSource does it by
         itself) and the stream also tells what happened since: games finished, chat said.
-        An event may come twice after a reconnect, never not at all: a turn is one `game`
-        and `since`, a chat line one `game` and `number`. At most 4 streams at once (429)."""
+        An event may repeat after a reconnect, never go missing: deduplicate a start or a
+        finish by `game`, a turn by `game` and `since`, a chat line by `game` and `number`.
+        At most 4 streams at once (429)."""
         player = current_player()
-        resume_from = cursor_of(request.headers.get("Last-Event-ID"))
+        resume_from = cursor_of(last_event_id())
         streams = tables().streams
 
         def events(woken) -> Iterator[dict]:

@@ -40,17 +40,22 @@ def analysis_schema(game: Game, action: dict) -> dict:
                                               "error": number}}}}}
     return {"type": "object", "required": ["status", "job", "type", "better", "seats"],
             "description": f"The review of a finished {game.title} game",
-            "properties": {"status": {"const": "done"}, "job": {"type": "string"},
-                           "type": {"const": game.name},
-                           "better": {"const": "lower" if game.lower_score_wins else "higher"},
+            "properties": {"status": {"type": "string", "const": "done"},
+                           "job": {"type": "string"},
+                           "type": {"type": "string", "const": game.name},
+                           "better": {"type": "string",
+                                      "const": "lower" if game.lower_score_wins else "higher"},
                            "seats": {"type": "array", "items": seat}}}
 
 
-def analysis_union(reviews: list[dict]) -> dict:
-    """`getAnalysis`'s answer: a review's status while it waits, then one of `reviews`."""
-    waiting = {"type": "object", "required": ["status", "job"],
-               "properties": {"status": {"enum": ["queued", "running"]},
-                              "job": {"type": "string"}}}
+# A review's status while it waits: the contract's `AnalysisWaiting`.
+ANALYSIS_WAITING = {"type": "object", "required": ["status", "job"],
+                    "properties": {"status": {"type": "string", "enum": ["queued", "running"]},
+                                   "job": {"type": "string"}}}
+
+
+def analysis_union(waiting: dict, reviews: list[dict]) -> dict:
+    """`getAnalysis`'s answer: `waiting` while the review waits, then one of `reviews`."""
     return {"anyOf": [waiting, *reviews], "description": "A review's status; once done, the "
                                                          "review of the game's `type` "
                                                          "(`<Game>Analysis`)"}

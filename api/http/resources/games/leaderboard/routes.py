@@ -14,5 +14,6 @@ class Leaderboard(MethodView):
     @optional_auth
     @blp.response(200, LeaderboardSchema)
     def get(self, type_name):
-        """The top 100 of a game type by ordinal (at least 10 rated games), and your place"""
+        """The top 100 of a game type by ordinal (at least 10 rated games), the provisional
+        players apart, and your place"""
         return tables().profiles.leaderboard(type_name, current_player(required=False))

@@ -7,6 +7,9 @@ class LeaderboardEntrySchema(Schema):
     name = fields.String(allow_none=True)
     bot = fields.Boolean()
     ordinal = fields.Float()
+    display = fields.Integer(metadata={"description": "The rating people are shown: 1500 + 40 × "
+                                                   "ordinal, rounded, never below 0 (a new "
+                                                   "player: 1500)"})
     mu = fields.Float(allow_none=True)
     sigma = fields.Float(allow_none=True)
     games = fields.Integer(allow_none=True)
@@ -16,6 +19,9 @@ class YourPlaceSchema(Schema):
     place = fields.Integer(allow_none=True, metadata={
         "description": "null until you have the rated games to be listed"})
     ordinal = fields.Float()
+    display = fields.Integer(metadata={"description": "The rating people are shown: 1500 + 40 × "
+                                                   "ordinal, rounded, never below 0 (a new "
+                                                   "player: 1500)"})
     games = fields.Integer()
     provisional = fields.Boolean()
 
@@ -26,6 +32,9 @@ class LeaderboardSchema(Schema):
                                                            "listed"})
     entries = fields.List(fields.Nested(LeaderboardEntrySchema),
                           metadata={"description": "The top 100 by ordinal"})
+    provisional = fields.List(fields.Nested(LeaderboardEntrySchema), metadata={
+        "description": "The top 100 by ordinal of the players with rated games but fewer than "
+                       "`fewest_games`: their ratings are provisional, listed apart"})
     you = fields.Nested(YourPlaceSchema, allow_none=True, metadata={
         "description": "The caller's place and rating; null for a caller with no rated game "
                        "of the type"})

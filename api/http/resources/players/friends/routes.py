@@ -1,8 +1,9 @@
 from flask.views import MethodView
 
-from api.http.auth import authenticated, current_player, tables
+from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.resources import tags
-from api.http.resources.players.friends.schemas import (BlockedPlayerSchema, FriendLinkSchema,
+from api.http.resources.players.friends.schemas import (BlockedPlayerSchema,
+                                                      FriendLinkPreviewSchema, FriendLinkSchema,
                                                       FriendSchema)
 
 blp = tags.friends
@@ -27,6 +28,15 @@ class FriendLink(MethodView):
 
 @blp.route("/players/friend-links/<string:code>")
 class AddFriend(MethodView):
+    @blp.doc(operationId="previewFriendLink")
+    @optional_auth
+    @blp.response(200, FriendLinkPreviewSchema)
+    def get(self, code):
+        """Whose friend link this is, before adding it: the app's welcome names who invited
+
+        Counted with the guesses of invite codes."""
+        return tables().friends.preview(code, current_player(required=False))
+
     @blp.doc(operationId="addFriend")
     @authenticated
     @blp.response(201, FriendSchema)

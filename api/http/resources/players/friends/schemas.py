@@ -7,6 +7,10 @@ class FriendLinkSchema(Schema):
     link = fields.String(metadata={"description": "The PWA's path that adds it, to share"})
 
 
+class FriendLinkPreviewSchema(Schema):
+    name = fields.String(metadata={"description": "The name of the player whose link it is"})
+
+
 class FriendSchema(Schema):
     id = fields.String(metadata={"description": "Opens getPlayerProfile"})
     name = fields.String()

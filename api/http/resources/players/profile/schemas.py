@@ -4,9 +4,13 @@ from marshmallow import Schema, fields
 class RatingSchema(Schema):
     mu = fields.Float(metadata={"description": "The rating's mean (a new player starts at 25)"})
     sigma = fields.Float(metadata={"description": "Its uncertainty (a new player: 25/3)"})
-    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what lists sort and show"})
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what lists sort by"})
+    display = fields.Integer(metadata={"description": "The rating people are shown: 1500 + 40 × "
+                                                   "ordinal, rounded, never below 0 (a new "
+                                                   "player: 1500)"})
     games = fields.Integer(metadata={"description": "Rated games of the type"})
-    provisional = fields.Boolean(metadata={"description": "Fewer than 10 rated games"})
+    provisional = fields.Boolean(metadata={"description": "Fewer than 10 rated games: shown "
+                                                         "with a \"?\" (\"1620?\")"})
 
 
 class GameStatsSchema(Schema):
@@ -24,6 +28,9 @@ class RatingChangeSchema(Schema):
     sigma = fields.Float()
     ordinal = fields.Float()
     change = fields.Float(metadata={"description": "What the game changed the ordinal by"})
+    display = fields.Integer(metadata={"description": "The display rating after the game"})
+    display_change = fields.Integer(metadata={"description": "What the game changed the "
+                                                             "display rating by"})
 
 
 class RecentGameSchema(Schema):

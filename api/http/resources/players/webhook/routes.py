@@ -6,7 +6,8 @@ from api.http.auth import authenticated, current_player, tables
 from api.http.http_contract import NOT_FOUND
 from api.http.resources import tags
 from api.http.resources.players.webhook.schemas import (
-    WebhookCreatedSchema, WebhookSchema, WebhookSetSchema,
+    WebhookCreatedSchema, WebhookTestResultSchema, WebhookRedeliverySchema, WebhookSchema,
+    WebhookSetSchema,
 )
 
 blp = tags.webhooks
@@ -42,3 +43,32 @@ class Webhook(MethodView):
     def delete(self):
         """Stop sending your events to your webhook"""
         tables().webhooks.remove(current_player())
+
+
+@blp.route("/players/me/webhook/test")
+class WebhookTest(MethodView):
+    @blp.doc(operationId="testWebhook")
+    @authenticated
+    @blp.response(200, WebhookTestResultSchema)
+    @blp.alt_response(404, response=NOT_FOUND)
+    def post(self):
+        """Send a signed `ping` to your webhook now and say what it answered
+
+        Signed as every delivery is (the `ping` webhook in the contract): a receiver that
+        verifies it verifies the events. Not kept and not retried."""
+        return tables().webhooks.ping(current_player())
+
+
+@blp.route("/players/me/webhook/redeliver")
+class WebhookRedeliver(MethodView):
+    @blp.doc(operationId="redeliverWebhook")
+    @authenticated
+    @blp.response(200, WebhookRedeliverySchema)
+    @blp.alt_response(404, response=NOT_FOUND)
+    def post(self):
+        """Send the undelivered events again, now
+
+        The events your receiver refused (a 3xx or 4xx answer), ahead of those waiting, and
+        those waiting after failures without waiting for the next try (409 `busy` while a
+        delivery is running)."""
+        return tables().webhooks.redeliver(current_player())
