@@ -30,8 +30,8 @@ from typing import Any
 from apispec import BasePlugin
 
 from api.http import conditional, http_contract
-from api.http.resources.games.analysis.schemas import (ANALYSIS_WAITING, analysis_schema,
-                                                      analysis_union)
+from api.http.resources.games.analysis.contract import (ANALYSIS_WAITING, analysis_schema,
+                                                       analysis_union)
 from api.http.resources.games.contract import NAMED_ENUMS, SEAT_REQUESTS, SEAT_SPEC
 from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
 from rules import GAMES

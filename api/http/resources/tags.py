@@ -27,5 +27,8 @@ webhooks = Blueprint("webhooks", __name__,
                      description="Your webhook: your events, signed, to a URL of yours")
 tournaments = Blueprint("tournaments", __name__,
                         description="Tournaments: Swiss rounds, round robins, duplicate deals")
+analysis = Blueprint("analysis", __name__,
+                     description="Reviews of finished games: each decision weighed from its "
+                                 "seat's view, each deal's luck")
 TAGS = (players, passkeys, games, push, table, clock, streams, profiles, friends, webhooks,
-        tournaments)
+        tournaments, analysis)

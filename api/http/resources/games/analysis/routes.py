@@ -5,7 +5,7 @@ from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.resources import tags
 from api.http.resources.games.analysis.schemas import AnalysisSchema
 
-blp = tags.games
+blp = tags.analysis
 
 
 @blp.route("/games/<string:game_id>/analysis")
