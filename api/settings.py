@@ -46,6 +46,8 @@ workers' alike).
                                comma-separated, e.g. `https://bots.example` (none unless given)
     POYTA_MAX_GAME_ACTIONS     the most actions a game's log holds; the action that fills it
                                ends the game as it stands (`api.storage.games.MAX_LOG_ACTIONS`)
+    POYTA_ANALYSIS_SECONDS     CPU seconds the review of one finished game may take (60; see
+                               docs/analysis.md)
 """
 from __future__ import annotations
 
@@ -97,6 +99,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     max_game_actions: int = MAX_LOG_ACTIONS
     seek_grace_seconds: float = 600.0  # a seek's table starts at its smallest count after this
+    analysis_seconds: float = 60.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -134,4 +137,5 @@ class Settings:
                                (env.get("POYTA_CORS_ORIGINS") or "").split(",") if origin.strip()),
             max_game_actions=int(env.get("POYTA_MAX_GAME_ACTIONS") or MAX_LOG_ACTIONS),
             seek_grace_seconds=float(env.get("POYTA_SEEK_GRACE_SECONDS") or 600.0),
+            analysis_seconds=float(env.get("POYTA_ANALYSIS_SECONDS") or 60.0),
         )

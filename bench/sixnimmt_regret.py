@@ -57,7 +57,7 @@ def model_values(view: dict, legal: list, worlds: int, seed: int) -> dict[int, f
     rng = random.Random(seed)
     totals = np.zeros(len(cards))
     for _ in range(max(1, worlds // BATCH)):
-        totals += problem.totals(problem.deal(rng, BATCH))
+        totals += problem.values(problem.deal(rng, BATCH)).sum(axis=1)
     return dict(zip(cards, totals / (max(1, worlds // BATCH) * BATCH)))
 
 

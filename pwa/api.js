@@ -127,6 +127,9 @@ export const api = {
   },
   replay: (gameId, step) => data(call("GET", `/games/${id(gameId)}/replay/${step}`)),
   record: (gameId) => data(call("GET", `/games/${id(gameId)}/record`)),
+  // A finished game's review: asked for once, then read until it is done.
+  requestAnalysis: (gameId) => data(call("POST", `/games/${id(gameId)}/analysis`)),
+  analysis: (gameId) => data(call("GET", `/games/${id(gameId)}/analysis`)),
   pushKey: () => data(call("GET", "/push/key", { auth: false })),
   subscribe: (subscription) => data(call("POST", "/push/subscriptions", { body: { subscription } })),
   unsubscribe: (subscriptionId) => call("DELETE", `/push/subscriptions/${id(subscriptionId)}`),

@@ -50,6 +50,7 @@ async function route() {
     else if (name === "join" && arg) await joinPage(arg);
     else if (name === "invite" && arg) await invitePage(arg, { accept: named });
     else if (name === "replay" && arg) await replayPage(arg, current);
+    else if (name === "review" && arg) await replayPage(arg, current, { review: true });
     else if (name === "rules" && arg) await rulesPage(arg, more);
     else if (name === "settings") await settingsPage();
     else if (name === "signin" && arg) await signinPage(arg);

@@ -661,7 +661,7 @@ function renderOutcome(box, view, info) {
   if (view.your_seat !== null) offerPasskey(box.firstChild);
 }
 
-// Rematch (or the link to it once someone asked) and the replay.
+// Rematch (or the link to it once someone asked), the replay and the review.
 function afterGame(view) {
   const links = h("div", { class: "button-row after-game" });
   if (view.rematch) {
@@ -679,5 +679,8 @@ function afterGame(view) {
     links.append(button);
   }
   links.append(h("a", { class: "button", href: `#/replay/${encodeURIComponent(view.id)}` }, t("game.replay")));
+  if (view.your_seat !== null || view.public) {
+    links.append(h("a", { class: "button", href: `#/review/${encodeURIComponent(view.id)}` }, t("game.review")));
+  }
   return links;
 }

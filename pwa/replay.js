@@ -1,12 +1,16 @@
 // The replay of a finished game: step through it with every hand visible, jump to any deal,
 // trick (turn) or step, and let it play forward on its own from there. The table is drawn by the game's own renderer, as a
-// spectator would see it, and the hands are listed below.
+// spectator would see it, and the hands are listed below. As a review it also asks for the game's analysis and lists a
+// seat's costly decisions in the order played, each a button to the position it was made in, and the luck of each deal.
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { h, morph, setPage, announce, handleError, nameTag, shortNames } from "./ui.js";
 import { loadModule } from "./renderers.js";
 
-export async function replayPage(id, page) {
+const COSTLY_SHOWN = 10; // the costliest decisions a review lists
+const REVIEW_POLL_MS = 3000;
+
+export async function replayPage(id, page, options = {}) {
   const game = (await api.game(id)).data;
   const mod = await loadModule(game.type);
   const title = t("replay.title", { title: game.title });
@@ -14,6 +18,7 @@ export async function replayPage(id, page) {
   const what = h("p", { class: "replay-action" });
   const table = h("section", { class: "game-area", "aria-label": game.title });
   const hands = h("section", { "aria-labelledby": "replay-hands" });
+  const review = options.review ? h("section", { class: "review", "aria-labelledby": "review-title" }) : null;
   const state = { step: 0, steps: null, cache: new Map(), loading: null };
   const names = game.seats.map((seat) => seat.name || `#${seat.seat + 1}`);
   const short = shortNames(names);
@@ -54,7 +59,7 @@ export async function replayPage(id, page) {
     markChapter();
   }).catch(() => { jump.closest(".field").hidden = true; });
   setPage(title, h("p", {}, h("a", { href: `#/game/${encodeURIComponent(id)}` }, `← ${game.title}`)),
-    h("h1", { text: title }), counter, what, seek, table, hands, controls);
+    h("h1", { text: title }), counter, what, seek, table, ...(review ? [review] : []), hands, controls);
   // A game may name its deals and tricks in its own terms ("sixnimmt.replay.trick": "Turn {trick}").
   const term = (key, vars) => {
     const own = `${game.type}.replay.${key}`;
@@ -89,7 +94,8 @@ export async function replayPage(id, page) {
     go(target);
   };
   document.addEventListener("keydown", onKey);
-  page.stop = () => { document.removeEventListener("keydown", onKey); pause(); };
+  let stopped = false;
+  page.stop = () => { stopped = true; document.removeEventListener("keydown", onKey); pause(); };
 
   async function fetchStep(step) {
     if (!state.cache.has(step)) state.cache.set(step, api.replay(id, step).catch((error) => { state.cache.delete(step); throw error; }));
@@ -154,5 +160,52 @@ export async function replayPage(id, page) {
       key === "card" ? cardText(value) : `${key} ${typeof value === "object" ? JSON.stringify(value) : value}`)].join(" ");
   }
 
+  // The review: asked for (once, whoever asks first), then read again until it is done.
+  async function loadReview() {
+    const heading = () => h("h2", { id: "review-title", text: t("review.title") });
+    review.replaceChildren(heading(), h("p", { role: "status", text: t("review.asking") }));
+    let answer;
+    try {
+      answer = await api.requestAnalysis(id);
+      while (answer.status !== "done") {
+        review.replaceChildren(heading(), h("p", { role: "status", text: t(`review.${answer.status}`) }));
+        await new Promise((resolve) => setTimeout(resolve, REVIEW_POLL_MS));
+        if (stopped) return;
+        answer = await api.analysis(id);
+      }
+    } catch (error) { handleError(error); return; }
+    const seats = answer.seats || [];
+    const choose = h("select", { id: "review-seat", onchange: () => showSeat(parseInt(choose.value, 10)) },
+      ...seats.map((seat) => h("option", { value: String(seat.seat) }, ctx.seatName(seat.seat))));
+    const body = h("div", {});
+    review.replaceChildren(heading(), h("p", { text: t(`review.better.${answer.better}`) }),
+      h("div", { class: "field" }, h("label", { for: "review-seat", text: t("review.seat") }), choose), body);
+    const mine = seats.some((seat) => seat.seat === game.your_seat) ? game.your_seat : (seats[0] || {}).seat;
+    choose.value = String(mine);
+    showSeat(mine);
+
+    function showSeat(number) {
+      const seat = seats.find((one) => one.seat === number);
+      if (!seat) return;
+      const choices = seat.decisions.filter((decision) => !decision.forced);
+      const costly = choices.filter((decision) => decision.loss > 0)
+        .sort((a, b) => b.loss - a.loss).slice(0, COSTLY_SHOWN).sort((a, b) => a.step - b.step);
+      body.replaceChildren(
+        h("p", { text: t("review.summary", { loss: amount(seat.total_loss), choices: choices.length,
+          accuracy: seat.accuracy === null ? "-" : amount(seat.accuracy) }) }),
+        h("h3", { text: t("review.luck") }),
+        h("ul", { class: "plain-list" }, seat.luck.map((luck) => h("li", {
+          text: t("review.luckDeal", { deal: term("deal", { deal: luck.deal }), value: signed(luck.value) }) }))),
+        h("h3", { text: t("review.costly") }),
+        costly.length ? h("ol", { class: "review-timeline" }, costly.map((decision) => h("li", {},
+          h("button", { type: "button", onclick: () => go(decision.step) }, t("review.decision", {
+            step: decision.step + 1, chosen: actionText(decision.chosen), best: actionText(decision.best),
+            loss: amount(decision.loss) }))))) : h("p", { text: t("review.none") }));
+    }
+  }
+  const amount = (value) => Number(value).toFixed(2);
+  const signed = (value) => `${value > 0 ? "+" : ""}${amount(value)}`;
+
   await go(0);
+  if (review) loadReview();
 }

@@ -43,7 +43,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from rules.search import DEFAULT_BUDGETS, Budget
+from rules.search import DEFAULT_BUDGETS, Appraisal, Budget
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -287,6 +287,10 @@ class Game:
     # count (0: min_players), and the options of its shortest whole game.
     typical_players: int = 0
     quick_options: dict = field(default_factory=dict)
+    # appraise(view, legal, deal_only) -> how the analysis weighs each legal action (see
+    # rules/analysis.py); `deal_only` values the deal alone, over the others' mean, for luck.
+    # None: the game's decisions are not analysed.
+    appraise: Callable[[dict, list, bool], Appraisal] | None = None
     actions: ClassVar[tuple[ActionType, ...]] = ()  # declared by each game's class
 
     def __post_init__(self) -> None:

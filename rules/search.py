@@ -11,13 +11,19 @@ stream (common random numbers), so they are compared on equal luck and their
 differences are far less noisy than with a fresh deal each. A game whose
 simulator runs on arrays poses a `Batched` problem instead: the same loop, many
 deals at a time.
+
+`evaluate` runs the same loop for the analysis of a finished game: every candidate's mean
+value and its standard error instead of a choice.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, Sequence, TypeVar
+
+import numpy as np
 
 Candidate = TypeVar("Candidate")
 
@@ -154,12 +160,59 @@ class Problem(Generic[Candidate]):
 @dataclass
 class Batched(Generic[Candidate]):
     """A decision whose simulator runs on arrays: `deal(rng, count)` returns `count` worlds
-    consistent with the seat's view, and `totals(worlds)` every candidate's value summed
-    over them (each candidate played out in every world: common random numbers)."""
+    consistent with the seat's view, and `values(worlds)` every candidate's value in each of
+    them, one line a candidate (each candidate played out in every world: common random
+    numbers)."""
 
     candidates: Sequence[Candidate]
     deal: Callable[[random.Random, int], Any]
-    totals: Callable[[Any], Sequence[float]]
+    values: Callable[[Any], Any]
+
+
+@dataclass
+class Appraisal(Generic[Candidate]):
+    """A decision posed for its analysis: the problem of the game's strongest search with
+    every legal action a candidate, `candidate_of[i]` the index of the candidate that
+    legal action i is (actions the game knows to do the same share one)."""
+
+    problem: Problem[Candidate] | Batched[Candidate]
+    candidate_of: Sequence[int]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A candidate's mean simulated value, the standard error of that mean, and how many
+    simulations it rests on."""
+
+    mean: float
+    error: float
+    count: int
+
+
+class _Tally:
+    """Each candidate's simulations so far: their count, sum and sum of squares."""
+
+    def __init__(self, size: int):
+        self.counts = [0] * size
+        self.totals = [0.0] * size
+        self.squares = [0.0] * size
+
+    def add(self, index: int, value: float, count: int = 1, square: float | None = None) -> None:
+        self.counts[index] += count
+        self.totals[index] += value
+        self.squares[index] += value * value if square is None else square
+
+    def mean(self, index: int) -> float:
+        count = self.counts[index]
+        return self.totals[index] / count if count else float("-inf")
+
+    def estimate(self, index: int) -> Estimate:
+        count = self.counts[index]
+        if count < 2:
+            return Estimate(self.mean(index) if count else 0.0, 0.0, count)
+        mean = self.totals[index] / count
+        variance = max(0.0, (self.squares[index] - count * mean * mean) / (count - 1))
+        return Estimate(mean, math.sqrt(variance / count), count)
 
 
 def search(problem: Problem[Candidate] | Batched[Candidate], clock: Clock, rng: random.Random,
@@ -169,48 +222,66 @@ def search(problem: Problem[Candidate] | Batched[Candidate], clock: Clock, rng: 
     candidates = problem.candidates
     if len(candidates) == 1:
         return candidates[0]
+    tally, alive = _simulate(problem, clock, rng, rounds_at_least=0)
+    if not any(tally.counts):
+        return fallback()
+    # Ties go to the earliest candidate, so the game's order decides, not chance.
+    return candidates[max(alive, key=lambda i: (tally.mean(i), -i))]
+
+
+def evaluate(problem: Problem[Candidate] | Batched[Candidate], clock: Clock,
+             rng: random.Random, rounds_at_least: int = 2) -> list[Estimate]:
+    """Every candidate's estimate, in the order of `problem.candidates`: the loop of `search`
+    without halving, so each candidate meets every deal, and at least `rounds_at_least` deals
+    (one where the view fixes the world) whatever the budget."""
+    if isinstance(problem, Problem):
+        problem = replace(problem, halving=None)
+        if problem.certain:
+            rounds_at_least = 1
+    tally, _ = _simulate(problem, clock, rng, rounds_at_least)
+    return [tally.estimate(index) for index in range(len(problem.candidates))]
+
+
+def _simulate(problem: Problem[Candidate] | Batched[Candidate], clock: Clock,
+              rng: random.Random, rounds_at_least: int) -> tuple[_Tally, list[int]]:
+    """Play the candidates out on shared deals until the clock stops (after at least
+    `rounds_at_least` deals): the tally, and the candidates still in the running."""
     if isinstance(problem, Batched):
-        return _search_batched(problem, clock, rng, fallback)
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
+        return _simulate_batched(problem, clock, rng, rounds_at_least)
+    candidates = problem.candidates
+    tally = _Tally(len(candidates))
     alive = list(range(len(candidates)))
     rounds, cut = 0, problem.halving
 
-    def mean(index: int) -> float:
-        return totals[index] / counts[index] if counts[index] else float("-inf")
+    def more() -> bool:
+        return rounds < rounds_at_least or clock.more()
 
-    while clock.more():
+    while more():
         world = problem.deal(rng)
         stream = rng.getrandbits(64)
         for index in alive:
-            if not clock.more():
+            if not more():
                 break
-            totals[index] += problem.simulate(candidates[index], world, random.Random(stream))
-            counts[index] += 1
+            tally.add(index, problem.simulate(candidates[index], world, random.Random(stream)))
             clock.tick()
         rounds += 1
-        if problem.certain and counts[alive[-1]]:
+        if problem.certain and tally.counts[alive[-1]]:
             break
         if rounds == cut and len(alive) > 2:
-            alive = sorted(sorted(alive, key=lambda i: (-mean(i), i))[:(len(alive) + 1) // 2])
+            alive = sorted(sorted(alive, key=lambda i: (-tally.mean(i), i))[:(len(alive) + 1) // 2])
             cut *= 2
-    if not any(counts):
-        return fallback()
-    # Ties go to the earliest candidate, so the game's order decides, not chance.
-    return candidates[max(alive, key=lambda i: (mean(i), -i))]
+    return tally, alive
 
 
-def _search_batched(problem: Batched[Candidate], clock: Clock, rng: random.Random,
-                    fallback: Callable[[], Candidate]) -> Candidate:
+def _simulate_batched(problem: Batched[Candidate], clock: Clock, rng: random.Random,
+                      rounds_at_least: int) -> tuple[_Tally, list[int]]:
     candidates = problem.candidates
-    totals = [0.0] * len(candidates)
-    simulated = False
-    while worlds := clock.batch(len(candidates)):
-        totals = [total + value for total, value in
-                  zip(totals, problem.totals(problem.deal(rng, worlds)))]
+    tally = _Tally(len(candidates))
+    while worlds := clock.batch(len(candidates)) or max(0, rounds_at_least - tally.counts[0]):
+        values = np.asarray(problem.values(problem.deal(rng, worlds)), dtype=float)
+        for index, (total, square) in enumerate(zip(values.sum(axis=1).tolist(),
+                                                     (values * values).sum(axis=1).tolist())):
+            tally.add(index, total, worlds, square)
         clock.tick(worlds * len(candidates))
-        simulated = True
-    if not simulated:
-        return fallback()
-    # Every candidate met every world: the best total is the best mean; ties to the earliest.
-    return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+    # Every candidate met every world: the best total is the best mean.
+    return tally, list(range(len(candidates)))

@@ -80,6 +80,11 @@ def deliver_webhook(player_id: str, token: str) -> int:
     return _tables_of_job().webhooks.deliver(player_id, token)
 
 
+def analyse(game_id: str) -> bool:
+    """Review a finished game, once (`api.tables.analysis`)."""
+    return _tables_of_job().analysis.run(game_id)
+
+
 def move_tournament_on(tournament_id: str) -> str:
     """Start the tournament, pair and open its next round, or end it, whichever is due; its
     status after."""

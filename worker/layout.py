@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from api.storage.jobs import (
+    ANALYSIS_QUEUE,
     BOT_QUEUE,
     BOT_QUEUE_ORDER,
     DEEP_BOT_QUEUE,
@@ -18,6 +19,8 @@ from api.storage.jobs import (
 # A worker that takes hard bots first yields the CPU this much, so the quick replies and the API
 # on the same machine get it first: the hard bots' deadline is on the wall clock anyway.
 DEEP_NICENESS = 5
+# The reviews of finished games take any CPU nothing else wants.
+ANALYSIS_NICENESS = 19
 
 
 @dataclass(frozen=True)
@@ -36,13 +39,19 @@ QUICK = WorkerProcess("quick", (BOT_QUEUE, HEAVY_BOT_QUEUE))
 DEEP = WorkerProcess("deep", BOT_QUEUE_ORDER, niceness=DEEP_NICENESS)
 # "Your turn" notices, then players' webhooks: a slow webhook never delays a bot move.
 NOTICES = WorkerProcess("notices", NOTICE_WORKER_QUEUES)
+# Bot moves first, as the deep worker takes them; reviews of finished games only when no bot move
+# waits, and niced, so a review never takes the CPU from a move.
+ANALYSES = WorkerProcess("analyses", (*BOT_QUEUE_ORDER, ANALYSIS_QUEUE), niceness=ANALYSIS_NICENESS)
 BOT_WORKERS = (QUICK, DEEP)
-WORKERS = (QUICK, DEEP, NOTICES)
+WORKERS = (QUICK, DEEP, NOTICES, ANALYSES)
 # A cluster node that runs one bot worker beside its API takes the notices as well.
 QUICK_AND_NOTICES = WorkerProcess("quick-and-notices", QUICK.queues + NOTICES.queues)
 DECLARED = {worker.name: worker for worker in (*WORKERS, QUICK_AND_NOTICES)}
 
 
 def niceness_of(queues: tuple[str, ...]) -> int:
-    """A worker given its queues by name is niced as the declared worker it takes first from."""
+    """A worker given its queues by name is niced as the declared worker it takes first from,
+    or as the reviews' worker when it takes them."""
+    if ANALYSIS_QUEUE in queues:
+        return ANALYSIS_NICENESS
     return DEEP_NICENESS if queues[0] == DEEP_BOT_QUEUE else 0

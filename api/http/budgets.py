@@ -107,6 +107,8 @@ BUDGETS = (
     Budget("read_history_per_address", ("games.Record", "games.ReplayStep", "games.Events"),
            "1200/minute", by_address),
     Budget("read_lobby", ("games.Lobby",), "120/minute", by_player),
+    # A review is asked for once and read until done, a poll every few seconds.
+    Budget("analysis", ("analysis.Analysis",), "60/minute;600/hour", by_player),
     Budget("read_inbox", ("players.Inbox",), "300/minute", by_player),
     Budget("read_spec", ("api-docs.openapi_json",), "30/minute;300/hour", by_address),
 )

@@ -30,6 +30,8 @@ from typing import Any
 from apispec import BasePlugin
 
 from api.http import conditional, http_contract
+from api.http.resources.games.analysis.contract import (ANALYSIS_WAITING, analysis_schema,
+                                                       analysis_union)
 from api.http.resources.games.contract import NAMED_ENUMS, SEAT_REQUESTS, SEAT_SPEC
 from api.http.resources.players.profile.contract import GAME_RESULTS, SEAT_RESULT
 from rules import GAMES
@@ -295,6 +297,10 @@ class ContractPlugin(BasePlugin):
         for game in GAMES.values():
             for name, schema in game_components(game).items():
                 spec.components.schema(name, schema)
+            if game.appraise is not None:
+                spec.components.schema(f"{prefix(game)}Analysis",
+                                       analysis_schema(game, ref(f"{prefix(game)}Action")))
+        spec.components.schema("AnalysisWaiting", ANALYSIS_WAITING)
         spec.components.schema("Seat", SEAT)
         for name, schema in {**NAMED_ENUMS, **SEAT_REQUESTS}.items():
             spec.components.schema(name, schema)
@@ -307,6 +313,7 @@ class ContractPlugin(BasePlugin):
 
     def schema_helper(self, name: str, definition: dict, **kwargs) -> dict | None:
         rewrite = {"ActionRequest": self._action_request, "Events": self._events,
+                   "Analysis": self._analysis,
                    "GameCreate": self._game_create, "Error": http_contract.error_schema}.get(name)
         if rewrite is not None:
             rewrite(definition)  # in place: this is the dict the spec keeps
@@ -342,6 +349,12 @@ class ContractPlugin(BasePlugin):
             "anyOf": [ref(f"{prefix(game)}Action") for game in GAMES.values()],
             "description": "One of the game's actions: the view's `legal_actions` lists "
                            "exactly those allowed now"}
+
+    @staticmethod
+    def _analysis(analysis: dict) -> None:
+        analysis.clear()
+        analysis.update(analysis_union(ref("AnalysisWaiting"), [
+            ref(f"{prefix(game)}Analysis") for game in GAMES.values() if game.appraise]))
 
     @staticmethod
     def _events(events: dict) -> None:

@@ -30,7 +30,10 @@ WEBHOOK_QUEUE = "webhooks"    # players' webhooks: the notice worker takes them 
 # Finished games into PostgreSQL: the notice worker takes them last, so an archive that waits
 # for its database never holds up a notice.
 ARCHIVE_QUEUE = "archive"
-QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_QUEUE, WEBHOOK_QUEUE, ARCHIVE_QUEUE)
+# Reviews of finished games: up to a minute of CPU each, taken only when no bot move waits.
+ANALYSIS_QUEUE = "analyses"
+QUEUES = (BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_QUEUE, WEBHOOK_QUEUE, ARCHIVE_QUEUE,
+          ANALYSIS_QUEUE)
 # The order in which a bot worker takes its queues (the deep worker of `worker.layout`).
 BOT_QUEUE_ORDER = (DEEP_BOT_QUEUE, BOT_QUEUE, HEAVY_BOT_QUEUE)
 # `python -m worker.run notices webhooks archive`
@@ -47,6 +50,7 @@ DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 ARCHIVE_GAME = "worker.jobs.archive_game"
 MOVE_TOURNAMENT_ON = "worker.jobs.move_tournament_on"
 PAIR_SEEKS = "worker.jobs.pair_seeks"
+ANALYSE = "worker.jobs.analyse"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
 WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
@@ -55,6 +59,8 @@ PAIRING_QUEUED_SECONDS = 30   # the same, for a pool's pairing job
 # to run it: a worker killed during a Redis outage leaves its scheduler's lock, which keeps every
 # other scheduler out, for a minute.
 RETRY_OVERDUE_SECONDS = 3
+# A review's wall time: its CPU budget on a worker that yields the CPU to every other.
+ANALYSIS_TIMEOUT_SECONDS = 1800
 
 
 def bots_job_id(game_id: str, version: int) -> str:
@@ -63,6 +69,10 @@ def bots_job_id(game_id: str, version: int) -> str:
 
 def deadline_job_id(game_id: str, seat: int, turn_since: int) -> str:
     return f"deadline-{game_id}-{seat}-{turn_since}"
+
+
+def analysis_job_id(game_id: str) -> str:
+    return f"analysis-{game_id}"
 
 
 def results_job_id(game_id: str) -> str:
@@ -145,6 +155,10 @@ class JobBoard:
         if not self.in_hand(job_id):
             self._enqueue(BOT_QUEUE, MOVE_TOURNAMENT_ON, tournament_id, job_id=job_id)
 
+    def analyse(self, game_id: str) -> None:
+        self._enqueue(ANALYSIS_QUEUE, ANALYSE, game_id, job_id=analysis_job_id(game_id),
+                      timeout=ANALYSIS_TIMEOUT_SECONDS)
+
     def deliver_webhook(self, player_id: str, again: bool = False) -> None:
         """A delivery run of the player's webhook, unless one waits in the queue already (it
         will see this change too): a burst of changes queues one. `again`: queued anyway."""
@@ -171,9 +185,10 @@ class JobBoard:
         self.redis.delete(keys.webhook_queued(player_id))
 
     def _enqueue(self, queue: str, function: str, *args, job_id: str,
-                 at_front: bool = False) -> None:
+                 at_front: bool = False, timeout: int | None = None) -> None:
         self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY, result_ttl=0,
-                                   failure_ttl=FAILED_JOB_SECONDS, at_front=at_front)
+                                   failure_ttl=FAILED_JOB_SECONDS, at_front=at_front,
+                                   job_timeout=timeout)
 
     def in_hand(self, job_id: str | None) -> bool:
         """True when the job waits in its queue, waits for a retry that is not overdue, or runs

@@ -43,6 +43,12 @@ def rematch_claim(game_id: str) -> str:
     return f"game:{{{game_id}}}:rematch"
 
 
+def analysis(game_id: str) -> str:
+    """A finished game's review: its status, its job and, once done, the review as one JSON
+    document (`api.storage.analyses`)."""
+    return f"game:{{{game_id}}}:analysis"
+
+
 def notice(game_id: str, seat: int, turn_since: int) -> str:
     """The lease, then the mark, of one turn's "your turn" notice; beside each notice's mark,
     + ":sent" holds the targets (push subscriptions, the webhook) it already reached."""
@@ -112,6 +118,11 @@ def rating_history(player_id: str, game_type: str) -> str:
 def recent_games(player_id: str) -> str:
     """The player's last finished games, newest first, with who may see each."""
     return f"player:{{{player_id}}}:recent"
+
+
+def analyses_asked(player_id: str) -> str:
+    """The games whose reviews the player asked for and that are not done yet."""
+    return f"player:{{{player_id}}}:analyses"
 
 
 def friends(player_id: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from redis import Redis
 
 from api.storage.addresses import AddressGames
+from api.storage.analyses import AnalysisStore
 from api.storage.archive_outbox import ArchiveOutbox
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
@@ -42,6 +43,7 @@ class Storage:
         self.ratings = RatingStore(redis, retention_seconds)
         self.friends = FriendStore(redis, retention_seconds)
         self.webhooks = WebhookStore(redis, retention_seconds)
+        self.analyses = AnalysisStore(redis, retention_seconds)
         self.tournaments = TournamentStore(redis, retention_seconds)
         self.seeks = SeekStore(redis, retention_seconds)
         self.directory = DirectoryStore(redis)

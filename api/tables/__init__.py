@@ -13,6 +13,7 @@ from api.settings import Settings
 from api.storage.connections import Client
 from api.storage.jobs import JobBoard
 from api.storage.store import Storage
+from api.tables.analysis import Analysis
 from api.tables.archive import Archive
 from api.tables.bots import Bots
 from api.tables.challenges import Challenges
@@ -60,6 +61,8 @@ class Tables:
         self.watching = Watching(self.games)
         self.archive = Archive(self.games)
         self.history = History(self.games, self.watching, self.archive)
+        self.analysis = Analysis(self.games, self.archive, self.history, self.jobs,
+                                 self.settings)
         self.chat = Chat(self.games)
         self.streams = Streams(self.games)
         self.webhooks = Webhooks(self.streams, self.settings)

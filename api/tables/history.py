@@ -165,6 +165,10 @@ class History:
                 raise Forbidden(ROUND_WAITS)
         return stored
 
+    def finished_actions(self, stored: StoredGame) -> list[dict]:
+        """Every action of a finished game, {"seat", "action"} each, in order."""
+        return self._finished_log(stored.id, stored.version).actions
+
     def _tournament(self, stored: StoredGame) -> dict:
         """A tournament's game: its tournament, round and table, and a duplicate round's seed
         once the round is over."""

@@ -1,6 +1,6 @@
 """Hattrick: collect one colour in double tricks, dodge the other two."""
 from rules.base import BotLevel, Option
-from rules.hattrick.bots import easy_action, hard_action, medium_action
+from rules.hattrick.bots import appraise, easy_action, hard_action, medium_action
 from rules.hattrick.game import CARD, Hattrick
 from rules.hattrick.shapes import EVENTS, TABLE
 
@@ -18,6 +18,7 @@ GAME = Hattrick(
     lower_score_wins=False, card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="hattrick.md",
     typical_players=4, quick_options={"deals": 1},
+    appraise=appraise,
 )
 
 __all__ = ["GAME"]

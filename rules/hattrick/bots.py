@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 
-from rules.hattrick.search import Policy, Seen, search_action
-from rules.search import Budget, Clock
+from rules.hattrick.search import (Policy, Seen, action_problem, equivalent_actions,
+                                   search_action)
+from rules.search import Appraisal, Budget, Clock
 
 COLOURS = ("red", "blue", "green")
 # Rough number of cards each later player adds to a given colour of the trick.
@@ -99,3 +100,18 @@ def searcher(policy: Policy, against_best: float = 0.0):
 
 medium_action = searcher(MEDIUM_PLAYOUTS)
 hard_action = searcher(HARD_PLAYOUTS, HARD_AGAINST_BEST)
+
+
+def appraise(view: dict, legal: list[dict], deal_only: bool = False) -> Appraisal:
+    """Hard's problem, its sensible opponents and its weight on the best rival; for a deal's
+    luck the deal's scores alone over the others' mean."""
+    seen = Seen.of(view)
+    groups = equivalent_actions(seen, legal)
+    candidate_of = [0] * len(legal)
+    for candidate, group in enumerate(groups):
+        for index in group:
+            candidate_of[index] = candidate
+    totals = [0] * seen.players if deal_only else seen.totals
+    problem = action_problem(seen, [legal[group[0]] for group in groups], HARD_PLAYOUTS,
+                             0.0 if deal_only else HARD_AGAINST_BEST, totals)
+    return Appraisal(problem, candidate_of)

@@ -237,31 +237,36 @@ def playout(deal: Deal, policy: Policy, rng: random.Random) -> list[int]:
 
 # --- choosing an action --------------------------------------------------------------
 
-def distinct_candidates(seen: Seen, legal: list[dict]) -> list[dict]:
-    """Legal actions up to equivalence: two cards of a colour with no card between
-    them that is still in play (in another hand or in the trick) do exactly the same."""
+def equivalent_actions(seen: Seen, legal: list[dict]) -> list[list[int]]:
+    """The indices of `legal` in groups that do exactly the same: two cards of a colour with
+    no card between them that is still in play (in another hand or in the trick)."""
     unseen = {parse(card) for card in seen.unseen}
     in_trick = {parse(e["card"]) for e in seen.trick if not e["passed"]}
     live = unseen | in_trick
-    kept: list[dict] = []
+    groups: list[list[int]] = []
     previous: tuple[str, int, int] | None = None
-    for action in sorted(legal, key=lambda a: (a["type"], *parse(a["card"]))):
+    for index in sorted(range(len(legal)),
+                        key=lambda i: (legal[i]["type"], *parse(legal[i]["card"]))):
+        action = legal[index]
         colour, value = parse(action["card"])
         if previous and previous[:2] == (action["type"], colour) and not any(
                 (colour, between) in live for between in range(previous[2] + 1, value)):
+            groups[-1].append(index)
             continue
-        kept.append(action)
+        groups.append([index])
         previous = (action["type"], colour, value)
-    return kept
+    return groups
 
 
-def search_action(seen: Seen, legal: list[dict], rng: random.Random, clock: Clock,
-                  policy: Policy, fallback, against_best: float = 0.0) -> dict:
-    """The candidate with the best mean margin (rules/search.margin, weighing the best
-    rival by `against_best`) in the match totals the deal's playouts lead to."""
-    candidates = distinct_candidates(seen, legal)
-    totals = seen.totals
+def distinct_candidates(seen: Seen, legal: list[dict]) -> list[dict]:
+    """Legal actions up to equivalence (`equivalent_actions`), the lowest card of each group."""
+    return [legal[group[0]] for group in equivalent_actions(seen, legal)]
 
+
+def action_problem(seen: Seen, candidates: list[dict], policy: Policy, against_best: float,
+                   totals: list[int]) -> Problem:
+    """Each candidate played out, scored as the margin (rules/search.margin, weighing the best
+    rival by `against_best`) in the totals before the deal plus the deal's scores."""
     def simulate(action: dict, sampled: Deal, rng: random.Random) -> float:
         deal = sampled.copy()
         deal.apply(action["type"] == "pass", *parse(action["card"]))
@@ -269,4 +274,13 @@ def search_action(seen: Seen, legal: list[dict], rng: random.Random, clock: Cloc
         return margin([total + score for total, score in zip(totals, scores)], seen.me,
                       against_best)
 
-    return search(Problem(candidates, seen.deal, simulate), clock, rng, fallback)
+    return Problem(candidates, seen.deal, simulate)
+
+
+def search_action(seen: Seen, legal: list[dict], rng: random.Random, clock: Clock,
+                  policy: Policy, fallback, against_best: float = 0.0) -> dict:
+    """The candidate with the best mean margin in the match totals the deal's playouts lead
+    to."""
+    problem = action_problem(seen, distinct_candidates(seen, legal), policy, against_best,
+                             seen.totals)
+    return search(problem, clock, rng, fallback)

@@ -3,7 +3,7 @@ from rules.base import BotLevel, Option
 from rules.sixnimmt.bots import easy
 from rules.sixnimmt.game import CARD, SixNimmt
 from rules.sixnimmt.shapes import EVENTS, TABLE
-from rules.sixnimmt.search import hard, medium
+from rules.sixnimmt.search import appraise, hard, medium
 
 GAME = SixNimmt(
     name="sixnimmt",
@@ -30,6 +30,7 @@ GAME = SixNimmt(
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixnimmt.md",
     typical_players=4, quick_options={"threshold": 1},
+    appraise=appraise,
 )
 
 __all__ = ["GAME"]

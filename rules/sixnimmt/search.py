@@ -23,7 +23,7 @@ from typing import Callable
 import numpy as np
 
 from rules.base import Action
-from rules.search import Batched, Budget, Clock, Problem, margin, search
+from rules.search import Appraisal, Batched, Budget, Clock, Problem, margin, search
 from rules.sixnimmt.bots import Seen, caution, easy_choice
 from rules.sixnimmt.game import BULLHEADS, ROW_COUNT, ROW_LIMIT
 
@@ -222,7 +222,7 @@ def card_problem(seen: Seen, cards: list[int], opponents_model: Callable[[Seen],
             put_first(hands, guess(hands, draw)[..., None])
         return hands, shuffled(draw, own, count)
 
-    def totals(worlds: tuple[np.ndarray, np.ndarray]) -> list[float]:
+    def values(worlds: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         hands, own_orders = worlds
         count = len(hands)
         orders = np.empty((len(candidates), count, players, turns), dtype=np.int16)
@@ -236,9 +236,9 @@ def card_problem(seen: Seen, cards: list[int], opponents_model: Callable[[Seen],
         own_penalty = penalties[:, me]
         # relative(): the opponents' mean penalty less our own
         value = (penalties.sum(axis=1) - own_penalty) / (players - 1) - own_penalty
-        return value.reshape(len(candidates), count).sum(axis=1).tolist()
+        return value.reshape(len(candidates), count)
 
-    return Batched(cards, deal, totals)
+    return Batched(cards, deal, values)
 
 
 def shuffled(draw: np.random.Generator, cards: np.ndarray, count: int) -> np.ndarray:
@@ -358,6 +358,15 @@ def _action(legal: list[Action], value: int) -> Action:
     return next(action for action in legal if action[key] == value)
 
 
+def problem_of(seen: Seen, legal: list[Action],
+               opponents_model: Callable[[Seen], Guess] | None) -> Problem | Batched:
+    if seen.phase == "take_row":
+        return row_problem(seen)
+    if seen.phase == "choose":
+        return card_problem(seen, _values(legal), opponents_model)
+    return draft_problem(seen, _values(legal))
+
+
 def searcher(opponents_model: Callable[[Seen], Guess] | None):
     """A bot's play function: the searched action, easy's when the budget allows no simulation.
 
@@ -366,19 +375,21 @@ def searcher(opponents_model: Callable[[Seen], Guess] | None):
     def play(view: dict, legal: list[Action], rng: random.Random, budget: Budget) -> Action:
         clock = Clock(budget)
         seen = Seen.of(view)
-        if seen.phase == "take_row":
-            problem = row_problem(seen)
-        elif seen.phase == "choose":
-            problem = card_problem(seen, _values(legal), opponents_model)
-        else:
-            problem = draft_problem(seen, _values(legal))
-        return _action(legal, search(problem, clock, rng,
+        return _action(legal, search(problem_of(seen, legal, opponents_model), clock, rng,
                                      lambda: _values([easy_choice(seen, legal)])[0]))
     return play
 
 
 medium = searcher(None)
 hard = searcher(fitted_opponents)
+
+
+def appraise(view: dict, legal: list[Action], deal_only: bool = False) -> Appraisal:
+    """Hard's problem. Its value is already the round's alone: the others' mean bullheads
+    this round less the seat's own."""
+    problem = problem_of(Seen.of(view), legal, fitted_opponents)
+    candidates = list(problem.candidates)
+    return Appraisal(problem, [candidates.index(value) for value in _values(legal)])
 
 
 # --- the published baseline, for benchmarks only ---------------------------------------

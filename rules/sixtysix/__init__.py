@@ -1,6 +1,6 @@
 """Sixty-six (66): a Schnapsen-like trick game for 2-4 players."""
 from rules.base import BotLevel, Option
-from rules.sixtysix.bots import easy_action, hard_action, medium_action
+from rules.sixtysix.bots import appraise, easy_action, hard_action, medium_action
 from rules.sixtysix.game import CARD, SixtySix
 from rules.sixtysix.shapes import EVENTS, TABLE
 
@@ -29,6 +29,7 @@ GAME = SixtySix(
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sixtysix.md",
     typical_players=2, quick_options={"match_points": 1},
+    appraise=appraise,
 )
 
 __all__ = ["GAME"]

@@ -2,7 +2,7 @@
 determinizations of the view (rules/sixtysix/search/). All read only the view."""
 from __future__ import annotations
 
-from rules.search import Budget, Clock, Problem, search
+from rules.search import Appraisal, Budget, Clock, Problem, search
 from rules.sixtysix.cards import POINTS, STRENGTH, SUIT, SUITS, beats, best_of
 from rules.sixtysix.search import CODE, NAME, Knowledge, Position, apply, finish
 
@@ -107,6 +107,10 @@ def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool) 
     # The easy choice goes first, so it keeps every tie against the searched ones.
     default = easy_choice(knowledge, legal)
     candidates = [default] + [a for a in legal if a != default]
+    return search(_problem(knowledge, candidates, exact), clock, rng, lambda: default)
+
+
+def _problem(knowledge: Knowledge, candidates: list, exact: bool) -> Problem:
     # Two players, stock exhausted, every card accounted for: one deal is the truth.
     certain = exact and knowledge.known_exactly()
     # Already strict: solve every sample exactly. Still open: rollouts reach the strict
@@ -119,5 +123,11 @@ def _searched_action(view: dict, legal: list, rng, budget: Budget, exact: bool) 
         apply(position, (action["type"], CODE.get(action.get("card"))))
         return finish(position, knowledge.side, exact, from_cards)
 
-    return search(Problem(candidates, knowledge.deal, simulate, certain=certain), clock, rng,
-                  lambda: default)
+    return Problem(candidates, knowledge.deal, simulate, certain=certain)
+
+
+def appraise(view: dict, legal: list, deal_only: bool = False) -> Appraisal:
+    """Hard's problem over every legal action, a declaration too. Its value is already the
+    hand's alone: the side's game points less the best opposing side's."""
+    return Appraisal(_problem(Knowledge(view, legal), list(legal), exact=True),
+                     list(range(len(legal))))

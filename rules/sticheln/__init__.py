@@ -1,6 +1,6 @@
 """Sticheln: tricks where every other colour is trump and your own pain colour hurts."""
 from rules.base import BotLevel, Option
-from rules.sticheln.bots import easy_action, hard_action, medium_action
+from rules.sticheln.bots import appraise, easy_action, hard_action, medium_action
 from rules.sticheln.game import CARD, Sticheln
 from rules.sticheln.shapes import EVENTS, TABLE
 
@@ -31,4 +31,5 @@ GAME = Sticheln(
     card=CARD, table_shape=TABLE, event_shapes=EVENTS,
     rules_page="sticheln.md",
     typical_players=4, quick_options={"deals": 1},
+    appraise=appraise,
 )

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import combinations
 
 from rules.sticheln import search
 from rules.sticheln.cards import CARD_IDS, COLOR_IDS, SETUP, SPAN, deal_score
 from rules.sticheln.search import EASY_DUMP, EASY_WASTE, HARM, WILLING
-from rules.search import Budget, Clock
+from rules.search import Appraisal, Budget, Clock, Problem
 
 # How far the guesses below are trusted; tuned by the tournament, not derived.
 EXPOSURE = 1.0        # share of the others' pain-colour cards expected to land on this bot
@@ -87,6 +88,27 @@ def hard_models_easy(knowledge: search.Knowledge) -> bool:
 
 medium_action = search_bot(shortlist=4, plays=lambda knowledge: MEDIUM_PLAYS)
 hard_action = search_bot(shortlist=8, plays=hard_plays, easy_opponents=hard_models_easy)
+
+
+def appraise(view: dict, legal: list[dict], deal_only: bool = False) -> Appraisal:
+    """Hard's problem over every legal action (no shortlist), with hard's model of the others.
+    The naming of "late" is exact: its value is the seat's own score of the deal."""
+    knowledge = search.read_view(view)
+    if deal_only:
+        knowledge = replace(knowledge, totals=[0] * knowledge.players, rank=0.0)
+    kind = legal[0]["type"]
+    everyone = list(range(len(legal)))
+    if kind == "name_pain":
+        scores = [search.naming_score(knowledge, action) for action in legal]
+        return Appraisal(Problem(everyone, lambda rng: None,
+                                 lambda index, world, rng: scores[index], certain=True),
+                         everyone)
+    model = hard_models_easy(knowledge)
+    if kind == "choose_pain":
+        return Appraisal(search.pain_problem(knowledge, search.pain_choices(legal), everyone,
+                                             model), everyone)
+    cards = [CARD_IDS[action["card"]] for action in legal]
+    return Appraisal(search.play_problem(knowledge, cards, model), everyone)
 
 
 class EasyRater:

@@ -95,6 +95,9 @@ class Knowledge:
     hints: list[list[int]]
     not_pain: list[set[int]]
     tricks_played: int
+    # Weight of the margin over the match leader in a playout's value (RANK); the analysis of
+    # a deal's luck weighs the mean alone.
+    rank: float = RANK
     # Pain colours -> (points of every card, mean points of an unseen card), for playouts.
     scorings: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -525,7 +528,7 @@ class Playout:
         scores = [final_score(k, (self.pain[seat] or []) + self.won[seat], self.pain_colours(seat))
                   for seat in range(k.players)]
         # Only first place counts in the end, so the margin weighs the best rival too.
-        return margin([total + score for total, score in zip(k.totals, scores)], k.me, RANK)
+        return margin([total + score for total, score in zip(k.totals, scores)], k.me, k.rank)
 
 
 class _InPlay:
@@ -577,6 +580,10 @@ def _problem(knowledge: Knowledge, candidates: list, value, easy_opponents: bool
                    halving=FIRST_CUT)
 
 
+def play_problem(knowledge: Knowledge, candidates: list[int], easy_opponents: bool) -> Problem:
+    return _problem(knowledge, candidates, Playout.value_after_play, easy_opponents)
+
+
 def choose_play(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
                 fallback, shortlist: int | None = None, easy_opponents: bool = False) -> dict:
     """The card to play: every legal one, or the policy's `shortlist` favourites, searched."""
@@ -584,28 +591,39 @@ def choose_play(knowledge: Knowledge, legal: list[dict], rng: random.Random, clo
     candidates = cards
     if shortlist is not None and len(cards) > shortlist:
         candidates = Playout(knowledge, rng).favourites(shortlist)
-    problem = _problem(knowledge, candidates, Playout.value_after_play, easy_opponents)
+    problem = play_problem(knowledge, candidates, easy_opponents)
     card = search(problem, clock, rng, lambda: CARD_IDS[fallback()["card"]])
     return legal[cards.index(card)]
+
+
+def pain_choices(legal: list[dict]) -> list[tuple[int, ...]]:
+    return [tuple(sorted(CARD_IDS[name] for name in action.get("cards", [action.get("card")])))
+            for action in legal]
+
+
+def pain_problem(knowledge: Knowledge, choices: list[tuple[int, ...]], order: list[int],
+                 easy_opponents: bool) -> Problem:
+    """The choices of indices `order` in `choices`, each played out."""
+    return _problem(knowledge, order,
+                    lambda playout, i: playout.value_after_choice(choices[i]), easy_opponents)
 
 
 def choose_pain(knowledge: Knowledge, legal: list[dict], rng: random.Random, clock: Clock,
                 shortlist: int, fallback, easy_opponents: bool = False) -> dict:
     """The pain choice: the `shortlist` cheapest choices by `choice_cost`, then searched."""
-    choices = [tuple(sorted(CARD_IDS[name] for name in action.get("cards", [action.get("card")])))
-               for action in legal]
+    choices = pain_choices(legal)
     order = sorted(range(len(legal)),
                    key=lambda i: choice_cost(knowledge, knowledge.hand, choices[i]))[:shortlist]
-    problem = _problem(knowledge, order, lambda playout, i: playout.value_after_choice(choices[i]),
-                       easy_opponents)
+    problem = pain_problem(knowledge, choices, order, easy_opponents)
     return legal[search(problem, clock, rng, lambda: legal.index(fallback()))]
+
+
+def naming_score(knowledge: Knowledge, action: dict) -> int:
+    """Under "late": the seat's score of the deal if it names these colours."""
+    colours = [COLOR_IDS[c] for c in action.get("colors", [action.get("color")])]
+    return final_score(knowledge, knowledge.won[knowledge.me], colours)
 
 
 def name_pain(knowledge: Knowledge, legal: list[dict]) -> dict:
     """Under "late" the naming only changes the seat's own score: take the best."""
-    won = knowledge.won[knowledge.me]
-
-    def score(action: dict) -> int:
-        colours = [COLOR_IDS[c] for c in action.get("colors", [action.get("color")])]
-        return final_score(knowledge, won, colours)
-    return max(legal, key=score)
+    return max(legal, key=lambda action: naming_score(knowledge, action))

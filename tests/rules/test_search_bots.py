@@ -89,12 +89,12 @@ def batched_problem(values, simulate_cost=0.0):
         batches.append(count)
         return [rng.random() for _ in range(count)]
 
-    def totals(worlds):
+    def values_in(worlds):
         if simulate_cost:
             time.sleep(simulate_cost * len(worlds))
-        return [sum(value + world for world in worlds) for value in values.values()]
+        return [[value + world for world in worlds] for value in values.values()]
 
-    return Batched(list(values), deal, totals), batches
+    return Batched(list(values), deal, values_in), batches
 
 
 def test_a_batched_search_keeps_the_best_total_and_counts_every_candidate_in_every_world():
@@ -115,7 +115,7 @@ def test_a_batched_search_learns_its_pace_then_ends_near_its_budget():
     problem, batches = batched_problem({"a": 0.0, "b": 1.0})
     started = time.process_time()
     clock = Clock(Budget(seconds=0.05))
-    spin = problem.totals
+    spin = problem.values
 
     def busy(worlds):  # CPU time, which the budget counts
         until = time.process_time() + 0.0001 * len(worlds)
@@ -123,7 +123,7 @@ def test_a_batched_search_learns_its_pace_then_ends_near_its_budget():
             pass
         return spin(worlds)
 
-    problem.totals = busy
+    problem.values = busy
     assert search(problem, clock, random.Random(2), lambda: "a") == "b"
     spent = time.process_time() - started
     assert 0.04 < spent < 0.06

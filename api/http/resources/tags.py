@@ -29,5 +29,8 @@ tournaments = Blueprint("tournaments", __name__,
                         description="Tournaments: Swiss rounds, round robins, duplicate deals")
 seeks = Blueprint("seeks", __name__,
                   description="Play now: seek a table and matchmaking seats you")
+analysis = Blueprint("analysis", __name__,
+                     description="Reviews of finished games: each decision weighed from its "
+                                 "seat's view, each deal's luck")
 TAGS = (players, passkeys, games, seeks, push, table, clock, streams, profiles, friends,
-        webhooks, tournaments)
+        webhooks, tournaments, analysis)

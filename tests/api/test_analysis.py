@@ -1,0 +1,141 @@
+"""The analysis of a finished game through the API: asked for once, computed by the reviews'
+worker, read by the game's players (and anybody for a public game), refused while the game is
+in play."""
+import random
+
+import pytest
+from jsonschema import Draft202012Validator, ValidationError
+from rq import Queue
+
+from api.http.contract import prefix
+from api.storage.jobs import ANALYSIS_QUEUE, analysis_job_id
+from rules import GAMES
+from rules.analysis import Record, analysable, as_json, review
+from rules.search import Budget
+from worker.runner import PromptWorker
+
+
+def play_out(client, headers, run_bots, public=False, finish=True):
+    game_id = client.post("/api/v1/games", headers=headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
+        "options": {"threshold": 1}, "public": public}).get_json()["id"]
+    for _ in range(50):
+        run_bots()
+        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
+        if view["status"] == "finished" or not finish:
+            return game_id
+        client.post(f"/api/v1/games/{game_id}/actions", headers=headers,
+                    json={"action": view["legal_actions"][0], "version": view["version"]})
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def run_analyses(redis, monkeypatch):
+    """Run the queued reviews in a real RQ worker, each within a small CPU budget."""
+    monkeypatch.setenv("POYTA_ANALYSIS_SECONDS", "1")
+
+    def run() -> None:
+        PromptWorker([Queue(ANALYSIS_QUEUE, connection=redis)], connection=redis).work(burst=True)
+    return run
+
+
+def fits(client, name, answer):
+    """The answer fits the contract's schema `name`."""
+    spec = client.get("/api/openapi.json").get_json()
+    Draft202012Validator({"$ref": f"#/components/schemas/{name}",
+                          "components": spec["components"]}).validate(answer)
+
+
+def test_an_analysis_is_queued_once_then_read_by_the_players(client, new_player, run_bots,
+                                                              run_analyses):
+    _, anna = new_player("Anna")
+    game_id = play_out(client, anna, run_bots)
+    path = f"/api/v1/games/{game_id}/analysis"
+    assert client.get(path, headers=anna).status_code == 404
+    asked = client.post(path, headers=anna)
+    assert asked.status_code == 202
+    assert asked.get_json() == {"status": "queued", "job": analysis_job_id(game_id)}
+    assert client.post(path, headers=anna).get_json() == asked.get_json()
+    assert client.get(path, headers=anna).get_json()["status"] == "queued"
+    fits(client, "Analysis", asked.get_json())
+    run_analyses()
+    done = client.get(path, headers=anna).get_json()
+    fits(client, "Analysis", done)
+    fits(client, "SixNimmtAnalysis", done)
+    assert done["status"] == "done" and done["type"] == "sixnimmt" and done["better"] == "lower"
+    record = client.get(f"/api/v1/games/{game_id}/record", headers=anna).get_json()
+    assert [seat["seat"] for seat in done["seats"]] == [0, 1]
+    for seat in done["seats"]:
+        steps = [entry for entry in record["actions"] if entry["seat"] == seat["seat"]]
+        assert len(seat["decisions"]) == len(steps)
+        for decision in seat["decisions"]:
+            assert record["actions"][decision["step"]]["seat"] == seat["seat"]
+            assert decision["loss"] >= 0
+            assert decision["forced"] or decision["best"] in [v["action"] for v in
+                                                              decision["values"]]
+        assert seat["total_loss"] == pytest.approx(sum(d["loss"] for d in seat["decisions"]),
+                                                   abs=1e-3)
+        assert seat["luck"] and {"deal", "value", "error"} <= set(seat["luck"][0])
+    again = client.post(path, headers=anna)
+    assert again.status_code == 200 and again.get_json()["status"] == "done"
+
+
+def test_a_game_in_play_is_refused_and_a_private_game_is_its_players_alone(
+        client, new_player, run_bots, run_analyses):
+    _, anna = new_player("Anna")
+    _, eve = new_player("Eve")
+    playing = play_out(client, anna, run_bots, finish=False)
+    for method in (client.post, client.get):
+        refused = method(f"/api/v1/games/{playing}/analysis", headers=anna)
+        assert refused.status_code == 409 and "over" in refused.get_json()["message"]
+    private = play_out(client, anna, run_bots)
+    for method in (client.post, client.get):
+        denied = method(f"/api/v1/games/{private}/analysis", headers=eve)
+        assert denied.status_code == 403 and "private" in denied.get_json()["message"]
+    public = play_out(client, anna, run_bots, public=True)
+    assert client.post(f"/api/v1/games/{public}/analysis", headers=eve).status_code == 202
+    assert client.post(f"/api/v1/games/{public}/analysis").status_code == 401
+
+
+def test_a_player_waits_for_two_analyses_at_most(client, new_player, run_bots, run_analyses):
+    _, anna = new_player("Anna")
+    games = [play_out(client, anna, run_bots) for _ in range(3)]
+    for game_id in games[:2]:
+        assert client.post(f"/api/v1/games/{game_id}/analysis", headers=anna).status_code == 202
+    refused = client.post(f"/api/v1/games/{games[2]}/analysis", headers=anna)
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    run_analyses()
+    assert client.post(f"/api/v1/games/{games[2]}/analysis", headers=anna).status_code == 202
+
+
+@pytest.mark.parametrize("name", sorted(name for name, game in GAMES.items() if analysable(game)))
+def test_every_games_review_fits_its_schema_and_no_other(client, name):
+    game = GAMES[name]
+    players = game.typical_players
+    options = game.normalise_options(players, game.quick_options)
+    state, rng, actions = game.new_game(players, options, 5), random.Random(5), []
+    while game.outcome(state) is None:
+        seat = game.to_act(state)[0]
+        action = rng.choice(game.legal_actions(state, seat))
+        actions.append({"seat": seat, "action": action})
+        game.apply_action(state, seat, action)
+    reviewed = as_json(review(game, Record(players, options, 5, actions), Budget(iterations=20)))
+    answer = {"status": "done", "job": "analysis-x", **reviewed}
+    fits(client, f"{prefix(game)}Analysis", answer)
+    fits(client, "Analysis", answer)
+    other = next(g for g in GAMES.values() if g is not game and analysable(g))
+    with pytest.raises(ValidationError):
+        fits(client, f"{prefix(other)}Analysis", answer)
+
+
+def test_a_review_whose_job_was_lost_is_queued_again_by_the_next_request(
+        client, new_player, run_bots, run_analyses, redis):
+    _, anna = new_player("Anna")
+    game_id = play_out(client, anna, run_bots)
+    path = f"/api/v1/games/{game_id}/analysis"
+    assert client.post(path, headers=anna).status_code == 202
+    Queue(ANALYSIS_QUEUE, connection=redis).empty()  # a worker died with it
+    again = client.post(path, headers=anna)
+    assert again.status_code == 202 and again.get_json()["status"] == "queued"
+    run_analyses()
+    assert client.get(path, headers=anna).get_json()["status"] == "done"
