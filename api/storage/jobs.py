@@ -42,6 +42,11 @@ RECORD_RESULTS = "worker.jobs.record_results"
 DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
+# A finished job is kept this long: one id can be queued twice (a move's job queued by the API
+# and by the sweeper), and two workers then run it at once. RQ's clean-up after a success reads
+# the job, so with nothing kept the later of the two failed there ("Failed to retrieve status")
+# and was retried for nothing. Longer than any job runs; a run of a kept job does nothing.
+FINISHED_JOB_SECONDS = 60
 WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
 # RQ's scheduler queues a retry within a second of its time. One this much later has no scheduler
 # to run it: a worker killed during a Redis outage leaves its scheduler's lock, which keeps every
@@ -132,7 +137,8 @@ class JobBoard:
 
     def _enqueue(self, queue: str, function: str, *args, job_id: str,
                  at_front: bool = False) -> None:
-        self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY, result_ttl=0,
+        self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY,
+                                   result_ttl=FINISHED_JOB_SECONDS,
                                    failure_ttl=FAILED_JOB_SECONDS, at_front=at_front)
 
     def in_hand(self, job_id: str | None) -> bool:
