@@ -5,7 +5,7 @@ address, separately for creating players, creating games, acting (moves, joins,
 take-backs, leaving, resigning, cards chosen ahead), guessing codes (invites and sign-in
 codes), signing in with a passkey, the player's clock (settings and vacations), renames, setting a webhook,
 making sign-in codes, long-polls and the reads that cost more than a view (a record, a replay step, the events, the
-lobby, the inbox, the OpenAPI spec); a budget is one count whichever of its endpoints is
+lobby, the inbox, the OpenAPI spec) and scraping the metrics; a budget is one count whichever of its endpoints is
 called. A player may also hold only a few long-polls open at once. Beyond a budget: 429 with
 Retry-After, in the one error shape.
 
@@ -57,6 +57,7 @@ class Budget:
     limits: str
     key: object            # a key function
     methods: tuple[str, ...] = ()  # only these methods of the endpoints (none: every method)
+    when_counted: bool = False     # the request goes on when the counters do not answer
 
 
 BUDGETS = (
@@ -100,6 +101,10 @@ BUDGETS = (
     Budget("read_lobby", ("games.Lobby",), "120/minute", by_player),
     Budget("read_inbox", ("players.Inbox",), "300/minute", by_player),
     Budget("read_spec", ("api-docs.openapi_json",), "30/minute;300/hour", by_address),
+    # A scrape reads every process's metric files (a second's scrapes share one body); a
+    # Prometheus scrapes a few times a minute. Counted while the counters answer: an operator
+    # wants the metrics most when Redis does not.
+    Budget("scrape_metrics", ("metrics",), "60/minute", by_address, when_counted=True),
 )
 # Counted only when a request waits: a poll that does not wait, the request phones send most,
 # draws on no budget.
@@ -139,8 +144,13 @@ def spend_budgets() -> Response | None:
             continue
         who = budget.key()
         for rate in rates:
-            allowed = counters.hit(rate, budget.name, who)
-            reset_at, remaining = counters.window(rate, budget.name, who)
+            try:
+                allowed = counters.hit(rate, budget.name, who)
+                reset_at, remaining = counters.window(rate, budget.name, who)
+            except connections.UNAVAILABLE:
+                if budget.when_counted:
+                    break
+                raise
             spent.append((remaining, f"{budget.name}-{rate.get_expiry()}s", rate, reset_at))
             if not allowed:
                 return too_many(rate, reset_at)
