@@ -146,7 +146,8 @@ def main() -> None:
                  # A stream answers for as long as it is read: each would hold a worker for
                  # the whole time-out (the tests' slice covers them with a short heartbeat).
                  "--exclude-path-regex", "/stream$",
-                 "--continue-on-failure", "--request-timeout", "10", "--no-color"],
+                 # Longer than the longest `wait` a long-poll may ask for (60 s).
+                 "--continue-on-failure", "--request-timeout", "65", "--no-color"],
                 cwd=folder, capture_output=True, text=True)
         finally:
             server.shutdown()
