@@ -22,10 +22,10 @@ against what the API answered:
   either);
 - refused moves present: a move answered 4xx found in the record where it was sent, and not
   sent again since;
-- games stalled beyond their deadlines: a game with bots to move that did not change for
-  `STALL_SECONDS` (bots answer within seconds; with no human deadline the bots' turn is the
-  deadline) once the faults stopped;
-- 5xx outside the outage windows;
+- games stalled beyond their deadlines: a game unfinished with bots to move (its human not to
+  act) more than `STALL_SECONDS` after the faults stopped (bots answer within seconds; with no
+  human deadline the bots' turn is the deadline);
+- 5xx outside the outage windows (by when the answer came);
 - finished games rated once: each human's finished games of each type against their profile's
   count (a game rated twice or not at all shows as a difference).
 """
@@ -74,17 +74,23 @@ def canonical(action: dict) -> str:
 @dataclass
 class Windows:
     """The outage windows: from a fault's start to RECOVERY_SECONDS after its end."""
-    spans: list[tuple[float, float]] = field(default_factory=list)
-    open_faults: int = 0
+    spans: list[tuple[float, float, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, start: float, end: float) -> None:
+    def add(self, start: float, end: float, label: str) -> None:
         with self.lock:
-            self.spans.append((start, end + RECOVERY_SECONDS))
+            self.spans.append((start, end + RECOVERY_SECONDS, label))
 
     def covers(self, instant: float) -> bool:
         with self.lock:
-            return any(start <= instant <= end for start, end in self.spans)
+            return any(start <= instant <= end for start, end, _ in self.spans)
+
+    def around(self, instant: float) -> str:
+        """The faults whose window holds `instant`, with when each began relative to it."""
+        with self.lock:
+            return ", ".join(f"{label} at {start - instant:+.1f} s"
+                             for start, end, label in self.spans if start <= instant <= end
+                             ) or "no fault"
 
 
 class Stack:
@@ -149,34 +155,38 @@ class Stack:
 
 
 def inject_faults(stack: Stack, windows: Windows, until: float, gap: float,
-                  rng: random.Random, tally: Counter) -> None:
+                  rng: random.Random, tally: Counter, kinds: tuple[str, ...]) -> None:
     while time.monotonic() < until:
         time.sleep(rng.uniform(gap / 2, gap * 1.5))
-        kind, victim = pick(stack, rng)
+        kind, victim = pick(stack, rng, kinds)
         if victim is None:
             continue
         start = time.monotonic()
         try:
             if rng.random() < 0.6:
                 victim.send_signal(signal.SIGKILL)
-                tally[f"SIGKILL {kind}"] += 1
+                label = f"SIGKILL {kind}"
                 if kind == "valkey":
                     time.sleep(rng.uniform(1, 2))
                     stack.restart_valkey()
             else:
                 victim.send_signal(signal.SIGSTOP)
-                tally[f"SIGSTOP {kind}"] += 1
+                label = f"SIGSTOP {kind}"
                 time.sleep(rng.uniform(1, 5))
                 victim.send_signal(signal.SIGCONT)
         except psutil.NoSuchProcess:
             continue
-        windows.add(start, time.monotonic())
+        tally[label] += 1
+        windows.add(start, time.monotonic(), label)
 
 
-def pick(stack: Stack, rng: random.Random) -> tuple[str, psutil.Process | None]:
+VICTIMS = ("gunicorn worker", "gunicorn master", "rq worker", "rq scheduler", "valkey")
+
+
+def pick(stack: Stack, rng: random.Random,
+         kinds: tuple[str, ...]) -> tuple[str, psutil.Process | None]:
     victims = stack.victims()
-    kinds = [kind for kind in ("gunicorn worker", "gunicorn master", "rq worker",
-                               "rq scheduler", "valkey") if victims.get(kind)]
+    kinds = [kind for kind in kinds if victims.get(kind)]
     if not kinds:
         return "", None
     kind = rng.choice(kinds)
@@ -217,7 +227,6 @@ class Player:
         self.id: str | None = None
 
     def call(self, method: str, path: str, **kwargs) -> requests.Response | None:
-        at = time.monotonic()
         try:
             answer = self.http.request(method, self.base + path, timeout=CALL_TIMEOUT,
                                        headers=self.headers, **kwargs)
@@ -225,8 +234,8 @@ class Player:
             self.statuses["no answer"] += 1
             return None
         self.statuses[answer.status_code] += 1
-        if answer.status_code >= 500:
-            self.errors.append((at, method, path, answer.status_code))
+        if answer.status_code >= 500:  # when it came: a request sent just before a fault
+            self.errors.append((time.monotonic(), method, path, answer.status_code))
         return answer
 
     def until_answered(self, method: str, path: str, stop_by: float, **kwargs):
@@ -276,7 +285,10 @@ class Player:
             if view["status"] == "finished":
                 game.finished = True
                 return
-            if game.seat is None or not view.get("legal_actions"):
+            # Only while the seat is to act: a seat that chose its card may choose again until
+            # the others have, which replaces the first choice in the record.
+            if (game.seat is None or game.seat not in view.get("to_act", ())
+                    or not view.get("legal_actions")):
                 time.sleep(0.3)
                 continue
             action = self.rng.choice(view["legal_actions"])
@@ -287,12 +299,12 @@ class Player:
                                        game.seat, canonical(action)))
 
 
-def check_moves(game: Game, logged: list[str]) -> tuple[int, int]:
+def check_moves(game: Game, logged: list[str]) -> tuple[list[Answer], int]:
     """(acknowledged moves missing, refused moves present) for the human's seat: its logged
     moves, in order, against its answers in the order sent. A move without an answer (or with
     a 5xx) may be logged or not; a logged move is taken for the next answer not refused that
     sends the same move, when there is one."""
-    missing = present = index = 0
+    missing, present, index = [], 0, 0
     answers = game.answers
 
     def refused(answer: Answer) -> bool:
@@ -308,14 +320,16 @@ def check_moves(game: Game, logged: list[str]) -> tuple[int, int]:
             if here == answer.action:
                 index += 1
             else:
-                missing += 1
+                missing.append(answer)
         elif here == answer.action and not claimed_later(position):
             index += 1
             present += refused(answer)
     return missing, present + len(logged) - index
 
 
-def verify(base: str, players: list[Player], stall_from: float) -> dict:
+def verify(base: str, players: list[Player], stall_from: float, windows: Windows,
+           dump: list) -> dict:
+    """The checks, and into `dump` each game's answers and logged moves."""
     http = requests.Session()
     missing = present = stalled = unfinished = 0
     finished = Counter()
@@ -325,7 +339,8 @@ def verify(base: str, players: list[Player], stall_from: float) -> dict:
                             timeout=CALL_TIMEOUT).json()
             if view["status"] != "finished":
                 unfinished += 1
-                if not view.get("legal_actions") and time.monotonic() - stall_from > STALL_SECONDS:
+                if (view.get("your_seat") not in view.get("to_act", ())
+                        and time.monotonic() - stall_from > STALL_SECONDS):
                     stalled += 1
                 continue
             finished[(player.id, game.type)] += 1
@@ -335,8 +350,13 @@ def verify(base: str, players: list[Player], stall_from: float) -> dict:
                               timeout=CALL_TIMEOUT).json()
             logged = [canonical(entry["action"]) for entry in record["actions"]
                       if entry["seat"] == game.seat]
-            wrong = check_moves(game, logged)
-            missing, present = missing + wrong[0], present + wrong[1]
+            dump.append({"game": game.id, "type": game.type, "seat": game.seat,
+                         "logged": logged, "answers": [vars(answer) for answer in game.answers]})
+            lost, refused_present = check_moves(game, logged)
+            missing, present = missing + len(lost), present + refused_present
+            for answer in lost:
+                print(f"  acknowledged, not in the record: game {game.id} ({game.type}), "
+                      f"answered {answer.status}; faults: {windows.around(answer.at)}")
     rated_wrong = 0
     for player in players:
         if player.id is None:
@@ -365,7 +385,8 @@ def wait_settled(base: str, players: list[Player], seconds: float) -> None:
                 except (requests.RequestException, ValueError):
                     waiting += 1
                     continue
-                waiting += view.get("status") != "finished" and not view.get("legal_actions")
+                waiting += (view.get("status") != "finished"
+                            and view.get("your_seat") not in view.get("to_act", ()))
         if not waiting:
             return
         time.sleep(2)
@@ -378,6 +399,8 @@ def main() -> None:
     parser.add_argument("--bot-games", type=int, default=2)
     parser.add_argument("--gap", type=float, default=6, help="mean seconds between faults")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--victims", default=",".join(VICTIMS),
+                        help=f"comma-separated, of: {', '.join(VICTIMS)}")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     folder = Path(tempfile.mkdtemp(prefix="bench-chaos-"))
@@ -396,12 +419,15 @@ def main() -> None:
                    for player in players]
         for thread in threads:
             thread.start()
-        inject_faults(stack, windows, play_until, args.gap, rng, faults)
+        inject_faults(stack, windows, play_until, args.gap, rng, faults,
+                      tuple(args.victims.split(",")))
         faults_ended = time.monotonic()
         for thread in threads:
             thread.join()
         wait_settled(stack.base, players, STALL_SECONDS + 30)
-        result = verify(stack.base, players, faults_ended)
+        dump = []
+        result = verify(stack.base, players, faults_ended, windows, dump)
+        (folder / "games.json").write_text(json.dumps({"games": dump, "faults": windows.spans}))
         outside = [error for error in errors if not windows.covers(error[0])]
         minutes = (faults_ended - started) / 60
         print(f"\nchaos soak: {minutes:.1f} min of faults, {args.humans} humans, "
