@@ -55,7 +55,7 @@ def test_scrapes_within_a_second_share_one_body(app):
     assert len(bodies) == 1 and scrapes.made_count == made + 1
 
 
-def test_scrapes_have_a_budget(store_env):
+def test_scrapes_have_a_budget(redis, store_env):  # `redis`: the counters start at 0
     client = create_app({**store_env, "TESTING": True,
                          "RATE_LIMITS": {"scrape_metrics": "3/minute"}}).test_client()
     for _ in range(3):
