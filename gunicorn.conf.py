@@ -13,7 +13,8 @@ logging has stopped records from gathering their process id.
 
 Metrics: every worker process writes its samples to PROMETHEUS_MULTIPROC_DIR (a fresh
 folder unless the caller shares one with its RQ workers), and a worker that exits
-takes its live gauges (long-polls held) with it.
+takes its live gauges (long-polls held) with it; the next scrape folds its counters into the
+folder's archive (`api.metrics_folder`).
 """
 from __future__ import annotations
 

@@ -33,6 +33,8 @@ workers' alike).
     PROMETHEUS_MULTIPROC_DIR   the folder where every process of a host writes its metrics
     POYTA_METRICS_TOKEN        when set, `/metrics` answers only a scrape that sends it as a
                                bearer token (else 401): closed to the public
+    HOST                       the address gunicorn listens on (127.0.0.1 unless given): beyond
+                               loopback, `/metrics` without a token set answers 401
     LOG_LEVEL                  INFO unless given
     POYTA_TEST_FAULTS          a test's fault points: where the process dies as a crash would
                                (`api.faults`)
@@ -92,6 +94,7 @@ class Settings:
     proxy_hops: int = 0
     metrics_dir: str | None = None
     metrics_token: str | None = None
+    host: str = "127.0.0.1"
     log_level: str = "INFO"
     test_clock: str | None = None
     vacation_days: int = 30
@@ -129,6 +132,7 @@ class Settings:
             proxy_hops=int(env.get("POYTA_PROXY_HOPS") or 0),
             metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
             metrics_token=env.get("POYTA_METRICS_TOKEN") or None,
+            host=env.get("HOST") or cls.host,
             log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
             test_clock=env.get(TEST_CLOCK) or None,
             vacation_days=int(env.get("POYTA_VACATION_DAYS") or 30),

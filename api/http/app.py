@@ -131,7 +131,7 @@ def create_app(config: dict | None = None) -> Flask:
             for name, schema in webhook_contract.SCHEMAS.items():
                 api.spec.components.schema(name, schema)
     logs.init_app(app, settings.log_level)
-    metrics.init_app(app, settings.metrics_dir, settings.metrics_token)
+    metrics.init_app(app, settings.metrics_dir, settings.metrics_token, settings.host)
     health.init_app(app)
     cors.init_app(app, settings.cors_origins)  # a preflight is answered before what follows
     app.register_blueprint(pwa_blp)

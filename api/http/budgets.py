@@ -5,7 +5,7 @@ address, separately for creating players, creating games, acting (moves, joins,
 take-backs, leaving, resigning, cards chosen ahead), guessing codes (invites and sign-in
 codes), signing in with a passkey, the player's clock (settings and vacations), renames, setting a webhook,
 making sign-in codes, long-polls and the reads that cost more than a view (a record, a replay step, the events, the
-lobby, the inbox, the OpenAPI spec); a budget is one count whichever of its endpoints is
+lobby, the inbox, the OpenAPI spec) and scraping the metrics; a budget is one count whichever of its endpoints is
 called. A player may also hold only a few long-polls open at once. Beyond a budget: 429 with
 Retry-After, in the one error shape.
 
@@ -57,6 +57,7 @@ class Budget:
     limits: str
     key: object            # a key function
     methods: tuple[str, ...] = ()  # only these methods of the endpoints (none: every method)
+    when_counted: bool = False     # the request goes on when the counters do not answer
 
 
 BUDGETS = (
@@ -111,6 +112,10 @@ BUDGETS = (
     Budget("analysis", ("analysis.Analysis",), "60/minute;600/hour", by_player),
     Budget("read_inbox", ("players.Inbox",), "300/minute", by_player),
     Budget("read_spec", ("api-docs.openapi_json",), "30/minute;300/hour", by_address),
+    # A scrape reads every process's metric files (a second's scrapes share one body); a
+    # Prometheus scrapes a few times a minute. Counted while the counters answer: an operator
+    # wants the metrics most when Redis does not.
+    Budget("scrape_metrics", ("metrics",), "60/minute", by_address, when_counted=True),
 )
 # Counted only when a request waits: a poll that does not wait, the request phones send most,
 # draws on no budget.
@@ -142,14 +147,19 @@ def init_app(app: Flask) -> None:
 def spend_budgets() -> Response | None:
     """Registered after authentication: a budget per player needs the player."""
     counters, by_endpoint = current_app.extensions["poyta_budgets"]
-    windows = [(rate, budget.name, budget.key())
-               for budget, rates in by_endpoint.get(request.endpoint, ())
+    budgets = [(budget, rates) for budget, rates in by_endpoint.get(request.endpoint, ())
                if (budget is not LONG_POLL_BUDGET or waits())
-               and not (budget.methods and request.method not in budget.methods)
-               for rate in rates]
+               and not (budget.methods and request.method not in budget.methods)]
+    windows = [(rate, budget.name, budget.key()) for budget, rates in budgets for rate in rates]
     now = time.time()
     spent = g.rate_limits = []
-    for (_, name, _), window in zip(windows, counters.spend(windows)):
+    try:
+        counted = counters.spend(windows)
+    except connections.UNAVAILABLE:
+        if not budgets or not all(budget.when_counted for budget, _ in budgets):
+            raise
+        counted = []
+    for (_, name, _), window in zip(windows, counted):
         reset_at = now + window.resets_in
         spent.append((window.remaining, f"{name}-{window.rate.get_expiry()}s", window.rate,
                       reset_at))

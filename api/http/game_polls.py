@@ -43,8 +43,8 @@ class GamePolls:
         # Routes beside the game's own, such as /games/types: never a game id to look up.
         self.named_routes = {rule.rule.rsplit("/", 1)[1] for rule in app.url_map.iter_rules()
                              if GAME_PATH.fullmatch(rule.rule)}
-        self.seconds = {status: telemetry.REQUEST_SECONDS.labels(ROUTE, "GET", status)
-                        for status in (200, 304)}
+        self.seconds = {status: telemetry.REQUEST_SECONDS.labels(
+            ROUTE, "GET", telemetry.status_class(status)) for status in (200, 304)}
 
     def __call__(self, environ: dict, start_response):
         started = time.perf_counter()

@@ -53,6 +53,11 @@ PAIR_SEEKS = "worker.jobs.pair_seeks"
 ANALYSE = "worker.jobs.analyse"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 FAILED_JOB_SECONDS = 86400    # a failed job is kept this long for a look, then goes
+# A finished job is kept this long: one id can be queued twice (a move's job queued by the API
+# and by the sweeper), and two workers then run it at once. RQ's clean-up after a success reads
+# the job, so with nothing kept the later of the two failed there ("Failed to retrieve status")
+# and was retried for nothing. Longer than any job runs; a run of a kept job does nothing.
+FINISHED_JOB_SECONDS = 60
 WEBHOOK_QUEUED_SECONDS = 30   # a delivery job waiting longer than this no longer holds back another
 PAIRING_QUEUED_SECONDS = 30   # the same, for a pool's pairing job
 # RQ's scheduler queues a retry within a second of its time. One this much later has no scheduler
@@ -186,7 +191,8 @@ class JobBoard:
 
     def _enqueue(self, queue: str, function: str, *args, job_id: str,
                  at_front: bool = False, timeout: int | None = None) -> None:
-        self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY, result_ttl=0,
+        self.queues[queue].enqueue(function, *args, job_id=job_id, retry=RETRY,
+                                   result_ttl=FINISHED_JOB_SECONDS,
                                    failure_ttl=FAILED_JOB_SECONDS, at_front=at_front,
                                    job_timeout=timeout)
 

@@ -6,7 +6,7 @@ import pytest
 from rq import Queue
 from rq.registry import StartedJobRegistry
 
-from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE
+from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, FINISHED_JOB_SECONDS
 from api.tables import Tables
 from rules import GAMES
 from rules.search import Budget
@@ -29,7 +29,7 @@ def test_bots_choose_in_the_worker_and_the_turn_resolves(client, new_player, run
     queued = [job for job in Queue(BOT_QUEUE, connection=redis).jobs
               if job.func_name == "worker.jobs.play_bots"]
     assert [job.args for job in queued] == [(view["id"],)], "one job moves every bot of the game"
-    assert queued[0].retries_left == 3 and queued[0].result_ttl == 0
+    assert queued[0].retries_left == 3 and queued[0].result_ttl == FINISHED_JOB_SECONDS
     run_bots()
     after_bots = client.get(f"/api/v1/games/{view['id']}", headers=anna).get_json()
     assert after_bots["table"]["chosen"] == [False, True, True, True]

@@ -4,6 +4,8 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, settings
 
+from bench.fuzz import with_game_links
+
 
 # Schema-valid requests may still break a rule no schema can state (seats must number the
 # players, a push key must be a point on P-256, a sign-in code must exist): the API answers
@@ -34,3 +36,47 @@ def bearer(client):
           suppress_health_check=list(HealthCheck))
 def test_every_operation_answers_as_documented(case, bearer):
     case.call_and_validate(headers=bearer)
+
+
+@pytest.fixture
+def playable_spec(app):
+    """The served spec with the links that let schemathesis play (`bench.fuzz`)."""
+    app.config["STREAM_HEARTBEAT"] = 0.2
+    spec = app.test_client().get("/api/openapi.json").get_json()
+    schema = schemathesis.openapi.from_dict(with_game_links(spec), config=CONFIG)
+    schema.app = app
+    return schema
+
+
+def test_authenticated_call_sequences_follow_the_links_and_answer_as_documented(playable_spec):
+    """Schemathesis's stateful phase with a player's token: it chains the operations its links
+    connect (a game made, then acted on, talked at, resigned), every answer checked."""
+    seen = []
+    client = playable_spec.app.test_client()
+
+    class Player(playable_spec.as_state_machine()):
+        def setup(self):
+            # A player of its own each sequence: one may sign its device out.
+            token = client.post("/api/v1/players", json={"name": "Fuzz"}).get_json()["token"]
+            self.bearer = {"Authorization": f"Bearer {token}"}
+
+        def get_call_kwargs(self, case):
+            return {"headers": self.bearer}
+
+        def after_call(self, response, case):
+            super().after_call(response, case)
+            seen.append((case.method, case.operation.path, response.status_code))
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            # The token is sent as a header of the call: the checks are told, so that one
+            # generated without a valid token does not take the answer for a lapse of auth.
+            case.validate_response(response, headers=self.bearer, recorder=self.recorder,
+                                   transport_kwargs=kwargs or None)
+
+    Player.run(settings=settings(max_examples=8, stateful_step_count=6, deadline=None,
+                                 suppress_health_check=list(HealthCheck)))
+    assert seen and all(status < 500 for *_, status in seen)
+    made = [status for method, path, status in seen if (method, path) == ("POST", "/api/v1/games")]
+    assert 201 in made, f"no game made: {seen}"
+    assert any("{game_id}" in path and status not in (401, 404) for _, path, status in seen), \
+        f"no call reached a game the sequence made: {seen}"
