@@ -21,6 +21,11 @@ REASONS = {
     "invalid_request": "well formed, but not allowed: unknown options, a bad seat list, "
                        "an unknown sign-in code",
     "rate_limited": "a budget or quota is spent: `Retry-After` says when to try again",
+    "too_many_entrants": "a tournament's cap is over what its format allows (256; 8 for a "
+                         "round robin)",
+    "impossible_table_size": "the game cannot be played at that table size",
+    "tournament_started": "the tournament has started: it can no longer be joined",
+    "tournament_full": "the tournament has as many entrants as its cap",
 }
 
 

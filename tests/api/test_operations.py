@@ -152,7 +152,7 @@ def test_metrics_add_up_every_gunicorn_process_even_one_that_crashed(gunicorn):
         requests.get(f"{base}/api/v1/games/types")
 
     # A scrape may show the samples of up to a second ago (`api.http.metrics.FRESH_SECONDS`).
-    wait_for(lambda: scrape(base).get(types) == 20, "20 calls counted", seconds=5)
+    wait_until(lambda: scrape(base).get(types) == 20, "20 calls counted", seconds=5)
     after = scrape(base)
     left = [path.name for path in Path(log.name).parent.glob("*.db")
             if any(path.name.endswith(f"_{worker.pid}.db") for worker in killed)]
@@ -195,7 +195,7 @@ def test_a_poll_answered_before_flask_is_logged_and_counted_as_the_view_would_be
     counted = ("poyta_http_request_duration_seconds_count",
                (("method", "GET"), ("route", "/api/v1/games/<string:game_id>"), ("status", "3xx")))
     # A scrape may show the samples of up to a second ago (`api.http.metrics.FRESH_SECONDS`).
-    wait_for(lambda: scrape(base).get(counted, 0) >= 1, "the poll counted", seconds=5)
+    wait_until(lambda: scrape(base).get(counted, 0) >= 1, "the poll counted", seconds=5)
     log.seek(0)
     lines = [json.loads(line) for line in log.read().splitlines() if line.startswith("{")]
     polls = [line for line in lines if line.get("request_id") == "poll-7"]

@@ -3,7 +3,7 @@ from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, optional_auth, tables
 from api.http.resources import tags
-from api.http.resources.players.directory.schemas import (DescribedSchema, DescriptionSchema,
+from api.http.resources.players.directory.schemas import (BotDescriptionSchema, DescribedSchema,
                                                           DirectoryEntrySchema,
                                                           SearchQuerySchema)
 
@@ -27,7 +27,7 @@ class Search(MethodView):
 class Description(MethodView):
     @blp.doc(operationId="describeBot")
     @authenticated
-    @blp.arguments(DescriptionSchema())
+    @blp.arguments(BotDescriptionSchema())
     @blp.response(200, DescribedSchema)
     def put(self, body):
         """A bot account's description, shown beside it in searchPlayers (null: none)"""

@@ -26,11 +26,11 @@ class DirectoryEntrySchema(Schema):
                           metadata={"description": "A bot account's ratings per game type"})
 
 
-class DescriptionSchema(Schema):
+class BotDescriptionSchema(Schema):
     description = fields.String(required=True, allow_none=True,
                                 validate=validate.Length(1, LONGEST_DESCRIPTION))
 
 
-class DescribedSchema(DescriptionSchema):
+class DescribedSchema(BotDescriptionSchema):
     id = fields.String()
     name = fields.String()
