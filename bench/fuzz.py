@@ -45,7 +45,7 @@ GAME_BODIES = [
                                                  {"bot": "easy"}], "public": True},
 ]
 # 422 answers valid data that breaks a rule no schema states (seats must number the players).
-EXPECTED = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
+EXPECTED = ["2xx", "3xx", "401", "403", "404", "409", "412", "422", "429"]
 LIFTED = {name: "10000000/minute" for name in (
     "act", "create_player", "create_game", "create_game_per_address", "guess_code",
     "guess_code_per_player", "friends", "passkey_signin", "passkey_registration", "clock",
