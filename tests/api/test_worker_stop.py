@@ -31,7 +31,16 @@ def start_worker(redis: Redis, redis_url: str, log) -> tuple[subprocess.Popen, W
     within(30, lambda: process.poll() is None and found.extend(
         worker for worker in Worker.all(connection=redis) if worker.queue_names() == [queue]
         and redis.exists(f"worker:alive:{worker.name}")) or found)
+    within(30, lambda: catches_sigterm(process.pid))
     return process, found[0]
+
+
+def catches_sigterm(pid: int) -> bool:
+    """RQ's handler for SIGTERM is in place (the kernel's mask of caught signals says so): a
+    signal sent before it would end the process by the default action, not by the worker."""
+    with open(f"/proc/{pid}/status") as status:
+        caught = next(line for line in status if line.startswith("SigCgt:")).split()[1]
+    return bool(int(caught, 16) & (1 << (signal.SIGTERM - 1)))
 
 
 def stopped_within(process: subprocess.Popen, seconds: float) -> float:
