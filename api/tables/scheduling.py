@@ -36,10 +36,13 @@ def queue_of_levels(levels_due: tuple[str, ...]) -> str:
     return DEEP_BOT_QUEUE if DEEP_LEVELS.intersection(levels_due) else BOT_QUEUE
 
 
+def levels_due(stored: StoredGame) -> tuple[str, ...]:
+    return tuple(stored.bot_level(seat) for seat in stored.moves_due())
+
+
 def bots_due(stored: StoredGame, job_id: str, first: bool = False) -> QueueBots:
-    return QueueBots(stored.id, job_id, tuple(stored.bot_level(seat)
-                                              for seat in stored.moves_due()),
-                     stored.payer(), stored.nobody_waits(), first)
+    return QueueBots(stored.id, job_id, levels_due(stored), stored.payer(),
+                     stored.nobody_waits(), first)
 
 
 class BotScheduler:
@@ -101,8 +104,8 @@ class BotScheduler:
         or came back), or another game's job waits on a queue the worker takes first or on
         the job's own: then each game gets one move in turn, and a reply never waits for all
         the moves of another game's turn."""
-        due = bots_due(stored, "")
-        wanted = self.queue_for(stored.id, due.payer, due.levels_due, due.nobody_waits)
+        wanted = self.queue_for(stored.id, stored.payer(), levels_due(stored),
+                                stored.nobody_waits())
         elsewhere = wanted != queue and not (queue == DEEP_BOT_QUEUE and wanted == BOT_QUEUE)
         return elsewhere or self.jobs.waiting_before(queue)
 
