@@ -46,6 +46,11 @@ def notify_turn(game_id: str, seat: int, turn_since: int) -> int:
     return _tables_of_job().notices.notify_turn(game_id, seat, turn_since)
 
 
+def notify_started(game_id: str, player_id: str) -> int:
+    """Tell a seated player, once, that every seat of their game is taken."""
+    return _tables_of_job().notices.notify_started(game_id, player_id)
+
+
 def remind(game_id: str, seat: int, turn_since: int, kind: str) -> int:
     """Remind a human, once, that the turn begun at `turn_since` runs out (`kind`)."""
     return _tables_of_job().reminders.remind(game_id, seat, turn_since, kind)

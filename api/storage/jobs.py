@@ -45,6 +45,7 @@ NOTIFY_TURN = "worker.jobs.notify_turn"
 REMIND = "worker.jobs.remind"
 SEND_DIGEST = "worker.jobs.send_digest"
 NOTIFY_CHALLENGE = "worker.jobs.notify_challenge"
+NOTIFY_STARTED = "worker.jobs.notify_started"
 RECORD_RESULTS = "worker.jobs.record_results"
 DELIVER_WEBHOOK = "worker.jobs.deliver_webhook"
 ARCHIVE_GAME = "worker.jobs.archive_game"
@@ -123,6 +124,10 @@ class JobBoard:
     def notify_turn(self, game_id: str, seat: int, turn_since: int) -> None:
         self._enqueue(NOTICE_QUEUE, NOTIFY_TURN, game_id, seat, turn_since,
                       job_id=notice_job_id(game_id, seat, turn_since))
+
+    def notify_started(self, game_id: str, player_id: str) -> None:
+        self._enqueue(NOTICE_QUEUE, NOTIFY_STARTED, game_id, player_id,
+                      job_id=f"started-{game_id}-{player_id}")
 
     def remind(self, game_id: str, seat: int, turn_since: int, kind: str) -> None:
         self._enqueue(NOTICE_QUEUE, REMIND, game_id, seat, turn_since, kind,

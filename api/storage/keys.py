@@ -66,6 +66,11 @@ def challenge_notice(game_id: str, seat: int, player_id: str) -> str:
     return f"challenged:{{{game_id}}}:{seat}:{player_id}"
 
 
+def start_notice(game_id: str, player_id: str) -> str:
+    """The lease, then the mark, of the notice telling a seated player the game started."""
+    return f"started:{{{game_id}}}:{player_id}"
+
+
 # --- a player -------------------------------------------------------------------------------------
 def player(player_id: str) -> str:
     return f"player:{{{player_id}}}"

@@ -61,12 +61,12 @@ class PushStore:
     # --- notices, each sent once: a lease while sending, the targets reached, then a mark ------
     # A notice is named by its kind and parts: ("turn", game id, seat, turn_since),
     # ("reminder", game id, seat, turn_since, kind), ("digest", player id, day) or
-    # ("challenge", game id, seat, player id).
+    # ("challenge", game id, seat, player id) or ("started", game id, player id).
     @staticmethod
     def _mark(notice: tuple) -> str:
         kind, *parts = notice
         return {"turn": keys.notice, "reminder": keys.reminder, "digest": keys.digest,
-                "challenge": keys.challenge_notice}[kind](*parts)
+                "challenge": keys.challenge_notice, "started": keys.start_notice}[kind](*parts)
 
     def take_notice_lease(self, notice: tuple, lease: str, seconds: int) -> bool:
         return bool(self.redis.set(self._mark(notice), lease, nx=True, ex=seconds))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Union
 
 from api.storage.jobs import bots_job_id
-from api.tables.model import FINISHED, StoredGame
+from api.tables.model import ACTIVE, FINISHED, WAITING, StoredGame
 
 DUE_GRACE = 2.0   # seconds a queued job has before the sweeper looks after its game
 # Seconds a finished game's results and archiving have before the sweeper looks after them.
@@ -61,11 +61,27 @@ class Committed:
     after: Position
     players: tuple[str, ...]   # the players seated after the commit
     payer: str                 # whose share of the bots' time the game's bots use
+    # Who made a new game (None: the house formed the table, e.g. matchmaking or a round)
+    created_by: str | None = None
 
     @property
     def finishes(self) -> bool:
         return self.after.status == FINISHED and (
             self.before is None or self.before.status != FINISHED)
+
+    @property
+    def starts(self) -> bool:
+        """Every seat is taken: the game goes on from this commit."""
+        return self.after.status == ACTIVE and (
+            self.before is None or self.before.status == WAITING)
+
+    def told_of_start(self) -> tuple[str, ...]:
+        """The seated players to tell that the game started: not the one who started it (the
+        creator, or whoever took the last seat), nor those told it is their turn."""
+        starters = ({self.created_by} if self.before is None
+                    else set(self.after.seated) - set(self.before.seated))
+        return tuple(player for player, seat in self.after.seated.items()
+                     if player not in starters and seat not in self.after.turns_started)
 
     @property
     def bots_become_due(self) -> bool:
@@ -126,12 +142,19 @@ class NotifyTurn:
 
 
 @dataclass(frozen=True)
+class NotifyStarted:
+    """'Your game started' to a seated player whose turn it is not."""
+    game_id: str
+    player_id: str
+
+
+@dataclass(frozen=True)
 class DeliverWebhooks:
     """Queue the deliveries owed by `OweWebhooks`, and settle the marks."""
 
 
 Consequence = Union[MarkDue, OweWebhooks, ArchiveGame, QueueBots, RecordResults,
-                    TournamentGameFinished, NotifyTurn, DeliverWebhooks]
+                    TournamentGameFinished, NotifyTurn, NotifyStarted, DeliverWebhooks]
 
 
 @dataclass(frozen=True)
@@ -169,5 +192,7 @@ def consequences(facts: Committed) -> Consequences:
             after.append(TournamentGameFinished(facts.after.tournament, facts.game_id))
     after.extend(NotifyTurn(facts.game_id, seat, facts.version)
                  for seat in facts.after.turns_started)
+    if facts.starts:
+        after.extend(NotifyStarted(facts.game_id, player) for player in facts.told_of_start())
     after.append(DeliverWebhooks())
     return Consequences(tuple(ahead), tuple(after))

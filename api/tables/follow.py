@@ -10,7 +10,7 @@ from api.storage.jobs import JobBoard
 from api.storage.store import Storage
 from api.storage.webhooks import player_of
 from api.tables.consequences import (
-    DUE_GRACE, ArchiveGame, Consequence, Consequences, DeliverWebhooks, MarkDue, NotifyTurn,
+    DUE_GRACE, ArchiveGame, Consequence, Consequences, DeliverWebhooks, MarkDue, NotifyStarted, NotifyTurn,
     OweWebhooks, QueueBots, RecordResults, TournamentGameFinished,
 )
 from api.tables.scheduling import BotScheduler
@@ -57,6 +57,8 @@ class FollowUp:
             self.jobs.tournament_game_finished(each.tournament_id, each.game_id)
         elif isinstance(each, NotifyTurn):
             self.jobs.notify_turn(each.game_id, each.seat, each.version)
+        elif isinstance(each, NotifyStarted):
+            self.jobs.notify_started(each.game_id, each.player_id)
         elif isinstance(each, DeliverWebhooks):
             self.deliver_webhooks(marks)
         else:

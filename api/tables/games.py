@@ -95,13 +95,15 @@ class Games:
             raise no_game(game_id)
         return stored
 
-    def create(self, stored: StoredGame, creator_id: str) -> StoredGame:
-        """Store a new game (version 0) with its first commit."""
+    def create(self, stored: StoredGame, creator_id: str, formed: bool = False) -> StoredGame:
+        """Store a new game (version 0) with its first commit; `formed` when the house formed
+        the table (matchmaking, a tournament's round) rather than its creator."""
         invites = [seat.invite for seat in stored.seats if seat.invite]
         self.storage.games.create(stored.id, invites,
                                   stored.meta.created if stored.meta.public else None)
         self.storage.players.add_game(creator_id, stored.id)
-        if not self._commit_and_follow(stored, None, Logged()):
+        if not self._commit_and_follow(stored, None, Logged(),
+                                       created_by=None if formed else creator_id):
             raise Conflict("the game changed while it was being created")
         self.storage.lobby.seat_taken(stored.id, None, started=stored.status() != WAITING)
         return stored
@@ -126,23 +128,23 @@ class Games:
         raise Conflict("the game is too busy right now; try again", "busy")
 
     def _commit_and_follow(self, stored: StoredGame, before: Position | None,
-                           logged: Logged) -> bool:
+                           logged: Logged, created_by: str | None = None) -> bool:
         """Commit; when the change's action fills the game's log, the game ends with it, scored
         as it stands, and says so in its log. Then what follows, once committed."""
         try:
-            committed = self._commit(stored, before, logged)
+            committed = self._commit(stored, before, logged, created_by)
         except LogFull as full:
             stored.meta.ended = LOG_FULL
             logged.events.append({"type": "ended", "reason": LOG_FULL,
                                   "actions": full.max_actions})
-            committed = self._commit(stored, before, logged)
+            committed = self._commit(stored, before, logged, created_by)
         if committed is None:
             return False
         self.follow.after(*committed)
         return True
 
-    def _commit(self, stored: StoredGame, before: Position | None, logged: Logged
-                ) -> tuple[Consequences, list[str]] | None:
+    def _commit(self, stored: StoredGame, before: Position | None, logged: Logged,
+                created_by: str | None = None) -> tuple[Consequences, list[str]] | None:
         """One compare-and-set commit; what follows from it and the webhook marks made ahead of
         it, or None when another change came first."""
         self._track_turns(stored, before.to_act if before else ())
@@ -152,7 +154,8 @@ class Games:
             if logged.secret_of in (None, index):
                 seat.seen = new_version
         facts = Committed(stored.id, new_version, stored.updated, before,
-                          position(stored, new_version), tuple(stored.humans()), stored.payer())
+                          position(stored, new_version), tuple(stored.humans()), stored.payer(),
+                          created_by)
         plan = consequences(facts)
         texts = stored.texts()
         loaded = stored.record

@@ -1,4 +1,4 @@
-"""The "your turn" notices: Web Push to a player's subscribed devices, and the game's webhook.
+"""The "your turn" and "game started" notices: Web Push to a player's subscribed devices, and the game's webhook.
 
 The worker job `worker.jobs.notify_turn` calls `Notices.notify_turn`; the reminders and the
 daily digest (`api.tables.reminders`) are other kinds of notice sent by `Notices.deliver`.
@@ -38,6 +38,7 @@ from api.settings import Settings
 from api.tables import delivery
 from api.tables.delivery import transient_status
 from api.tables.games import Games
+from api.tables.model import ACTIVE
 from api.tables.push import Push
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,15 @@ class Notice:
                 "allowed_mentions": {"parse": []}}
 
 
+@dataclass(frozen=True)
+class StartNotice(Notice):
+    """Every seat of the player's game is taken; somebody else begins."""
+
+    def push_payload(self) -> str:
+        return json.dumps({"title": "Game started", "body": f"{self.title}: every seat is taken",
+                           "url": f"/#/game/{self.game_id}", "game": self.game_id})
+
+
 class Notices:
     def __init__(self, games: Games, push: Push, settings: Settings):
         self.games = games
@@ -110,6 +120,20 @@ class Notices:
                         link=f"{self.settings.public_url}/#/game/{game_id}")
         return self.deliver(notice, ("turn", game_id, seat, turn_since),
                             self.targets(notice.player_id, stored.meta.webhook))
+
+    def notify_started(self, game_id: str, player_id: str) -> int:
+        """Tell a seated player, once, that their game started (a table matchmaking or a
+        tournament formed, or a friend took the last seat); a Web Push only: the player's own
+        webhook hears it on their stream. 0 when they no longer sit there or it is over."""
+        stored = self.games.find(game_id)
+        seat = stored.seated().get(player_id) if stored is not None else None
+        if seat is None or stored.status() != ACTIVE:
+            return 0
+        notice = StartNotice(game_id=game_id, seat=seat, player_id=player_id,
+                             name=stored.seats[seat].name or "Player", title=stored.game.title,
+                             link=f"{self.settings.public_url}/#/game/{game_id}")
+        return self.deliver(notice, ("started", game_id, player_id),
+                            self.targets(player_id, None))
 
     def targets(self, player_id: str, webhook: str | None) -> list[tuple[str, object]]:
         """The player's subscribed devices, and the webhook if there is one."""

@@ -167,20 +167,22 @@ class Seating:
                       for index in range(bots)]
             for seat in seats[:len(players)]:
                 self._sit_clock(seat, seat.player_id, meta)
-            existing = self._new_game(game, meta, seats, players[0].id, None, game_id)
+            existing = self._new_game(game, meta, seats, players[0].id, None, game_id,
+                                      formed=True)
         for player in players[1:]:
             self.storage.players.add_game(player.id, game_id)
         return existing
 
     def _new_game(self, game: Game, meta: Meta, seats: list[Seat], creator_id: str,
-                  address: str | None, game_id: str | None = None) -> StoredGame:
+                  address: str | None, game_id: str | None = None,
+                  formed: bool = False) -> StoredGame:
         for seat in seats:
             if seat.bot is None:
                 seat.bank = turns.first_bank(meta)
         state = game.new_game(meta.players, meta.options, secrets.randbits(63))
         stored = StoredGame(game_id or secrets.token_urlsafe(12), game, meta, seats, state, 0,
                             meta.created)
-        created = self.games.create(stored, creator_id)
+        created = self.games.create(stored, creator_id, formed)
         quotas.count_new_game(self.games, created.id, meta.public and created.status() == WAITING,
                               sum(seat.bot == "hard" for seat in seats), address)
         return created

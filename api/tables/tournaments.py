@@ -328,7 +328,7 @@ class Tournaments:
         seed = current["seed"] if tournament.duplicate else secrets.randbits(63)
         state = game.new_game(meta.players, meta.options, seed)
         stored = StoredGame(table["game_id"], game, meta, seats, state, 0, now)
-        self.games.create(stored, table["players"][0])
+        self.games.create(stored, table["players"][0], formed=True)
         for player in table["players"][1:]:
             self.storage.players.add_game(player, stored.id)
 

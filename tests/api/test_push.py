@@ -9,7 +9,7 @@ from rq import Queue
 
 import worker.jobs
 from api.storage import connections
-from api.storage.jobs import NOTICE_QUEUE
+from api.storage.jobs import NOTICE_QUEUE, QUEUES
 from api.tables import Tables, views
 from api.tables.model import Player
 from api.tables.notices import NotifyRetry
@@ -305,3 +305,33 @@ def test_the_real_worker_notifies_both_players_once(client, service, redis, new_
     for seat in (0, 1):
         assert service.notices.notify_turn(stored.id, seat,
                                   service.games.load(stored.id).seats[seat].turn_since) == 0
+
+
+def test_a_table_matchmaking_formed_tells_each_seeker_it_started(client, service, redis,
+                                                                 new_player, push_service):
+    seekers = [new_player(name) for name in ("Anna", "Bert", "Cecil", "Dora")]
+    browsers = {}
+    for (player, headers) in seekers:
+        browsers[player["id"]] = push_service.browser(player["id"])
+        assert subscribe(client, headers, push_service.subscription(
+            browsers[player["id"]])).status_code == 201
+    made = []
+    for (player, _) in seekers:
+        seeker = service.players.for_token(player["token"])
+        made.append((seeker, service.seeks.create(seeker, [{"type": "hattrick"}],
+                                                  {"min": 4, "max": 4}, ["1d"])))
+    queues = [Queue(name, connection=redis) for name in QUEUES]
+    PromptWorker(queues, connection=redis).work(burst=True)   # the pairing, then the notices
+
+    [game_id] = {service.seeks.get(seeker, seek["id"])["game"] for seeker, seek in made}
+    stored = service.games.load(game_id)
+    first = set(stored.to_act())
+    assert push_service.errors == [] and len(first) == 1
+    for player_id, seat in stored.seated().items():
+        [push] = push_service.received(browsers[player_id])
+        if seat in first:
+            assert push.payload["title"] == "Your turn"
+        else:
+            assert push.payload == {"title": "Game started",
+                                    "body": "Hattrick: every seat is taken",
+                                    "url": f"/#/game/{game_id}", "game": game_id}

@@ -4,7 +4,7 @@ import pytest
 
 from api.tables.consequences import (
     ARCHIVE_GRACE, BOTS_NOW, DUE_GRACE, ArchiveGame, Committed, DeliverWebhooks, MarkDue,
-    NotifyTurn, OweWebhooks, Position, QueueBots, RecordResults, TournamentGameFinished,
+    NotifyStarted, NotifyTurn, OweWebhooks, Position, QueueBots, RecordResults, TournamentGameFinished,
     consequences,
 )
 
@@ -113,3 +113,35 @@ def test_marks_come_ahead_of_the_commit_and_deliveries_last():
     assert ahead[-1] == OweWebhooks(("anna", "ben"))
     assert later[-1] == DeliverWebhooks()
     assert all(not isinstance(each, (MarkDue, ArchiveGame, OweWebhooks)) for each in later)
+
+
+def started(facts: Committed) -> list:
+    return [each for each in consequences(facts).after if isinstance(each, NotifyStarted)]
+
+
+def test_a_table_the_house_formed_tells_every_player_but_the_one_whose_turn_it_is():
+    formed = Position(ACTIVE, to_act=(0,), due=AT + 60, turns_started=(0,),
+                      seated={"anna": 0, "ben": 1, "cid": 2})
+    facts = Committed("g1", 1, AT, None, formed, ("anna", "ben", "cid"), "anna", None)
+    assert started(facts) == [NotifyStarted("g1", "ben"), NotifyStarted("g1", "cid")]
+
+
+def test_the_creator_of_a_game_that_starts_at_once_is_not_told_of_it():
+    bots_first = Position(ACTIVE, to_act=(1,), moves_due=(1,), levels_due=("easy",),
+                          due=BOTS_NOW, seated={"anna": 0})
+    facts = Committed("g1", 1, AT, None, bots_first, ("anna",), "anna", "anna")
+    assert started(facts) == []
+
+
+def test_the_last_seat_taken_tells_those_who_waited_and_not_who_took_it():
+    waiting = Position(WAITING, seated={"anna": 0, "ben": 1})
+    full = Position(ACTIVE, to_act=(1,), due=AT + 60, turns_started=(1,),
+                    seated={"anna": 0, "ben": 1, "cid": 2})
+    facts = Committed("g1", 5, AT, waiting, full, ("anna", "ben", "cid"), "anna")
+    assert started(facts) == [NotifyStarted("g1", "anna")]
+
+
+def test_a_game_going_on_tells_nobody_that_it_started():
+    going = Position(ACTIVE, to_act=(1,), due=AT + 60, seated={"anna": 0, "ben": 1})
+    facts = Committed("g1", 9, AT, going, going, ("anna", "ben"), "anna")
+    assert started(facts) == []
