@@ -98,17 +98,15 @@ class PlayerRecord:
 
     # --- reading back ---------------------------------------------------------------------------
     def ensure(self, player_id: str) -> bool:
-        """Redis holds the player's keys (read back from PostgreSQL if it let them go); False
-        when the player is known nowhere."""
-        if self.redis.exists(keys.player(player_id)):
-            return True
-        try:
-            return self.restore(player_id)
-        except sql.DATABASE_ERRORS:
-            # A bot level has no hash: its standings in Redis are whole without PostgreSQL.
-            if self.redis.exists(keys.standings(player_id)):
-                return False
-            raise
+        """Redis holds the player's hash and what goes with it (read back from PostgreSQL if it
+        let them go), before a change; False when the player is known nowhere."""
+        return bool(self.redis.exists(keys.player(player_id))) or self.restore(player_id)
+
+    def ensure_standings(self, player_id: str) -> None:
+        """Redis holds the player's standings, if PostgreSQL keeps any: a bot level has no hash,
+        and a rating update touches the standings and the lists beside them alone."""
+        if not self.redis.exists(keys.player(player_id), keys.standings(player_id)):
+            self.restore(player_id)
 
     def restore(self, player_id: str) -> bool:
         """The player's keys from PostgreSQL, unless Redis holds them; False when PostgreSQL
@@ -151,15 +149,18 @@ class PlayerRecord:
         ahead of it and saved after it."""
         for player_id in player_ids:
             self.ensure(player_id)
-        self.owe(*player_ids)
+        due = self.owe(*player_ids)
         yield
         for player_id in player_ids:
-            self.save(player_id)
+            self.save(player_id, due)
 
-    def owe(self, *player_ids: str) -> None:
-        if self.rows is not None and player_ids:
-            due = time.time() + RETRY_SECONDS
-            self.redis.zadd(keys.PLAYER_OUTBOX, {player_id: due for player_id in player_ids})
+    def owe(self, *player_ids: str) -> float | None:
+        """The players owed to PostgreSQL; the score their entries have (None: no database)."""
+        if self.rows is None or not player_ids:
+            return None
+        due = time.time() + RETRY_SECONDS
+        self.redis.zadd(keys.PLAYER_OUTBOX, {player_id: due for player_id in player_ids})
+        return due
 
     def snapshot(self, player_id: str) -> PlayerSnapshot:
         head, devices, passkeys, friends, blocks, standings, recent, histories = self._snapshot(
@@ -171,13 +172,11 @@ class PlayerRecord:
                                 in zip(self.game_types, histories) if entries},
             [entry.decode() for entry in recent])
 
-    def save(self, player_id: str) -> bool:
-        """The player's keys into PostgreSQL now; False when the database is away (the entry
-        stays for the sweeper) or there is none."""
-        if self.rows is None:
-            return False
-        seen = self.redis.zscore(keys.PLAYER_OUTBOX, player_id)
-        if sql.away(self.rows.url):
+    def save(self, player_id: str, seen: float | None) -> bool:
+        """The player's keys into PostgreSQL now, and their entry settled if it still scores
+        `seen` (what this change owed); False when the database is away (the entry stays for
+        the sweeper) or there is none."""
+        if self.rows is None or sql.away(self.rows.url):
             return False
         try:
             saved = self.rows.save(player_id, lambda: self.snapshot(player_id),
@@ -203,7 +202,7 @@ class PlayerRecord:
         for player_id, _ in self.redis.zrangebyscore(keys.PLAYER_OUTBOX, "-inf", now, start=0,
                                                       num=SWEEP_LIMIT, withscores=True):
             self.redis.zadd(keys.PLAYER_OUTBOX, {player_id: now + RETRY_SECONDS})
-            saved += self.save(player_id.decode())
+            saved += self.save(player_id.decode(), now + RETRY_SECONDS)
         return saved
 
     def owed(self) -> int:

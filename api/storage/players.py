@@ -75,16 +75,15 @@ class PlayerStore:
     def create(self, player_id: str, fields: dict, token_hash: str, device_id: str,
                device: dict) -> None:
         """A new player: in Redis only, unless every player is kept (`keep_everyone`)."""
-        if self.record.keep_everyone:
-            self.record.owe(player_id)
+        due = self.record.owe(player_id) if self.record.keep_everyone else None
         pipe = self.redis.pipeline()
         pipe.hset(keys.player(player_id), mapping={**fields, f"token:{token_hash}": device_id})
         pipe.hset(keys.devices(player_id), device_id, json.dumps(device))
         for key in (keys.player(player_id), keys.devices(player_id)):
             pipe.expire(key, self.retention)
         pipe.execute()
-        if self.record.keep_everyone:
-            self.record.save(player_id)
+        if due is not None:
+            self.record.save(player_id, due)
 
     def add_device(self, player_id: str, token_hash: str, device_id: str, device: dict) -> None:
         with self.record.changing(player_id):

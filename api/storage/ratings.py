@@ -99,7 +99,7 @@ class RatingStore:
         """Each player's standing at the type as JSON ('' none): one round trip per node once
         Redis holds each player (read back from PostgreSQL if it let them go)."""
         for player_id in player_ids:
-            self.record.ensure(player_id)
+            self.record.ensure_standings(player_id)
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.hget(keys.standings(player_id), game_type)
@@ -116,14 +116,14 @@ class RatingStore:
               history_length: int, recent_length: int) -> tuple[int, str]:
         """(APPLIED, ALREADY or STALE, the player's standing now as JSON, '' none); an update
         applied is saved to PostgreSQL (or owed, while it is away)."""
-        self.record.owe(player_id)
+        due = self.record.owe(player_id)
         status, now = self._apply(
             keys=[keys.standings(player_id), keys.results(player_id),
                   keys.rating_history(player_id, game_type), keys.recent_games(player_id)],
             args=[game_id, game_type, seen, standing, history_entry or "", recent_entry,
                   repr(finished), self.retention, history_length, recent_length])
         if int(status) == APPLIED:
-            self.record.save(player_id)
+            self.record.save(player_id, due)
         return int(status), now.decode()
 
     def profile(self, player_id: str, game_types: list[str], history_length: int,
