@@ -6,7 +6,13 @@ workers' alike).
     DATABASE_URL               the PostgreSQL that keeps the record: finished games move there
                                (`api.storage.sql`); unset, nothing is archived (`make run`
                                starts an embedded one)
-    POYTA_RETENTION_DAYS       finished or idle games and idle players expire after this (30)
+    POYTA_RETENTION_DAYS       how long Redis keeps what is not live (30; fractions allowed):
+                               idle games and players' cached keys; what a player owns is kept
+                               in PostgreSQL and read back when Redis let it go
+    POYTA_THROWAWAY_PLAYERS_LAPSE  1 (the default): a player who owns nothing (no passkey,
+                               finished game, rating, friend or block) is kept in Redis only and
+                               lapses after POYTA_RETENTION_DAYS idle; 0: every player is kept
+                               in PostgreSQL from registering on
     POYTA_HOT_DAYS             how long Redis keeps a finished game once it is archived (30, the
                                retention, until the inbox, profiles and leaderboards read the
                                archive too; fractions allowed): record, replay and events read
@@ -83,6 +89,7 @@ class Settings:
     database_url: str | None = None
     retention_seconds: int = 30 * 86400
     hot_seconds: int = 30 * 86400
+    throwaway_players_lapse: bool = True
     token_cache_seconds: float = 2.0
     budgets: dict[str, Budget] = field(default_factory=dict)
     public_url: str = "http://127.0.0.1:8000"
@@ -116,8 +123,9 @@ class Settings:
             connections=connections.settings(env),
             store_given=bool(env.get("REDIS_URL")),
             database_url=env.get("DATABASE_URL") or None,
-            retention_seconds=int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400),
+            retention_seconds=max(1, int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400)),
             hot_seconds=max(1, int(float(env.get("POYTA_HOT_DAYS") or 30) * 86400)),
+            throwaway_players_lapse=(env.get("POYTA_THROWAWAY_PLAYERS_LAPSE") or "1") != "0",
             token_cache_seconds=float(env.get("POYTA_TOKEN_CACHE_SECONDS") or 2.0),
             budgets=budgets,
             public_url=public_url,

@@ -14,7 +14,8 @@ own settings is here, each for a reason given where it is done:
   whose due time passed (`api.tables.bots.Bots.sweep`), queues the daily digests whose hour
   has come (`api.tables.reminders.Reminders.sweep_digests`), the webhook deliveries a dead
   process left owed (`api.tables.webhooks.Webhooks.sweep`), the finished games still owed to
-  the archive (`api.tables.archive.Archive.sweep`), the tournaments whose start or round
+  the archive (`api.tables.archive.Archive.sweep`), the players whose changes are still owed
+  to PostgreSQL (`api.tables.players.Players.sweep_owed`), the tournaments whose start or round
   deadline has passed (`api.tables.tournaments.Tournaments.sweep`) and the pairing of each
   matchmaking pool where seeks wait (`api.tables.seeks.Seeks.sweep`);
 * after a lost Redis, the job cut short is queued again and the scheduler's locks released
@@ -137,6 +138,7 @@ class PoytaWorker(PromptWorker):
                     tables.reminders.sweep_digests()
                     tables.webhooks.sweep()
                     tables.archive.sweep()
+                    tables.players.sweep_owed()
                     tables.tournaments.sweep()
                     tables.seeks.sweep()
             except UNAVAILABLE:

@@ -53,11 +53,11 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(error_class, store_unavailable)
 
     def database_unavailable(error):
-        """A finished game's read that met a vanished PostgreSQL: 503, as for Redis (play
-        never reads it)."""
+        """A request that met a vanished PostgreSQL (a finished game Redis let go, a player
+        read back, a leaderboard): 503, as for Redis (play never needs it)."""
         app.logger.warning("PostgreSQL unavailable: %s: %s", type(error).__name__, error)
-        return unavailable("the archive of finished games does not answer right now; try again "
-                           "in a moment", retry_after=5)
+        return unavailable("the record of players and finished games does not answer right "
+                           "now; try again in a moment", retry_after=5)
 
     for error_class in sql.DATABASE_ERRORS:
         app.register_error_handler(error_class, database_unavailable)

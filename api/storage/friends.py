@@ -3,12 +3,15 @@ friend link's code (`friend:<code>`, named in the player's hash as `friend_code`
 
 A friendship is in both players' sets, each written by a script on that player's own keys, so
 nothing here writes two slots in one command and it runs unchanged on a Redis Cluster.
+PostgreSQL keeps both sets and the code (`api.storage.player_record`): each change is saved
+there, and a player or a code Redis let go is read back.
 """
 from __future__ import annotations
 
 from redis import Redis
 
 from api.storage import keys
+from api.storage.player_record import PlayerRecord
 
 ADDED, ALREADY, FULL, BLOCKED = 1, 0, -1, -2
 
@@ -38,9 +41,10 @@ return 1
 
 
 class FriendStore:
-    def __init__(self, redis: Redis, retention_seconds: int):
+    def __init__(self, redis: Redis, retention_seconds: int, record: PlayerRecord):
         self.redis = redis
         self.retention = retention_seconds
+        self.record = record
         self._befriend = redis.register_script(_BEFRIEND)
         self._block = redis.register_script(_BLOCK)
 
@@ -54,33 +58,40 @@ class FriendStore:
         stops working."""
         self.redis.set(keys.friend_code(code), player_id, ex=self.retention)
         if code != previous:
-            self.redis.hset(keys.player(player_id), "friend_code", code)
+            with self.record.changing(player_id):
+                self.redis.hset(keys.player(player_id), "friend_code", code)
             if previous is not None:
                 self.redis.delete(keys.friend_code(previous))
 
     def code_owner(self, code: str) -> str | None:
         found = self.redis.get(keys.friend_code(code))
-        return None if found is None else found.decode()
+        if found is None:
+            return self.record.friend_code_owner(code)
+        return found.decode()
 
     # --- friends and blocks ---------------------------------------------------------------------
     def befriend(self, player_id: str, other_id: str, most: int) -> int:
         """ADDED, ALREADY, FULL or BLOCKED (this player blocks the other)."""
-        return int(self._befriend(keys=[keys.friends(player_id), keys.blocks(player_id)],
-                                  args=[other_id, most, self.retention]))
+        with self.record.changing(player_id):
+            return int(self._befriend(keys=[keys.friends(player_id), keys.blocks(player_id)],
+                                      args=[other_id, most, self.retention]))
 
     def unfriend(self, player_id: str, other_id: str) -> bool:
-        return bool(self.redis.srem(keys.friends(player_id), other_id))
+        with self.record.changing(player_id):
+            return bool(self.redis.srem(keys.friends(player_id), other_id))
 
     def friend_ids(self, player_id: str) -> set[str]:
         return {member.decode() for member in self.redis.smembers(keys.friends(player_id))}
 
     def block(self, player_id: str, other_id: str, most: int) -> int:
         """ADDED, ALREADY or FULL."""
-        return int(self._block(keys=[keys.friends(player_id), keys.blocks(player_id)],
-                               args=[other_id, most, self.retention]))
+        with self.record.changing(player_id):
+            return int(self._block(keys=[keys.friends(player_id), keys.blocks(player_id)],
+                                   args=[other_id, most, self.retention]))
 
     def unblock(self, player_id: str, other_id: str) -> bool:
-        return bool(self.redis.srem(keys.blocks(player_id), other_id))
+        with self.record.changing(player_id):
+            return bool(self.redis.srem(keys.blocks(player_id), other_id))
 
     def blocked_ids(self, player_id: str) -> set[str]:
         return {member.decode() for member in self.redis.smembers(keys.blocks(player_id))}
@@ -118,7 +129,14 @@ class FriendStore:
                 for player_id, blocked in zip(player_ids, pipe.execute()) if blocked}
 
     def players(self, player_ids: list[str]) -> dict[str, tuple[str, bool, float | None]]:
-        """(name, bot, last seen) of each player that still exists."""
+        """(name, bot, last seen) of each player that still exists: those Redis let go are
+        read back from PostgreSQL."""
+        found = self._players(player_ids)
+        gone = [player_id for player_id in player_ids
+                if player_id not in found and self.record.restore(player_id)]
+        return {**found, **self._players(gone)} if gone else found
+
+    def _players(self, player_ids: list[str]) -> dict[str, tuple[str, bool, float | None]]:
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.hmget(keys.player(player_id), "name", "bot", "seen")

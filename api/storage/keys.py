@@ -231,28 +231,6 @@ def tournament_table_lease(tournament_id: str, number: int, table: int) -> str:
     return f"tournament:{{{tournament_id}}}:making:{number}:{table}"
 
 
-# --- a game type's leaderboard: the ordinals, and beside them who each player is -------------
-def leaderboard(game_type: str) -> str:
-    """Players with enough rated games, scored by ordinal."""
-    return f"leaderboard:{{{game_type}}}"
-
-
-def leaderboard_provisional(game_type: str) -> str:
-    """Players with rated games but not yet enough to be listed, scored by ordinal."""
-    return f"leaderboard:{{{game_type}}}:provisional"
-
-
-def leaderboard_players(game_type: str) -> str:
-    """Each rated player's name, rating and rated games, as their last game left them."""
-    return f"leaderboard:{{{game_type}}}:players"
-
-
-def leaderboard_played(game_type: str) -> str:
-    """When each player last finished a rated game of the type: who has not within the
-    retention leaves the leaderboard."""
-    return f"leaderboard:{{{game_type}}}:played"
-
-
 # --- keys of their own --------------------------------------------------------------------------
 LOBBY = "lobby"                 # public waiting games, scored by creation time
 DUE = "due"                     # games a worker must look at, scored by when
@@ -390,3 +368,19 @@ def idempotency(scope: str) -> str:
 def idempotency_times(scope: str) -> str:
     """When each of those keys was first used: the oldest go first."""
     return f"idempotency:{{{scope}}}:times"
+
+
+# --- what a player owns, kept in PostgreSQL ------------------------------------------------------
+PLAYER_OUTBOX = "players:outbox"  # players whose keys changed since they were saved, by when
+
+
+def owned_keys(player_id: str, game_types: list[str]) -> list[str]:
+    """The player's keys PostgreSQL keeps (`api.storage.player_record`), in this order."""
+    return [player(player_id), devices(player_id), passkeys(player_id), friends(player_id),
+            blocks(player_id), standings(player_id), results(player_id),
+            recent_games(player_id), *(rating_history(player_id, kind) for kind in game_types)]
+
+
+def leaderboard_cache(game_type: str) -> str:
+    """Leaderboards read from PostgreSQL, one field per "played within" filter (JSON)."""
+    return f"leaderboard:{{{game_type}}}:cache"

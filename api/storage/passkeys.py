@@ -3,7 +3,9 @@ registration challenge under way, and sign-in challenges (each its own key, take
 
 A credential id is registered to one player only (WebAuthn's registration, step 22): its owner
 is a key of its own (`passkey-credential:<id>`), claimed before the passkey is added, kept for
-the retention from its last registration or sign-in, and let go when its player removes it."""
+the retention from its last registration or sign-in, and let go when its player removes it.
+PostgreSQL keeps every passkey (`api.storage.player_record`): a claim Redis finds free is
+checked there too, and a player's passkeys Redis let go are read back."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,7 @@ import json
 from redis import Redis
 
 from api.storage import keys
+from api.storage.player_record import PlayerRecord
 
 # A passkey added only while the player exists and has fewer than the most they may hold; the
 # credential id already theirs is replaced (registered again). KEYS: the player's hash, their
@@ -44,9 +47,10 @@ NEW, KEPT, TAKEN = "new", "kept", "taken"
 
 
 class PasskeyStore:
-    def __init__(self, redis: Redis, retention_seconds: int):
+    def __init__(self, redis: Redis, retention_seconds: int, record: PlayerRecord):
         self.redis = redis
         self.retention = retention_seconds
+        self.record = record
         self._add = redis.register_script(_ADD)
         self._replace = redis.register_script(_REPLACE)
         self._release = redis.register_script(_RELEASE)
@@ -57,7 +61,13 @@ class PasskeyStore:
         owner_key = keys.passkey_credential(credential_id)
         while True:
             if self.redis.set(owner_key, player_id, nx=True, ex=self.retention):
-                return NEW
+                kept_for = self.record.credential_owner(credential_id)
+                if kept_for is None:
+                    return NEW
+                if kept_for != player_id:
+                    self.release(credential_id, player_id)
+                    return TAKEN
+                return KEPT
             owner = self.redis.get(owner_key)
             if owner is None:
                 continue  # it expired in between: claim it afresh
@@ -85,23 +95,31 @@ class PasskeyStore:
         return self.redis.getdel(keys.passkey_signin(challenge)) is not None
 
     def add(self, player_id: str, credential_id: str, entry: dict, most: int) -> int:
-        return int(self._add(keys=[keys.player(player_id), keys.passkeys(player_id)],
-                             args=[credential_id, json.dumps(entry), most, self.retention]))
+        with self.record.changing(player_id):
+            return int(self._add(keys=[keys.player(player_id), keys.passkeys(player_id)],
+                                 args=[credential_id, json.dumps(entry), most, self.retention]))
 
     def all(self, player_id: str) -> dict[str, dict]:
         return {credential_id.decode(): json.loads(raw) for credential_id, raw
                 in self.redis.hgetall(keys.passkeys(player_id)).items()}
 
     def get(self, player_id: str, credential_id: str) -> dict | None:
+        """The passkey's entry; a player Redis let go is read back first (a sign-in by passkey
+        needs PostgreSQL then)."""
         raw = self.redis.hget(keys.passkeys(player_id), credential_id)
+        if raw is None and not self.redis.exists(keys.player(player_id)) \
+                and self.record.restore(player_id):
+            raw = self.redis.hget(keys.passkeys(player_id), credential_id)
         return None if raw is None else json.loads(raw)
 
     def replace(self, player_id: str, credential_id: str, entry: dict) -> bool:
-        return bool(self._replace(keys=[keys.passkeys(player_id)],
-                                  args=[credential_id, json.dumps(entry)]))
+        with self.record.changing(player_id):
+            return bool(self._replace(keys=[keys.passkeys(player_id)],
+                                      args=[credential_id, json.dumps(entry)]))
 
     def remove(self, player_id: str, credential_id: str) -> bool:
-        removed = bool(self.redis.hdel(keys.passkeys(player_id), credential_id))
+        with self.record.changing(player_id):
+            removed = bool(self.redis.hdel(keys.passkeys(player_id), credential_id))
         if removed:
             self.release(credential_id, player_id)
         return removed

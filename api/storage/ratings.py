@@ -1,12 +1,13 @@
 """Ratings and results in Redis: each player's standings, the finished games counted in them,
-the rating history and the recent games, all in the player's own hash slot; one leaderboard per
-game type in the type's slot.
+the rating history and the recent games, all in the player's own hash slot.
 
 A player's update is one script on their own keys that applies only if the game is not among
-their results yet and their standing is still the one the update was computed from; the
-leaderboard's is another on the type's keys, kept only when it holds more rated games than the
-entry there, so a late or repeated one never undoes a newer. Nothing here writes two slots in
-one command: each works unchanged on a Redis Cluster.
+their results yet and their standing is still the one the update was computed from. Nothing
+here writes two slots in one command: each works unchanged on a Redis Cluster.
+
+These keys are a cache of PostgreSQL (`api.storage.player_record`), which keeps every rating
+change and finished game of a player and answers the leaderboards: an update is saved there,
+and a player Redis let go is read back before their standing is read.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from redis import Redis
 
 from api.storage import keys
+from api.storage.player_record import PlayerRecord
 
 APPLIED, ALREADY, STALE = 1, 0, -1
 
@@ -41,59 +43,6 @@ redis.call('LPUSH', KEYS[4], ARGV[6])
 redis.call('LTRIM', KEYS[4], 0, tonumber(ARGV[10]) - 1)
 for k = 1, 4 do redis.call('EXPIRE', KEYS[k], ARGV[8]) end
 return {1, ARGV[4]}
-"""
-
-# A player's place on a leaderboard (or among its provisional players, with fewer rated games
-# than it takes to be listed), kept only when it counts more rated games than the one there;
-# players who have not played the type within the retention leave it.
-# KEYS: leaderboard, its players, when each last played, its provisional players.
-# ARGV: player id, rated games, ordinal, entry (JSON), fewest rated games to be listed, now,
-# retention seconds.
-_PLACE = """
-local known = redis.call('HGET', KEYS[2], ARGV[1])
-if known and cjson.decode(known)['games'] >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[6], ARGV[1])
-if tonumber(ARGV[2]) >= tonumber(ARGV[5]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  redis.call('ZREM', KEYS[4], ARGV[1])
-else
-  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-end
-local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[6]) - tonumber(ARGV[7]),
-                        'LIMIT', 0, 100)
-if #gone > 0 then
-  redis.call('ZREM', KEYS[1], unpack(gone))
-  redis.call('HDEL', KEYS[2], unpack(gone))
-  redis.call('ZREM', KEYS[3], unpack(gone))
-  redis.call('ZREM', KEYS[4], unpack(gone))
-end
-return 1
-"""
-
-# The top of a leaderboard and of its provisional players, each with their entries, and the
-# caller's place and entry.
-# KEYS: leaderboard, its players, its provisional players. ARGV: how many, the caller's id
-# ('' none).
-# Returns {ids and ordinals, entries, the caller's 0-based place (-1 none), their entry (''),
-# provisional ids and ordinals, their entries}.
-_TOP = """
-local function best(key)
-  local top = redis.call('ZREVRANGE', key, 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
-  local ids = {}
-  for i = 1, #top, 2 do ids[#ids + 1] = top[i] end
-  local entries = {}
-  if #ids > 0 then entries = redis.call('HMGET', KEYS[2], unpack(ids)) end
-  return top, entries
-end
-local top, entries = best(KEYS[1])
-local provisional, provisional_entries = best(KEYS[3])
-local place, mine = -1, ''
-if ARGV[2] ~= '' then
-  place = redis.call('ZREVRANK', KEYS[1], ARGV[2]) or -1
-  mine = redis.call('HGET', KEYS[2], ARGV[2]) or ''
-end
-return {top, entries, place, mine, provisional, provisional_entries}
 """
 
 # A player's profile at one instant: name, bot flag and joining time, standings, recent games,
@@ -130,27 +79,16 @@ class ProfileRecord:
     blocks_caller: bool                # the player blocks whoever asked
 
 
-@dataclass
-class TopRecord:
-    top: list[tuple[str, float]]       # player ids and ordinals, best first
-    entries: list[str | None]          # JSON each, in the same order
-    place: int | None                  # the caller's, from 0
-    mine: str | None                   # the caller's entry
-    provisional: list[tuple[str, float]]   # players not yet listed, best first
-    provisional_entries: list[str | None]  # JSON each, in the same order
-
-
 def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode()
 
 
 class RatingStore:
-    def __init__(self, redis: Redis, retention_seconds: int):
+    def __init__(self, redis: Redis, retention_seconds: int, record: PlayerRecord):
         self.redis = redis
         self.retention = retention_seconds
+        self.record = record
         self._apply = redis.register_script(_APPLY)
-        self._place = redis.register_script(_PLACE)
-        self._top = redis.register_script(_TOP)
         self._profile = redis.register_script(_PROFILE)
         self._snapshot = redis.register_script(_SNAPSHOT)
 
@@ -158,7 +96,10 @@ class RatingStore:
         return _text(self.redis.hget(keys.game(game_id), SNAPSHOT_FIELD))
 
     def standings(self, player_ids: list[str], game_type: str) -> dict[str, str]:
-        """Each player's standing at the type as JSON ('' none): one round trip per node."""
+        """Each player's standing at the type as JSON ('' none): one round trip per node once
+        Redis holds each player (read back from PostgreSQL if it let them go)."""
+        for player_id in player_ids:
+            self.record.ensure_standings(player_id)
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.hget(keys.standings(player_id), game_type)
@@ -173,36 +114,29 @@ class RatingStore:
     def apply(self, player_id: str, game_type: str, game_id: str, seen: str, standing: str,
               history_entry: str | None, recent_entry: str, finished: float,
               history_length: int, recent_length: int) -> tuple[int, str]:
-        """(APPLIED, ALREADY or STALE, the player's standing now as JSON, '' none)."""
+        """(APPLIED, ALREADY or STALE, the player's standing now as JSON, '' none); an update
+        applied is saved to PostgreSQL (or owed, while it is away)."""
+        due = self.record.owe(player_id)
         status, now = self._apply(
             keys=[keys.standings(player_id), keys.results(player_id),
                   keys.rating_history(player_id, game_type), keys.recent_games(player_id)],
             args=[game_id, game_type, seen, standing, history_entry or "", recent_entry,
                   repr(finished), self.retention, history_length, recent_length])
+        if int(status) == APPLIED:
+            self.record.save(player_id, due)
         return int(status), now.decode()
-
-    def place(self, game_type: str, player_id: str, games: int, ordinal: float, entry: str,
-              fewest: int, now: float) -> None:
-        self._place(keys=[keys.leaderboard(game_type), keys.leaderboard_players(game_type),
-                          keys.leaderboard_played(game_type),
-                          keys.leaderboard_provisional(game_type)],
-                    args=[player_id, games, repr(ordinal), entry, fewest, repr(now),
-                          self.retention])
-
-    def top(self, game_type: str, count: int, caller: str | None) -> TopRecord:
-        top, entries, place, mine, provisional, provisional_entries = self._top(
-            keys=[keys.leaderboard(game_type), keys.leaderboard_players(game_type),
-                  keys.leaderboard_provisional(game_type)],
-            args=[count, caller or ""])
-
-        def pairs(found: list) -> list[tuple[str, float]]:
-            return [(found[i].decode(), float(found[i + 1])) for i in range(0, len(found), 2)]
-        return TopRecord(pairs(top), [_text(entry) for entry in entries],
-                         None if int(place) < 0 else int(place), _text(mine) or None,
-                         pairs(provisional), [_text(entry) for entry in provisional_entries])
 
     def profile(self, player_id: str, game_types: list[str], history_length: int,
                 recent_length: int, caller_id: str | None) -> ProfileRecord:
+        """One script while Redis holds the player; else read back from PostgreSQL first."""
+        found = self._profile_of(player_id, game_types, history_length, recent_length, caller_id)
+        if found.name is None and self.record.restore(player_id):
+            found = self._profile_of(player_id, game_types, history_length, recent_length,
+                                     caller_id)
+        return found
+
+    def _profile_of(self, player_id: str, game_types: list[str], history_length: int,
+                    recent_length: int, caller_id: str | None) -> ProfileRecord:
         head, standings, recent, histories, blocked = self._profile(
             keys=[keys.player(player_id), keys.standings(player_id),
                   keys.recent_games(player_id), keys.blocks(player_id),

@@ -9,6 +9,7 @@ A connection is checked as it leaves the pool, so one broken by a restart is rep
 from __future__ import annotations
 
 import threading
+import time
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -17,9 +18,22 @@ CONNECT_SECONDS = 1
 WAIT_SECONDS = 2.0
 POOL_SIZE = 8
 DATABASE_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout)
+AWAY_SECONDS = 5.0   # after a failure, what may wait for the database does not try it again
 
 _pools: dict[str, ConnectionPool] = {}
 _pools_lock = threading.Lock()
+_away_until: dict[str, float] = {}
+
+
+def note_away(url: str) -> None:
+    """The database just failed: `away` says so for AWAY_SECONDS."""
+    _away_until[url] = time.monotonic() + AWAY_SECONDS
+
+
+def away(url: str) -> bool:
+    """The database failed a moment ago: a write that can wait (a player's rows, owed in
+    Redis) is left to the sweeper instead of holding up its request."""
+    return _away_until.get(url, 0.0) > time.monotonic()
 
 
 def pool_for(url: str) -> ConnectionPool:

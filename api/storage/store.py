@@ -1,6 +1,6 @@
 """The game store: one client of the game's Redis (or Redis Cluster), shared by the stores of
 each keyspace; and the record's PostgreSQL (`finished`, None when no DATABASE_URL is given:
-then nothing is archived)."""
+then nothing is archived; `player_record`, what players own, kept there and cached here)."""
 from __future__ import annotations
 
 from redis import Redis
@@ -16,6 +16,7 @@ from api.storage.friends import FriendStore
 from api.storage.games import MAX_LOG_ACTIONS, GameStore
 from api.storage.lobby import LobbyStore
 from api.storage.passkeys import PasskeyStore
+from api.storage.player_record import PlayerRecord
 from api.storage.players import PlayerStore
 from api.storage.push import PushStore
 from api.storage.ratings import RatingStore
@@ -27,21 +28,24 @@ from api.storage.webhooks import WebhookStore
 
 class Storage:
     def __init__(self, redis: Redis, retention_seconds: int = 30 * 86400,
-                 max_log_actions: int = MAX_LOG_ACTIONS, database_url: str | None = None):
+                 max_log_actions: int = MAX_LOG_ACTIONS, database_url: str | None = None,
+                 game_types: tuple[str, ...] = (), keep_everyone: bool = False):
         self.redis = redis
         self.finished = FinishedGames(database_url) if database_url else None
+        self.player_record = PlayerRecord(redis, database_url, retention_seconds, game_types,
+                                          keep_everyone)
         self.archive_outbox = ArchiveOutbox(redis)
         self.games = GameStore(redis, retention_seconds, max_log_actions)
-        self.players = PlayerStore(redis, retention_seconds)
-        self.passkeys = PasskeyStore(redis, retention_seconds)
+        self.players = PlayerStore(redis, retention_seconds, self.player_record)
+        self.passkeys = PasskeyStore(redis, retention_seconds, self.player_record)
         self.lobby = LobbyStore(redis, retention_seconds)
         self.addresses = AddressGames(redis, retention_seconds)
         self.schedule = Schedule(redis)
         self.push = PushStore(redis, retention_seconds)
         self.chat = ChatStore(redis, retention_seconds)
         self.digests = Digests(redis)
-        self.ratings = RatingStore(redis, retention_seconds)
-        self.friends = FriendStore(redis, retention_seconds)
+        self.ratings = RatingStore(redis, retention_seconds, self.player_record)
+        self.friends = FriendStore(redis, retention_seconds, self.player_record)
         self.webhooks = WebhookStore(redis, retention_seconds)
         self.analyses = AnalysisStore(redis, retention_seconds)
         self.tournaments = TournamentStore(redis, retention_seconds)

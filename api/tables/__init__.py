@@ -39,6 +39,7 @@ from api.tables.streams import Streams
 from api.tables.tournaments import Tournaments
 from api.tables.views import Watching
 from api.tables.webhooks import Webhooks
+from rules import GAMES
 from rules.search import Budget
 
 
@@ -48,7 +49,8 @@ class Tables:
                  settings: Settings | None = None):
         self.settings = settings or Settings.from_env()
         self.storage = Storage(redis, self.settings.retention_seconds,
-                               self.settings.max_game_actions, self.settings.database_url)
+                               self.settings.max_game_actions, self.settings.database_url,
+                               tuple(GAMES), not self.settings.throwaway_players_lapse)
         self.jobs = JobBoard(queue_redis or redis)
         self.clock = clock_for(self.settings.test_clock)
         self.games = Games(self.storage, self.jobs, self.settings, self.clock)

@@ -36,6 +36,7 @@ def _new_token(player_id: str, label: str, now: float) -> tuple[str, str, str, d
 class Players:
     def __init__(self, storage: Storage, settings: Settings, clock: Clock):
         self.store = storage.players
+        self.record = storage.player_record
         self.directory = storage.directory
         self.settings = settings
         self.clock = clock
@@ -107,6 +108,11 @@ class Players:
                     "current": device_id == player.device}
                    for device_id, entry in self.store.devices(player.id).items()]
         return sorted(devices, key=lambda device: device["created"])
+
+    def sweep_owed(self) -> int:
+        """Save to PostgreSQL the players whose changes are owed there (a process died between
+        the change and the save, or the database was away); the players saved."""
+        return self.record.sweep(self.clock.now())
 
     def revoke(self, player: Player, device_id: str) -> None:
         token_hash = self.store.revoke(player.id, device_id)

@@ -6,12 +6,15 @@ only the name. A bot level has a profile of its own ("Hard bot"). `can_challenge
 signed-in caller whether they may name the player's seat in `createGame`.
 
 One read of the player's keys answers a profile (and, for a signed-in caller looking at somebody
-else, one of the caller's blocks), one of the type's a leaderboard.
+else, one of the caller's blocks). A leaderboard covers every rated game PostgreSQL keeps (or
+those of players who played a rated game within `days`), cached in Redis for a moment; the
+caller's own place is read from PostgreSQL.
 """
 from __future__ import annotations
 
 import json
 
+from api.storage.player_rows import BoardRow
 from api.storage.store import Storage
 from api.tables.errors import NotFound
 from api.tables.model import Player, iso
@@ -23,7 +26,6 @@ from api.tables.ratings import (
     bot_level,
     bot_name,
     display_rating,
-    ordinal,
 )
 from rules import GAMES
 
@@ -37,15 +39,16 @@ def _rating(standing: Standing) -> dict:
             "provisional": standing.provisional}
 
 
-def _entries(found: list[tuple[str, float]], texts: list[str | None]) -> list[dict]:
+def _entries(rows: list[BoardRow]) -> list[dict]:
     """Leaderboard entries, placed from 1 in their list."""
     entries = []
-    for place, ((player_id, score), text) in enumerate(zip(found, texts), 1):
-        entry = json.loads(text) if text else {"name": None, "bot": False, "mu": None,
-                                               "sigma": None, "games": None}
-        entries.append({"place": place, "player_id": player_id, "name": entry["name"],
-                        "bot": entry["bot"], "ordinal": score, "display": display_rating(score),
-                        "mu": entry["mu"], "sigma": entry["sigma"], "games": entry["games"]})
+    for place, row in enumerate(rows, 1):
+        level = bot_level(row.player_id)
+        entries.append({"place": place, "player_id": row.player_id,
+                        "name": row.name if level is None else bot_name(level),
+                        "bot": level is not None or row.bot, "ordinal": row.ordinal,
+                        "display": display_rating(row.ordinal), "mu": row.mu,
+                        "sigma": row.sigma, "games": row.rated})
     return entries
 
 
@@ -58,6 +61,7 @@ class Profiles:
     def __init__(self, storage: Storage):
         self.store = storage.ratings
         self.friends = storage.friends
+        self.record = storage.player_record
 
     def profile(self, player_id: str, caller: Player | None) -> dict:
         kinds = list(GAMES)
@@ -113,17 +117,19 @@ class Profiles:
                 "display_change": display_rating(entry["ordinal"])
                 - display_rating(entry["ordinal"] - entry["change"])}
 
-    def leaderboard(self, game_type: str, caller: Player | None) -> dict:
+    def leaderboard(self, game_type: str, caller: Player | None, days: float | None = None
+                    ) -> dict:
+        """The best players of a game type over every rated game, or among those who played
+        one within `days`."""
         _known_type(game_type)
-        found = self.store.top(game_type, LEADERBOARD_SIZE, caller.id if caller else None)
+        listed, provisional = self.record.board(game_type, PROVISIONAL_GAMES, LEADERBOARD_SIZE,
+                                                days)
         you = None
-        if found.mine:
-            mine = json.loads(found.mine)
-            mine_ordinal = ordinal(mine["mu"], mine["sigma"])
-            you = {"place": None if found.place is None else found.place + 1,
-                   "ordinal": mine_ordinal, "display": display_rating(mine_ordinal),
-                   "games": mine["games"], "provisional": mine["games"] < PROVISIONAL_GAMES}
-        return {"type": game_type, "fewest_games": PROVISIONAL_GAMES,
-                "entries": _entries(found.top, found.entries),
-                "provisional": _entries(found.provisional, found.provisional_entries),
-                "you": you}
+        found = self.record.place(game_type, caller.id, PROVISIONAL_GAMES, days) if caller \
+            else None
+        if found is not None:
+            place, mine = found
+            you = {"place": place, "ordinal": mine.ordinal, "display": display_rating(mine.ordinal),
+                   "games": mine.rated, "provisional": mine.rated < PROVISIONAL_GAMES}
+        return {"type": game_type, "fewest_games": PROVISIONAL_GAMES, "days": days,
+                "entries": _entries(listed), "provisional": _entries(provisional), "you": you}

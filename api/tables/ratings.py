@@ -14,8 +14,9 @@ A game's results are recorded once, whatever process dies on the way: the rating
 game are kept with it on the first reading, so every run computes the same updates; each
 player's update is one script on their own keys that applies only if the game is not yet
 among their results, and only to the standing it was computed from (a player who finished
-another game meanwhile is updated from their newer rating); the leaderboard's entry follows
-from the standing; the game's `results` are committed last, which ends the job's work.
+another game meanwhile is updated from their newer rating), and is saved to PostgreSQL with the
+rest of what the player owns; the game's `results` are committed last, which ends the job's
+work.
 A game created with `"rated": false` counts in its players' results but not their ratings.
 
 What people are shown is the display rating, `display_rating`: 1500 + 40 × ordinal (the
@@ -183,8 +184,8 @@ class Ratings:
     def _apply(self, stored: StoredGame, player: str, seats: list[int], seen: str,
                ratings: dict[str, Standing], seat_places: list[int], scores: list) -> None:
         """The player's standing after the game, applied once: computed again from their newer
-        standing when another game of theirs was recorded meanwhile; then their leaderboard
-        entry."""
+        standing when another game of theirs was recorded meanwhile (the leaderboards read the
+        standings PostgreSQL keeps, `api.tables.profiles`)."""
         for _ in range(CAS_ATTEMPTS):
             new, history, recent = self._after_game(stored, player, seats, Standing.from_json(seen),
                                                     ratings, seat_places, scores)
@@ -196,8 +197,6 @@ class Ratings:
             seen = now
         else:
             raise RuntimeError(f"the standing of {player} kept changing")
-        if stored.meta.rated:
-            self._place(stored, player, seats, Standing.from_json(now))
 
     @staticmethod
     def _after_game(stored: StoredGame, player: str, seats: list[int], current: Standing,
@@ -226,14 +225,3 @@ class Ratings:
             "place": min(seat_places[seat] for seat in seats), "score": scores[seats[0]],
             "rated": stored.meta.rated, "change": change})
         return new, history, recent
-
-    def _place(self, stored: StoredGame, player: str, seats: list[int], standing: Standing
-               ) -> None:
-        """The player's leaderboard entry, as this standing leaves it."""
-        level = bot_level(player)
-        entry = json.dumps({"name": stored.seats[seats[0]].name if level is None
-                            else bot_name(level),
-                            "bot": level is not None or stored.seats[seats[0]].automated,
-                            "mu": standing.mu, "sigma": standing.sigma, "games": standing.rated})
-        self.store.place(stored.game.name, player, standing.rated, standing.ordinal, entry,
-                         PROVISIONAL_GAMES, stored.updated)

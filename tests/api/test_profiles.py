@@ -106,8 +106,8 @@ def test_a_leaderboard_lists_players_with_ten_rated_games_by_ordinal(
     rng = random.Random(11)
     anna, bert = player(tables, client, "Anna"), player(tables, client, "Bert")
     board = client.get("/api/v1/games/types/sixnimmt/leaderboard", headers=anna[1]).get_json()
-    assert board == {"type": "sixnimmt", "fewest_games": 10, "entries": [], "provisional": [],
-                     "you": None}
+    assert board == {"type": "sixnimmt", "fewest_games": 10, "days": None, "entries": [],
+                     "provisional": [], "you": None}
     game = {"type": "sixnimmt", "players": 2, "options": {"threshold": 1}, "pace": "none",
             "seats": ["human", {"bot": "easy"}]}
     for number in range(10):

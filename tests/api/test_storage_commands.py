@@ -28,11 +28,12 @@ CEILINGS = {"304 poll": 1, "seated view": 1, "accepted action": 3, "bot job body
             # Once in a game's life: the log read to pack it, and the game marked due for its
             # results and owed to the archive before the commit.
             "finishing move": 5,
-            # Recording a finished game's results: per rated player, their standings read
-            # (when the ratings before the game are first kept), their update and their
-            # leaderboard entry; per game, its load, the kept ratings, their keeping and the
-            # commit of its results.
-            "results per player": 3, "results per game": 4,
+            # Recording a finished game's results: per rated player, their keys held in Redis,
+            # their standings read (when the ratings before the game are first kept), their
+            # update, and its saving to PostgreSQL (owed ahead, the keys read, the entry
+            # settled, the type's cached leaderboard dropped); per game, its load, the kept
+            # ratings, their keeping and the commit of its results.
+            "results per player": 7, "results per game": 4,
             # Another player's profile asks the caller's blocks too, for `can_challenge`.
             "profile": 1, "another's profile": 2, "leaderboard": 1}
 HANDSHAKE = {"HELLO", "CLIENT", "AUTH", "SELECT"}
@@ -292,9 +293,15 @@ def test_the_finishing_move_and_a_rename_stay_within_the_ceilings(app, client, r
         "type": "hattrick", "players": 4, "seats": ["human"] + [{"bot": "easy"}] * 3}
     ).get_json()["id"]
     client.get(f"/api/v1/games/{other}", headers=anna)
+    client.patch("/api/v1/players/me", json={"name": "Annu"}, headers=anna)  # scripts learnt
+    client.get("/api/v1/players/me", headers=anna)  # and the token trusted again
     renamed = counted.during(lambda: client.patch("/api/v1/players/me", json={"name": "Anni"},
                                                   headers=anna))
-    assert sorted(renamed) == ["EVAL", "EVAL", "HSET", "ZADD", "ZREM", "ZREVRANGE"], renamed
+    # The name at each unfinished game, in the player's hash and the directory; the player
+    # held in Redis (EXISTS), owed to PostgreSQL (ZADD), read for the save (EVALSHA) and the
+    # entry settled (EVALSHA).
+    assert sorted(renamed) == ["EVAL", "EVAL", "EVALSHA", "EVALSHA", "EXISTS", "HSET", "ZADD",
+                               "ZADD", "ZREM", "ZREVRANGE"], renamed
 
 
 def test_the_game_types_send_no_command_though_their_path_looks_like_a_game(client, counted):

@@ -1,4 +1,12 @@
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
+
+MOST_DAYS = 36500
+
+
+class LeaderboardQuerySchema(Schema):
+    days = fields.Integer(validate=validate.Range(1, MOST_DAYS), metadata={
+        "description": "Only players who finished a rated game of the type within this many "
+                       "days (unset: every rated game ever played)", "example": 30})
 
 
 class LeaderboardEntrySchema(Schema):
@@ -30,6 +38,9 @@ class LeaderboardSchema(Schema):
     type = fields.String()
     fewest_games = fields.Integer(metadata={"description": "Rated games a player needs to be "
                                                            "listed"})
+    days = fields.Integer(allow_none=True, metadata={
+        "description": "The `days` asked for: only players who played a rated game within them "
+                       "(null: every rated game)"})
     entries = fields.List(fields.Nested(LeaderboardEntrySchema),
                           metadata={"description": "The top 100 by ordinal"})
     provisional = fields.List(fields.Nested(LeaderboardEntrySchema), metadata={
