@@ -3,7 +3,7 @@ files ([Open data](docs/open-data.md)) written into FOLDER, one gzipped JSON Lin
 type and month, `FOLDER/<type>/poyta-<type>-<month>.jsonl.gz`, with `FOLDER/index.json` listing
 them. Run it again (daily, say): a file is written again only when its games changed, and each
 file is written whole under another name, then renamed, so a mirror serving FOLDER never sends
-half a file. REDIS_URL (tournaments' rounds) and DATABASE_URL (the archive) name the stores.
+half a file. DATABASE_URL names the archive the files are read from, REDIS_URL the game store.
 """
 from __future__ import annotations
 

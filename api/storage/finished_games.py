@@ -99,25 +99,17 @@ class FinishedGames:
                 "max(archived_at) FROM finished_games WHERE public GROUP BY 1, 2 "
                 "ORDER BY 1, 2").fetchall()
         return [PublicMonth(game_type, month.astimezone(timezone.utc).date(), games,
-                            last.timestamp(), ())
+                            last.timestamp())
                 for game_type, month, games, last in rows]
 
     def public_month(self, game_type: str, first: date) -> PublicMonth | None:
         """The public games of a type archived for the month starting at `first`: how many,
-        when the newest was archived, and the tournament rounds they were played in."""
+        and when the newest was archived."""
         with self.pool.connection() as connection:
             games, last = connection.execute(
                 f"SELECT count(*), max(archived_at) FROM finished_games WHERE {_OF_MONTH}",
                 (game_type, *_month_bounds(first))).fetchone()
-            if not games:
-                return None
-            rounds = connection.execute(
-                "SELECT DISTINCT meta->'tournament'->>'id', (meta->'tournament'->>'round')::int "
-                f"FROM finished_games WHERE {_OF_MONTH} AND meta->'tournament' IS NOT NULL "
-                "AND json_typeof(meta->'tournament') = 'object' ORDER BY 1, 2",
-                (game_type, *_month_bounds(first))).fetchall()
-        return PublicMonth(game_type, first, games, last.timestamp(),
-                           tuple((tournament, number) for tournament, number in rounds))
+        return PublicMonth(game_type, first, games, last.timestamp()) if games else None
 
     def public_games(self, game_type: str, first: date, batch: int = 100
                      ) -> Iterator[ArchivedGame]:
@@ -139,7 +131,6 @@ class PublicMonth:
     first: date                           # the month's first day (UTC)
     games: int
     last_archived: float                  # when its newest game was archived
-    rounds: tuple[tuple[str, int], ...]   # (tournament id, round) its games were played in
 
 
 _OF_MONTH = "public AND game_type = %s AND finished_at >= %s AND finished_at < %s"

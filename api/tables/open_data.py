@@ -5,12 +5,11 @@ says what a line holds).
 A line holds what a third party needs to replay the game with the rules pages alone: the
 players and options, every deal as dealt, every action in order and the outcome; the seed too,
 so our own rules (`rules/`) replay it the same. Nothing names a player: a seat says only whether
-a bot of which level sat there. Private games are never published. A game of a duplicate-deal
-tournament round is held back until its round is over: every table of the round is dealt the
-same cards (the round's seed), so its deals would show the hands of tables still playing.
+a bot of which level sat there. Private games are never published, and tournament games are
+private (`api.tables.tournaments`): a duplicate round deals every table the same cards, so a
+table's line published before the round's end would show the hands of tables still playing.
 
-A month's file changes only while games are archived into it (or a duplicate round of it ends):
-its ETag is made of the games it holds and when the newest was archived, so a reader, a cache or
+A month's file changes only while games are archived into it: its ETag is made of the games it holds and when the newest was archived, so a reader, a cache or
 a mirror asks again cheaply and downloads only what changed.
 """
 from __future__ import annotations
@@ -30,7 +29,6 @@ from api.tables.errors import NotFound
 from api.tables.games import Games
 from api.tables.history import replayed
 from api.tables.model import StoredGame
-from api.tables.tournament_model import round_state
 from rules import GAMES
 
 FORMAT = 1              # a line's `format`: raised when a line's meaning changes
@@ -46,7 +44,6 @@ class OpenMonth:
     games: int              # public games archived for it
     complete: bool          # the month is over (games archived late may still join it)
     last_archived: float
-    held: tuple = ()        # duplicate rounds not over yet: their games wait
 
     @property
     def file_name(self) -> str:
@@ -54,8 +51,7 @@ class OpenMonth:
 
     def etag_parts(self) -> dict:
         return {"open_data": self.type, "month": self.month, "games": self.games,
-                "last_archived": self.last_archived, "held": [list(r) for r in self.held],
-                "format": FORMAT}
+                "last_archived": self.last_archived, "format": FORMAT}
 
 
 def first_day(month: str) -> date:
@@ -70,7 +66,6 @@ def published(found: ArchivedGame) -> dict:
     actions = unpack_log(found.log)[0]
     game, meta = stored.game, stored.meta
     dealt = game.record(replayed(stored, actions, recording=True))
-    tournament = meta.tournament
     return {
         "format": FORMAT,
         "id": found.game_id,
@@ -85,8 +80,6 @@ def published(found: ArchivedGame) -> dict:
         "deals": dealt["deals"],
         "actions": [{"seat": entry["seat"], "action": entry["action"]} for entry in actions],
         "outcome": stored.outcome(),
-        "tournament": tournament and {"id": tournament["id"], "round": tournament["round"],
-                                      "table": tournament["table"]},
     }
 
 
@@ -98,12 +91,12 @@ class OpenData:
         self._listing: tuple[float, list[OpenMonth]] | None = None
         self._listing_lock = threading.Lock()
 
-    def _open_month(self, found: PublicMonth, held: tuple = ()) -> OpenMonth:
+    def _open_month(self, found: PublicMonth) -> OpenMonth:
         following = date(found.first.year + found.first.month // 12,
                          found.first.month % 12 + 1, 1)
         ends = datetime(following.year, following.month, 1, tzinfo=timezone.utc).timestamp()
         return OpenMonth(found.game_type, f"{found.first:%Y-%m}", found.games,
-                         self.clock.now() >= ends, found.last_archived, held)
+                         self.clock.now() >= ends, found.last_archived)
 
     def months(self) -> list[OpenMonth]:
         """Every file there is, by game type then month; read again each LISTING_SECONDS."""
@@ -125,19 +118,11 @@ class OpenData:
         found = self.storage.finished.public_month(type_name, first_day(month))
         if found is None:
             raise NotFound(f"no public {type_name} game finished in {month}")
-        return self._open_month(found, tuple(r for r in found.rounds if self._held(*r)))
-
-    def _held(self, tournament: str, number: int) -> bool:
-        over, seed = round_state(self.storage, {"id": tournament, "round": number})
-        return seed is not None and not over
+        return self._open_month(found)
 
     def lines(self, opened: OpenMonth) -> Iterator[dict]:
         """The file's games, in the order they finished."""
-        held = set(opened.held)
         for found in self.storage.finished.public_games(opened.type, first_day(opened.month)):
-            tournament = json.loads(found.meta).get("tournament")
-            if tournament and (tournament["id"], tournament["round"]) in held:
-                continue
             yield published(found)
 
     def file(self, opened: OpenMonth) -> Iterator[bytes]:

@@ -6,9 +6,7 @@ class OpenDataFileSchema(Schema):
     month = fields.String(metadata={"description": "The month the games finished in, UTC: "
                                                    "YYYY-MM"})
     games = fields.Integer(metadata={
-        "description": "Public games of the type archived for the month. A game of a "
-                       "duplicate-deal tournament round is left out of the file until its "
-                       "round is over"})
+        "description": "Public games of the type that finished in the month: the file's lines"})
     complete = fields.Boolean(metadata={
         "description": "The month is over. A game archived late (after an outage of the "
                        "archive) may still join its month's file: its ETag tells"})
