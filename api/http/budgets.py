@@ -5,7 +5,7 @@ address, separately for creating players, creating games, acting (moves, joins,
 take-backs, leaving, resigning, cards chosen ahead), guessing codes (invites and sign-in
 codes), signing in with a passkey, the player's clock (settings and vacations), renames, setting a webhook,
 making sign-in codes, long-polls and the reads that cost more than a view (a record, a replay step, the events, the
-lobby, the inbox, the OpenAPI spec) and scraping the metrics; a budget is one count whichever of its endpoints is
+lobby, the inbox, the open data, the OpenAPI spec) and scraping the metrics; a budget is one count whichever of its endpoints is
 called. A player may also hold only a few long-polls open at once. Beyond a budget: 429 with
 Retry-After, in the one error shape.
 
@@ -111,6 +111,10 @@ BUDGETS = (
     # A review is asked for once and read until done, a poll every few seconds.
     Budget("analysis", ("analysis.Analysis",), "60/minute;600/hour", by_player),
     Budget("read_inbox", ("players.Inbox",), "300/minute", by_player),
+    # An open data file is a month of games replayed from the archive unless it is kept; its
+    # readers are programs and mirrors that fetch each file once and then ask with its ETag.
+    Budget("read_open_data", ("opendata.OpenDataFile",), "10/minute;100/hour", by_address),
+    Budget("list_open_data", ("opendata.OpenDataFiles",), "60/minute", by_address),
     Budget("read_spec", ("api-docs.openapi_json",), "30/minute;300/hour", by_address),
     # A scrape reads every process's metric files (a second's scrapes share one body); a
     # Prometheus scrapes a few times a minute. Counted while the counters answer: an operator

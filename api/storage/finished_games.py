@@ -9,7 +9,8 @@ autocommit: each statement is its own transaction, one round trip.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
+from typing import Iterator
 
 from psycopg.types.json import Json
 
@@ -80,9 +81,7 @@ class FinishedGames:
             row = connection.execute(
                 f"SELECT {_READ} FROM finished_games JOIN archived_games "
                 "USING (game_id, finished_at) WHERE game_id = %s", (game_id,)).fetchone()
-        if row is None:
-            return None
-        return ArchivedGame(row[0], row[1].timestamp(), *row[2:14], bytes(row[14]))
+        return None if row is None else _archived(row)
 
     def count(self, game_id: str | None = None) -> int:
         """Rows archived (of one game, when given): what a test or an operator checks."""
@@ -90,6 +89,61 @@ class FinishedGames:
             return connection.execute(
                 "SELECT count(*) FROM finished_games WHERE %s::text IS NULL OR game_id = %s",
                 (game_id, game_id)).fetchone()[0]
+
+
+    def public_months(self) -> list[PublicMonth]:
+        """Every game type and month (UTC) with public games archived, in order."""
+        with self.pool.connection() as connection:
+            rows = connection.execute(
+                "SELECT game_type, date_trunc('month', finished_at, 'UTC'), count(*), "
+                "max(archived_at) FROM finished_games WHERE public GROUP BY 1, 2 "
+                "ORDER BY 1, 2").fetchall()
+        return [PublicMonth(game_type, month.astimezone(timezone.utc).date(), games,
+                            last.timestamp())
+                for game_type, month, games, last in rows]
+
+    def public_month(self, game_type: str, first: date) -> PublicMonth | None:
+        """The public games of a type archived for the month starting at `first`: how many,
+        and when the newest was archived."""
+        with self.pool.connection() as connection:
+            games, last = connection.execute(
+                f"SELECT count(*), max(archived_at) FROM finished_games WHERE {_OF_MONTH}",
+                (game_type, *_month_bounds(first))).fetchone()
+        return PublicMonth(game_type, first, games, last.timestamp()) if games else None
+
+    def public_games(self, game_type: str, first: date, batch: int = 100
+                     ) -> Iterator[ArchivedGame]:
+        """The public games of a type archived for the month starting at `first`, by the time
+        they finished (then by id), read `batch` rows at a time through a server-side cursor:
+        a month of any size streams in bounded memory."""
+        with self.pool.connection() as connection, connection.transaction():
+            cursor = connection.cursor(name="public_games")
+            cursor.itersize = batch
+            cursor.execute(f"SELECT {_READ} FROM finished_games WHERE {_OF_MONTH} "
+                           "ORDER BY finished_at, game_id", (game_type, *_month_bounds(first)))
+            for row in cursor:
+                yield _archived(row)
+
+
+@dataclass(frozen=True)
+class PublicMonth:
+    game_type: str
+    first: date                           # the month's first day (UTC)
+    games: int
+    last_archived: float                  # when its newest game was archived
+
+
+_OF_MONTH = "public AND game_type = %s AND finished_at >= %s AND finished_at < %s"
+
+
+def _month_bounds(first: date) -> tuple[datetime, datetime]:
+    following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return (datetime(first.year, first.month, 1, tzinfo=timezone.utc),
+            datetime(following.year, following.month, 1, tzinfo=timezone.utc))
+
+
+def _archived(row) -> ArchivedGame:
+    return ArchivedGame(row[0], row[1].timestamp(), *row[2:14], bytes(row[14]))
 
 
 def _instant(seconds: float) -> datetime:

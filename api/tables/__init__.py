@@ -1,7 +1,7 @@
 """The domain: players, their passkeys and their clocks, tables and seats, play, bots and
 deadlines, talk, history, notices and reminders, results, ratings and profiles, friends and
-blocks, tournaments, seeks and matchmaking, what a player's stream (and webhook) tells, and the
-archive of finished games.
+blocks, tournaments, seeks and matchmaking, what a player's stream (and webhook) tells, the
+archive of finished games and the open data published from it.
 
 `Tables` puts the concerns together on one game store and one job queue; each concern is a
 small module on `games.Games.transact`, enforces its own access rules and refuses with a
@@ -24,6 +24,7 @@ from api.tables.friends import Friends
 from api.tables.games import Games
 from api.tables.history import History
 from api.tables.notices import Notices
+from api.tables.open_data import OpenData
 from api.tables.passkeys import Passkeys
 from api.tables.play import Play
 from api.tables.player_clock import PlayerClocks
@@ -63,6 +64,7 @@ class Tables:
         self.watching = Watching(self.games)
         self.archive = Archive(self.games)
         self.history = History(self.games, self.watching, self.archive)
+        self.open_data = OpenData(self.games)
         self.analysis = Analysis(self.games, self.archive, self.history, self.jobs,
                                  self.settings)
         self.chat = Chat(self.games)

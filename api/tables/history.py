@@ -35,7 +35,7 @@ EVENTS_PAGE = 1000          # events in an answer unless asked otherwise: a whol
 MAX_EVENTS_PAGE = 2000
 
 
-def _replayed(stored: StoredGame, actions: list[dict], recording: bool = False) -> dict:
+def replayed(stored: StoredGame, actions: list[dict], recording: bool = False) -> dict:
     """The game's state after `actions`, replayed from its seed."""
     game, meta = stored.game, stored.meta
     state = game.new_game(meta.players, meta.options, stored.state["seed"], recording)
@@ -189,7 +189,7 @@ class History:
             "options": stored.meta.options,
             "seats": [{"seat": i, "name": s.name, "bot": s.bot}
                       for i, s in enumerate(stored.seats)],
-            **stored.game.record(_replayed(stored, actions, recording=True)),
+            **stored.game.record(replayed(stored, actions, recording=True)),
             "actions": [{"seat": a["seat"], "action": a["action"]} for a in actions],
             **dict(zip(("chapters", "trick_chapters"), _chapters(stored, actions))),
             "outcome": stored.outcome(),
@@ -203,7 +203,7 @@ class History:
         if not 0 <= step <= len(actions):
             raise NotFound(f"this game has steps 0 to {len(actions)}")
         game = stored.game
-        state = _replayed(stored, actions[:step])
+        state = replayed(stored, actions[:step])
         seen = game.view(state, None)
         last = actions[step - 1] if step else None
         return {

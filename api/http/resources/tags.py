@@ -32,5 +32,8 @@ seeks = Blueprint("seeks", __name__,
 analysis = Blueprint("analysis", __name__,
                      description="Reviews of finished games: each decision weighed from its "
                                  "seat's view, each deal's luck")
+open_data = Blueprint("opendata", __name__,
+                      description="Open data: every finished public game, a file a game type "
+                                  "and month")
 TAGS = (players, passkeys, games, seeks, push, table, clock, streams, profiles, friends,
-        webhooks, tournaments, analysis)
+        webhooks, tournaments, analysis, open_data)
