@@ -398,3 +398,48 @@ def test_a_private_tournament_is_joined_with_its_invite_and_left_before_the_star
     left = client.delete(f"{entrants}/me", headers=guest)
     assert left.status_code == 200 and left.get_json()["entrants"] == 0
     assert client.delete(f"{entrants}/me", headers=guest).status_code == 409
+
+
+def test_a_finished_tournament_is_kept_in_the_record_and_read_from_it_once_redis_lets_go(
+        clocked_client, clock, run_worker, redis, database, monkeypatch):
+    import psycopg
+
+    from api.storage import connections, keys
+    from api.tables import Tables
+    monkeypatch.setenv("POYTA_HOT_DAYS", repr(600 / 86400))   # the jobs keep it ten minutes
+    client = clocked_client
+    players = field(client, 4, "Kept")
+    ids = list(players)
+    made = create(client, players[ids[0]], name="Kept", type="sixnimmt", table_size=4,
+                  rounds=1, cap=4, options={"threshold": 1}, pace="1h", duplicate=True)
+    enter_all(client, made["id"], players)
+    finished = play_out(client, clock, run_worker, made["id"], players, set(),
+                        random.Random(4))
+    assert finished["status"] == "finished"
+    store = connections.store_client(connections.settings())
+    assert 0 < store.ttl(keys.tournament(made["id"])) <= 600
+    assert made["id"] not in [each.decode() for each in store.zrange(keys.TOURNAMENTS_DUE, 0, -1)]
+    with psycopg.connect(database) as connection:
+        row = connection.execute(
+            "SELECT name, entrants, game_ids FROM finished_tournaments WHERE tournament_id = %s",
+            (made["id"],)).fetchone()
+    game_id = finished["rounds"][0]["tables"][0]["game_id"]
+    assert row == ("Kept", ids, [game_id])
+    me = players[ids[1]]
+    before = tournament(client, made["id"], me)
+    record_before = client.get(f"/api/v1/games/{game_id}/record", headers=me).get_json()
+    assert record_before["tournament"]["round_seed"] == finished["rounds"][0]["seed"]
+
+    # Run again (a job repeated, a finished game's late job): archived once, nothing changes.
+    tables = Tables(store, queue_redis=redis)
+    assert tables.tournaments.move_on(made["id"]) == "finished"
+    store.delete(keys.tournament(made["id"]), keys.player_tournaments(ids[1]))
+    assert tournament(client, made["id"], me) == before
+    assert client.get(f"/api/v1/games/{game_id}/record", headers=me).get_json() == record_before
+    mine = client.get("/api/v1/tournaments?list=mine", headers=me).get_json()
+    assert [line["id"] for line in mine] == [made["id"]] and mine[0]["entered"]
+    listed = client.get("/api/v1/tournaments?list=finished").get_json()
+    assert [line["id"] for line in listed] == [made["id"]]
+    assert tables.tournaments.move_on(made["id"]) == "gone"
+    assert client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},
+                       headers=players[ids[0]]).status_code == 409
