@@ -1,6 +1,6 @@
 // Tournaments (#/tournaments): open ones to join, yours, finished ones, and a new one; a
 // tournament's page (#/tournament/<id>): standings, rounds, tables and links to your games.
-import { t, addLanguages } from "./i18n.js";
+import { t, addLanguages, language } from "./i18n.js";
 import { me, ApiError, OfflineError } from "./api.js";
 import { h, setPage, gameTypes, handleError } from "./ui.js";
 
@@ -42,6 +42,13 @@ addLanguages({
     "tournament.bots": "+ {n} bot(s)",
     "tournament.withdrawn": "withdrawn",
     "tournament.entrants": "Entrants",
+    "tournament.next": "Your tournaments",
+    "tournament.next.playing": "{name}: round {round} of {rounds}, your table",
+    "tournament.next.waiting": "{name}: waiting for round {round}, which starts when the other tables finish, by {when}",
+    "tournament.next.waitingNow": "{name}: round {round} is being paired",
+    "tournament.next.starting": "{name}: starts {when}",
+    "tournament.next.whenFull": "{name}: starts when full",
+    "tournament.inboxLine": "Tournament game, round {round}",
   },
   fi: {
     "tournament.nav": "Turnaukset",
@@ -80,6 +87,13 @@ addLanguages({
     "tournament.bots": "+ {n} botti(a)",
     "tournament.withdrawn": "vetäytynyt",
     "tournament.entrants": "Osallistujat",
+    "tournament.next": "Turnauksesi",
+    "tournament.next.playing": "{name}: kierros {round}/{rounds}, sinun pöytäsi",
+    "tournament.next.waiting": "{name}: odottaa kierrosta {round}, joka alkaa kun muut pöydät ovat valmiita, viimeistään {when}",
+    "tournament.next.waitingNow": "{name}: kierroksen {round} pöytiä jaetaan",
+    "tournament.next.starting": "{name}: alkaa {when}",
+    "tournament.next.whenFull": "{name}: alkaa kun paikat ovat täynnä",
+    "tournament.inboxLine": "Turnauspeli, kierros {round}",
   },
 });
 
@@ -106,6 +120,39 @@ const id = encodeURIComponent;
 // The home page's link.
 export function tournamentsLink() {
   return h("p", {}, h("a", { href: "#/tournaments", text: t("tournament.nav") }));
+}
+
+function when(instant) {
+  return new Date(instant).toLocaleString(language(),
+    { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+function nextText(line) {
+  const vars = { name: line.name, round: line.round, rounds: line.round_count };
+  if (line.status === "playing") return t("tournament.next.playing", vars);
+  if (line.status === "starting") {
+    return line.starts_at ? t("tournament.next.starting", { ...vars, when: when(line.starts_at) })
+      : t("tournament.next.whenFull", vars);
+  }
+  return Date.parse(line.starts_at) > Date.now()
+    ? t("tournament.next.waiting", { ...vars, when: when(line.starts_at) })
+    : t("tournament.next.waitingNow", vars);
+}
+
+// The top of the inbox: the player's next game in each tournament they play in (their table
+// of the round, or the round they wait for); nothing when they play in none.
+export async function nextTournamentGames(section) {
+  let lines;
+  try {
+    lines = await call("GET", "/players/me/tournaments/next");
+  } catch {
+    return; // offline: the inbox below says so
+  }
+  if (!lines.length) { section.replaceChildren(); return; }
+  section.replaceChildren(h("h2", { id: "next-tournament-games", text: t("tournament.next") }),
+    h("ul", { class: "game-list" }, lines.map((line) => h("li", { class: line.status === "playing" ? "your-turn" : "" },
+      h("a", { class: "game-link", href: line.game_id ? `#/game/${id(line.game_id)}` : `#/tournament/${id(line.tournament_id)}`,
+        text: nextText(line) })))));
 }
 
 function statusText(tournament) {

@@ -55,7 +55,8 @@ from api.storage.sql import DATABASE_ERRORS
 from api.tables import turns
 from api.tables.errors import Conflict, Forbidden, NotFound, Unprocessable
 from api.tables.games import Games
-from api.tables.model import ACTIVE, FINISHED as GAME_FINISHED, Meta, Player, Seat, StoredGame
+from api.tables.model import (ACTIVE, FINISHED as GAME_FINISHED, Meta, Player, Seat, StoredGame,
+                              iso)
 from api.tables.play import Play
 from api.tables.player_clock import PlayerClocks
 from api.tables.ratings import Standing
@@ -73,6 +74,11 @@ LEASE_SECONDS = 60     # a table's game in the making (a few milliseconds); a de
 LISTED = 50
 CAS_ATTEMPTS = 20
 MAKERS = 16            # games of a round made at once
+FAR_FUTURE = "9999"    # sorts a wait without a known end after every one with an end
+
+
+def iso_or_none(instant: float | None) -> str | None:
+    return None if instant is None else iso(instant)
 
 
 class Tournaments:
@@ -153,6 +159,48 @@ class Tournaments:
             found.append(tournament)
         found.sort(key=lambda tournament: tournament.created, reverse=True)
         return [summary(tournament, player) for tournament in found[:LISTED]]
+
+    def next_games(self, player: Player) -> list[dict]:
+        """The player's next game in each tournament they play in: the table of the round
+        running (`playing`), or the round they wait for (`waiting`: the current round's
+        other tables are still playing, so it starts when they finish, at the latest at
+        `starts_at`, the round's deadline; `starting`: the tournament's first, at its start
+        or when full). Tables to play first, then by when the wait ends."""
+        lines = []
+        for tournament_id in self.store.of_player(player.id, LISTED):
+            loaded = self.store.load(tournament_id)
+            if loaded is None:
+                continue
+            tournament = Tournament.from_json(loaded[1], loaded[0])
+            line = self._next_game(tournament, player.id)
+            if line is not None:
+                lines.append({"tournament_id": tournament.id, "name": tournament.name,
+                              "type": tournament.type, "round_count": tournament.rounds,
+                              **line})
+        order = {"playing": 0, "waiting": 1, "starting": 2}
+        return sorted(lines, key=lambda line: (order[line["status"]],
+                                               line["starts_at"] or FAR_FUTURE))
+
+    def _next_game(self, tournament: Tournament, player_id: str) -> dict | None:
+        if tournament.status == OPEN and player_id in tournament.entrants:
+            return {"status": "starting", "round": 1, "game_id": None, "deadline": None,
+                    "starts_at": iso_or_none(tournament.starts_at)}
+        if tournament.status != RUNNING or player_id in tournament.withdrawn:
+            return None
+        current = tournament.current()
+        table = next((table for table in current["tables"] if player_id in table["seats"]),
+                     None)
+        if not current["over"] and table is not None:
+            head = self.storage.games.head(table["game_id"], player_id)
+            if head is not None and head.status != GAME_FINISHED:
+                return {"status": "playing", "round": current["number"],
+                        "game_id": table["game_id"], "starts_at": None,
+                        "deadline": iso_or_none(current["deadline"])}
+        if current["number"] >= tournament.rounds:
+            return None   # their last game is over: the standings are final with the round
+        return {"status": "waiting", "round": current["number"] + 1, "game_id": None,
+                "deadline": None, "starts_at": iso_or_none(self.clock.now() if current["over"]
+                                         else current["deadline"])}
 
     # --- entering and leaving -------------------------------------------------------------------
     def join(self, tournament_id: str, player: Player, invite: str | None = None) -> dict:

@@ -443,3 +443,66 @@ def test_a_finished_tournament_is_kept_in_the_record_and_read_from_it_once_redis
     assert tables.tournaments.move_on(made["id"]) == "gone"
     assert client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},
                        headers=players[ids[0]]).status_code == 409
+
+
+def next_games(client, headers):
+    answer = client.get("/api/v1/players/me/tournaments/next", headers=headers)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def test_the_next_tournament_game_heads_the_inbox_or_the_round_waited_for(clocked_client,
+                                                                          clock, run_worker):
+    client = clocked_client
+    players = field(client, 8, "Next")
+    ids = list(players)
+    assert client.get("/api/v1/players/me/tournaments/next").status_code == 401
+    starts = clock.now() + 5 * HOUR
+    later = create(client, players[ids[0]], name="Later", type="sixnimmt", table_size=4,
+                   rounds=1, cap=8, starts_at=_iso(starts))
+    made = create(client, players[ids[0]], name="Next", type="sixnimmt", table_size=4,
+                  rounds=2, cap=8, options={"threshold": 1}, pace="1h", round_hours=24)
+    assert client.post(f"/api/v1/tournaments/{later['id']}/entrants", json={},
+                       headers=players[ids[0]]).status_code == 200
+    assert [(line["name"], line["status"], line["starts_at"])
+            for line in next_games(client, players[ids[0]])] == [
+        ("Later", "starting", datetime.fromtimestamp(int(starts), timezone.utc).isoformat())]
+    # a game of their own, their turn in it, made before the tournament's
+    own = client.post("/api/v1/games", headers=players[ids[0]], json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}]})
+    assert own.status_code == 201, own.get_json()
+    enter_all(client, made["id"], players)
+    run_worker()
+    first = tournament(client, made["id"])["rounds"][0]
+    table = next(table for table in first["tables"] if ids[0] in table["players"])
+    lines = next_games(client, players[ids[0]])
+    assert [(line["name"], line["status"]) for line in lines] == [("Next", "playing"),
+                                                                  ("Later", "starting")]
+    assert lines[0]["game_id"] == table["game_id"] and lines[0]["round"] == 1
+    assert lines[0]["round_count"] == 2 and lines[0]["deadline"] == first["deadline"]
+    inbox = client.get("/api/v1/players/me/games", headers=players[ids[0]]).get_json()
+    assert inbox[0]["id"] == table["game_id"]
+    assert inbox[0]["tournament"] == {"id": made["id"], "round": 1}
+    assert inbox[1]["id"] == own.get_json()["id"] and inbox[1]["tournament"] is None
+
+    # their table finishes first: they wait for round 2, which starts by the round's deadline
+    rng = random.Random(5)
+    for _ in range(200):
+        for player in table["players"]:
+            view = client.get(f"/api/v1/games/{table['game_id']}",
+                              headers=players[player]).get_json()
+            if view["status"] == "active" and view["your_seat"] in view["to_act"]:
+                client.post(f"/api/v1/games/{table['game_id']}/actions",
+                            json={"action": rng.choice(view["legal_actions"])},
+                            headers=players[player])
+        run_worker()
+        if client.get(f"/api/v1/games/{table['game_id']}", headers=players[ids[0]]
+                      ).get_json()["status"] == "finished":
+            break
+    waiting = next_games(client, players[ids[0]])[0]
+    assert (waiting["status"], waiting["round"], waiting["game_id"], waiting["starts_at"]) == (
+        "waiting", 2, None, first["deadline"])
+    inbox = client.get("/api/v1/players/me/games", headers=players[ids[0]]).get_json()
+    assert inbox[0]["id"] == own.get_json()["id"]   # a finished tournament game goes down
+    other = next(player for player in ids if player not in table["players"])
+    assert next_games(client, players[other])[0]["status"] == "playing"
