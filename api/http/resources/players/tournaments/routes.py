@@ -17,4 +17,4 @@ class NextTournamentGames(MethodView):
     def get(self):
         """Your next game in each tournament you play in: your table of the round in play
         first, then the rounds you wait for and when they start at the latest"""
-        return tables().tournaments.next_games(current_player())
+        return tables().tournament_lists.next_games(current_player())
