@@ -42,6 +42,8 @@ addLanguages({
     "tournament.bots": "+ {n} bot(s)",
     "tournament.withdrawn": "withdrawn",
     "tournament.entrants": "Entrants",
+    "tournament.pointsNote": "Points: at a table of {n}, first place earns {best}, each place after one less, last 0; tied players share. Equal points are ranked by the points of the opponents each met, then by rating.",
+    "tournament.matchpointsNote": "Matchpoints (duplicate deals): in each deal, you earn 1 for every player who held your cards at another table and scored worse in that deal, and ½ for every one who scored the same.",
     "tournament.next": "Your tournaments",
     "tournament.next.playing": "{name}: round {round} of {rounds}, your table",
     "tournament.next.waiting": "{name}: waiting for round {round}, which starts when the other tables finish, by {when}",
@@ -87,6 +89,8 @@ addLanguages({
     "tournament.bots": "+ {n} botti(a)",
     "tournament.withdrawn": "vetäytynyt",
     "tournament.entrants": "Osallistujat",
+    "tournament.pointsNote": "Pisteet: {n} pelaajan pöydässä ensimmäinen saa {best}, kukin seuraava sija yhden vähemmän, viimeinen 0; tasatilanteessa pisteet jaetaan. Tasapisteissä järjestyksen ratkaisevat kohdattujen vastustajien pisteet, sitten vahvuusluku.",
+    "tournament.matchpointsNote": "Vertailupisteet (duplikaattijaot): jokaisessa jaossa saat 1 jokaisesta, joka piti samoja kortteja toisessa pöydässä ja sai siinä jaossa huonomman tuloksen, ja ½ jokaisesta, joka sai saman.",
     "tournament.next": "Turnauksesi",
     "tournament.next.playing": "{name}: kierros {round}/{rounds}, sinun pöytäsi",
     "tournament.next.waiting": "{name}: odottaa kierrosta {round}, joka alkaa kun muut pöydät ovat valmiita, viimeistään {when}",
@@ -224,7 +228,9 @@ export async function tournamentPage(tournamentId) {
   const player = me();
   const mine = player ? player.id : null;
   const names = new Map(shown.entrants_list.map((entrant) => [entrant.player_id, entrant.name]));
-  const byRank = shown.rank_by === "matchpoints";
+  // What the standings rank by first; with duplicate deals, the other score beside it.
+  const scores = shown.rank_by === "matchpoints" ? ["matchpoints", "points"]
+    : shown.duplicate ? ["points", "matchpoints"] : ["points"];
   const act = async (method) => {
     try {
       await call(method, `/tournaments/${id(tournamentId)}/entrants${method === "DELETE" ? "/me" : ""}`,
@@ -245,11 +251,13 @@ export async function tournamentPage(tournamentId) {
     h("h2", { id: "t-standings", text: t("tournament.standings") }),
     h("table", { class: "leaderboard" },
       h("thead", {}, h("tr", {}, [t("tournament.rank"), t("tournament.player"),
-        t(byRank ? "tournament.matchpoints" : "tournament.points")].map((text) => h("th", { scope: "col", text })))),
+        ...scores.map((score) => t(`tournament.${score}`))].map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, shown.standings.map((line) => h("tr", { class: line.player_id === mine ? "mine" : "" },
         h("td", { text: String(line.rank) }),
         h("th", { scope: "row", text: (line.name || "?") + (line.withdrawn ? ` (${t("tournament.withdrawn")})` : "") }),
-        h("td", { text: String(byRank ? line.matchpoints : line.points) }))))));
+        scores.map((score) => h("td", { text: String(line[score]) })))))),
+    h("p", { class: "muted", text: t("tournament.pointsNote", { n: shown.table_size, best: shown.table_size - 1 }) }),
+    shown.duplicate ? h("p", { class: "muted", text: t("tournament.matchpointsNote") }) : "");
   const rounds = [...shown.rounds].reverse().map((round) => h("section", { "aria-labelledby": `t-round-${round.number}` },
     h("h2", { id: `t-round-${round.number}`, text: t(round.over ? "tournament.roundOver" : "tournament.round", { n: round.number }) }),
     h("ul", { class: "plain-list link-list" }, round.tables.map((table, index) => h("li", {},

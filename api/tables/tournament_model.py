@@ -93,6 +93,16 @@ def round_state(storage, game_tournament: dict) -> tuple[bool, int | None]:
     return played[number - 1]["over"], played[number - 1].get("seed")
 
 
+def deal_scores(stored, log) -> list[list[float] | None]:
+    """Each deal's scores of a finished game (None for a deal it ended in the middle of), as
+    its record gives them: the game replayed from its seed and log, keeping its deals."""
+    game, meta = stored.game, stored.meta
+    state = game.new_game(meta.players, meta.options, stored.state["seed"], True)
+    for entry in log.actions:
+        game.apply_action(state, entry["seat"], entry["action"])
+    return [deal.get("scores") for deal in game.record(state)["deals"]]
+
+
 def timed_out_throughout(log, seat: int) -> bool:
     """Every move of the seat was made for its player (a time-out's or a stand-in's), and there
     was at least one: a game that ended before the seat's first turn times nobody out."""

@@ -34,7 +34,9 @@ the record.
 own in a whole round (every move of their seat a time-out or a stand-in's).
 
 **Duplicate deals.** Every table of a round (all of one size) is dealt from the round's one
-seed, so seat k holds the same cards, in the same position, at every table; each table seats
+seed, so seat k holds the same cards, in the same position, at every table, deal by deal (each
+deal is shuffled from the seed and its number alone); matchpoints compare each deal's scores
+(`api.tables.tournament_pairing.matchpoints`); each table seats
 its players in its own secret order (drawn when the round is paired, never shown: a table's
 players are listed in standing order, and tournament games are private). This limits what one
 player can learn or arrange: nobody knows before the round who will hold which hand, and the
@@ -60,7 +62,7 @@ from api.tables.play import Play
 from api.tables.player_clock import PlayerClocks
 from api.tables.ratings import Standing
 from api.tables.tournament_model import (
-    CANCELLED, FINISHED, OPEN, RUNNING, Tournament, archived, checked, describe,
+    CANCELLED, FINISHED, OPEN, RUNNING, Tournament, archived, checked, deal_scores, describe,
     timed_out_throughout,
 )
 from api.tables.tournament_pairing import (
@@ -346,14 +348,17 @@ class Tournaments:
         whole round is withdrawn."""
         lower_wins = GAMES[tournament.type].lower_score_wins
         finished = [self.games.load(table["game_id"]) for table in current["tables"]]
+        logs = [self.storage.games.log(stored.id, stored.version) for stored in finished]
         scores = [stored.outcome()["scores"] for stored in finished]
-        earned = matchpoints(scores, lower_wins) if tournament.duplicate else None
+        earned = (matchpoints([[] if log is None else deal_scores(stored, log)
+                               for stored, log in zip(finished, logs)],
+                              tournament.table_size, lower_wins)
+                  if tournament.duplicate else None)
         results = []
-        for index, (table, stored) in enumerate(zip(current["tables"], finished)):
+        for index, (table, stored, log) in enumerate(zip(current["tables"], finished, logs)):
             resigned = [seat for seat, entry in enumerate(stored.seats) if entry.resigned]
             places = places_of(scores[index], lower_wins, resigned)
             points = table_points(places)
-            log = self.storage.games.log(stored.id, stored.version)
             for seat, player in enumerate(table["seats"]):
                 if player is BOT:
                     continue

@@ -35,10 +35,21 @@ def test_a_tournament_made_joined_and_played_from_the_phone(new_page, live_serve
         page.wait_for_timeout(100)
     page.reload()
     expect(page.get_by_role("region", name="Standings")).to_contain_text("Anna")
+    expect(page.get_by_role("region", name="Standings")).to_contain_text(
+        "first place earns 1")
     expect(page.get_by_role("region", name="Round 1")).to_contain_text(
         re.compile(r"Anna, Bo|Bo, Anna"))
     assert layout_problems(page) == []
     page.get_by_role("link", name="Your game").click()
+    page.wait_for_url(re.compile(r"#/game/"))
+
+    page.goto(f"{live_server}/#/")   # the inbox: the tournament's table on top
+    next_games = page.get_by_role("region", name="Your tournaments")
+    expect(next_games).to_contain_text("Friday Swiss: round 1 of 1, your table")
+    expect(page.get_by_role("region", name="My games")).to_contain_text(
+        "Tournament game, round 1")
+    assert layout_problems(page) == []
+    next_games.get_by_role("link").click()
     page.wait_for_url(re.compile(r"#/game/"))
 
     page.goto(f"{live_server}/#/tournaments")
