@@ -27,6 +27,8 @@ addLanguages({
     "tournament.rounds": "Rounds",
     "tournament.cap": "Most players",
     "tournament.duplicate": "Duplicate deals: every table plays the same cards",
+    "tournament.rankByMatchpoints": "Rank by matchpoints (with duplicate deals)",
+    "tournament.roundHours": "Hours for a round",
     "tournament.create": "Create tournament",
     "tournament.join": "Join",
     "tournament.leave": "Leave",
@@ -74,6 +76,8 @@ addLanguages({
     "tournament.rounds": "Kierroksia",
     "tournament.cap": "Enintään pelaajia",
     "tournament.duplicate": "Duplikaattijaot: joka pöytä pelaa samat kortit",
+    "tournament.rankByMatchpoints": "Järjestys vertailupisteiden mukaan (duplikaattijaoissa)",
+    "tournament.roundHours": "Tunteja kierrokselle",
     "tournament.create": "Luo turnaus",
     "tournament.join": "Liity",
     "tournament.leave": "Poistu",
@@ -201,12 +205,20 @@ function createForm(types) {
     h("option", { value, text: t(`tournament.${value}`) })));
   const rounds = h("input", { id: "t-rounds", name: "rounds", type: "number", value: "4", min: "1", max: "20" });
   const cap = h("input", { id: "t-cap", name: "cap", type: "number", value: "16", min: "2", max: "256" });
+  const hours = h("input", { id: "t-hours", name: "round_hours", type: "number", value: "72", min: "1", max: "1440" });
   const duplicate = h("input", { id: "t-duplicate", name: "duplicate", type: "checkbox" });
+  const byMatchpoints = h("input", { id: "t-matchpoints", name: "rank_by", type: "checkbox", disabled: true });
+  duplicate.addEventListener("change", () => {
+    byMatchpoints.disabled = !duplicate.checked;
+    if (!duplicate.checked) byMatchpoints.checked = false;
+  });
   const form = h("form", { class: "card-panel", "aria-labelledby": "t-new" },
     field(t("tournament.name"), name), field(t("tournament.game"), game),
     field(t("tournament.tableSize"), size), field(t("tournament.format"), format),
     field(t("tournament.rounds"), rounds), field(t("tournament.cap"), cap),
+    field(t("tournament.roundHours"), hours),
     h("div", { class: "field check" }, duplicate, h("label", { for: "t-duplicate", text: t("tournament.duplicate") })),
+    h("div", { class: "field check" }, byMatchpoints, h("label", { for: "t-matchpoints", text: t("tournament.rankByMatchpoints") })),
     h("button", { type: "submit", text: t("tournament.create") }));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -214,7 +226,8 @@ function createForm(types) {
       const made = await call("POST", "/tournaments", {
         name: name.value, type: game.value, table_size: Number(size.value), format: format.value,
         rounds: format.value === "swiss" ? Number(rounds.value) : null, cap: Number(cap.value),
-        duplicate: duplicate.checked });
+        round_hours: Number(hours.value), duplicate: duplicate.checked,
+        rank_by: byMatchpoints.checked ? "matchpoints" : "points" });
       location.hash = `#/tournament/${id(made.id)}`;
     } catch (error) {
       handleError(error);
