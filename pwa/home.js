@@ -9,7 +9,7 @@ import { TABLE_BANK } from "./clock.js";
 import { h, staleNote, main, clearError, handleError, setOffline, gameTypes, typeInfo, setPage, timeLeftNode } from "./ui.js";
 import { leaderboardLinks, ratedChoice } from "./leaderboard.js";
 import { invitationList } from "./friends.js";
-import { tournamentsLink } from "./tournaments.js";
+import { tournamentsLink, nextTournamentGames } from "./tournaments.js";
 import { playNowSection } from "./playnow.js";
 
 const PACES = ["none", "5m", "1h", "1d", "3d", "bank"];
@@ -20,12 +20,16 @@ export async function homePage(page, retry) {
   const form = h("form", { class: "card-panel", "aria-labelledby": "new-game" });
   const mine = h("section", { "aria-labelledby": "my-games" }, h("h2", { id: "my-games", text: t("home.mine") }),
     h("p", { class: "muted", text: t("loading") }));
+  const tournaments = h("section", { "aria-labelledby": "next-tournament-games" });
   const lobby = h("section", { "aria-labelledby": "lobby-title" });
   const rules = h("section", { "aria-labelledby": "rules-list" });
   const boards = h("section");
   const create = h("section", { "aria-labelledby": "new-game" }, h("h2", { id: "new-game", text: t("home.new") }), form);
-  setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), mine, create, lobby, rules, boards);
-  page.stop = watchInbox((lines, asOf) => renderInbox(mine, lines, asOf));
+  setPage("", h("h1", { class: "visually-hidden", text: t("app.name") }), tournaments, mine, create, lobby, rules, boards);
+  page.stop = watchInbox((lines, asOf) => {
+    renderInbox(mine, lines, asOf);
+    if (!asOf) nextTournamentGames(tournaments);
+  });
   page.pollNow = refreshInbox;
   let types;
   try {
@@ -69,8 +73,9 @@ function lineStatus(line) {
   return t(`status.${line.status}`);
 }
 
-// The API orders the inbox: invitations first, then the player's turn, then by deadline, then
-// by last activity. Invitations show above the games, with Accept and Decline.
+// The API orders the inbox: a tournament's table in play first, then invitations, then the
+// player's turn, then by deadline, then by last activity. Invitations show above the games,
+// with Accept and Decline.
 function renderInbox(section, allLines, asOf) {
   const lines = allLines.filter((line) => !line.invitation);
   const waiting = lines.filter((line) => line.your_turn).length;
@@ -81,6 +86,8 @@ function renderInbox(section, allLines, asOf) {
   section.append(h("ul", { class: "game-list" }, lines.map((line) => h("li", { class: line.your_turn ? "your-turn" : "" },
     h("a", { href: `#/game/${encodeURIComponent(line.id)}`, class: "game-link" },
       h("span", {}, t("home.open", { title: line.title, status: lineStatus(line) })),
+      line.tournament && line.status !== "finished"
+        ? h("small", { text: t("tournament.inboxLine", { round: line.tournament.round }) }) : null,
       h("small", {}, line.outcome ? result(line) : t("home.with", { names: players(line) }),
         line.your_turn && line.deadline ? [" · ", timeLeftNode(line.deadline)] : null))))));
 }

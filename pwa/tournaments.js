@@ -1,6 +1,6 @@
 // Tournaments (#/tournaments): open ones to join, yours, finished ones, and a new one; a
 // tournament's page (#/tournament/<id>): standings, rounds, tables and links to your games.
-import { t, addLanguages } from "./i18n.js";
+import { t, addLanguages, language } from "./i18n.js";
 import { me, ApiError, OfflineError } from "./api.js";
 import { h, setPage, gameTypes, handleError } from "./ui.js";
 
@@ -27,6 +27,8 @@ addLanguages({
     "tournament.rounds": "Rounds",
     "tournament.cap": "Most players",
     "tournament.duplicate": "Duplicate deals: every table plays the same cards",
+    "tournament.rankByMatchpoints": "Rank by matchpoints (with duplicate deals)",
+    "tournament.roundHours": "Hours for a round",
     "tournament.create": "Create tournament",
     "tournament.join": "Join",
     "tournament.leave": "Leave",
@@ -42,6 +44,15 @@ addLanguages({
     "tournament.bots": "+ {n} bot(s)",
     "tournament.withdrawn": "withdrawn",
     "tournament.entrants": "Entrants",
+    "tournament.pointsNote": "Points: at a table of {n}, first place earns {best}, each place after one less, last 0; tied players share. Equal points are ranked by the points of the opponents each met, then by rating.",
+    "tournament.matchpointsNote": "Matchpoints (duplicate deals): in each deal, you earn 1 for every player who held your cards at another table and scored worse in that deal, and ½ for every one who scored the same.",
+    "tournament.next": "Your tournaments",
+    "tournament.next.playing": "{name}: round {round} of {rounds}, your table",
+    "tournament.next.waiting": "{name}: waiting for round {round}, which starts when the other tables finish, by {when}",
+    "tournament.next.waitingNow": "{name}: round {round} is being paired",
+    "tournament.next.starting": "{name}: starts {when}",
+    "tournament.next.whenFull": "{name}: starts when full",
+    "tournament.inboxLine": "Tournament game, round {round}",
   },
   fi: {
     "tournament.nav": "Turnaukset",
@@ -65,6 +76,8 @@ addLanguages({
     "tournament.rounds": "Kierroksia",
     "tournament.cap": "Enintään pelaajia",
     "tournament.duplicate": "Duplikaattijaot: joka pöytä pelaa samat kortit",
+    "tournament.rankByMatchpoints": "Järjestys vertailupisteiden mukaan (duplikaattijaoissa)",
+    "tournament.roundHours": "Tunteja kierrokselle",
     "tournament.create": "Luo turnaus",
     "tournament.join": "Liity",
     "tournament.leave": "Poistu",
@@ -80,6 +93,15 @@ addLanguages({
     "tournament.bots": "+ {n} botti(a)",
     "tournament.withdrawn": "vetäytynyt",
     "tournament.entrants": "Osallistujat",
+    "tournament.pointsNote": "Pisteet: {n} pelaajan pöydässä ensimmäinen saa {best}, kukin seuraava sija yhden vähemmän, viimeinen 0; tasatilanteessa pisteet jaetaan. Tasapisteissä järjestyksen ratkaisevat kohdattujen vastustajien pisteet, sitten vahvuusluku.",
+    "tournament.matchpointsNote": "Vertailupisteet (duplikaattijaot): jokaisessa jaossa saat 1 jokaisesta, joka piti samoja kortteja toisessa pöydässä ja sai siinä jaossa huonomman tuloksen, ja ½ jokaisesta, joka sai saman.",
+    "tournament.next": "Turnauksesi",
+    "tournament.next.playing": "{name}: kierros {round}/{rounds}, sinun pöytäsi",
+    "tournament.next.waiting": "{name}: odottaa kierrosta {round}, joka alkaa kun muut pöydät ovat valmiita, viimeistään {when}",
+    "tournament.next.waitingNow": "{name}: kierroksen {round} pöytiä jaetaan",
+    "tournament.next.starting": "{name}: alkaa {when}",
+    "tournament.next.whenFull": "{name}: alkaa kun paikat ovat täynnä",
+    "tournament.inboxLine": "Turnauspeli, kierros {round}",
   },
 });
 
@@ -106,6 +128,39 @@ const id = encodeURIComponent;
 // The home page's link.
 export function tournamentsLink() {
   return h("p", {}, h("a", { href: "#/tournaments", text: t("tournament.nav") }));
+}
+
+function when(instant) {
+  return new Date(instant).toLocaleString(language(),
+    { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+function nextText(line) {
+  const vars = { name: line.name, round: line.round, rounds: line.round_count };
+  if (line.status === "playing") return t("tournament.next.playing", vars);
+  if (line.status === "starting") {
+    return line.starts_at ? t("tournament.next.starting", { ...vars, when: when(line.starts_at) })
+      : t("tournament.next.whenFull", vars);
+  }
+  return Date.parse(line.starts_at) > Date.now()
+    ? t("tournament.next.waiting", { ...vars, when: when(line.starts_at) })
+    : t("tournament.next.waitingNow", vars);
+}
+
+// The top of the inbox: the player's next game in each tournament they play in (their table
+// of the round, or the round they wait for); nothing when they play in none.
+export async function nextTournamentGames(section) {
+  let lines;
+  try {
+    lines = await call("GET", "/players/me/tournaments/next");
+  } catch {
+    return; // offline: the inbox below says so
+  }
+  if (!lines.length) { section.replaceChildren(); return; }
+  section.replaceChildren(h("h2", { id: "next-tournament-games", text: t("tournament.next") }),
+    h("ul", { class: "game-list" }, lines.map((line) => h("li", { class: line.status === "playing" ? "your-turn" : "" },
+      h("a", { class: "game-link", href: line.game_id ? `#/game/${id(line.game_id)}` : `#/tournament/${id(line.tournament_id)}`,
+        text: nextText(line) })))));
 }
 
 function statusText(tournament) {
@@ -150,12 +205,20 @@ function createForm(types) {
     h("option", { value, text: t(`tournament.${value}`) })));
   const rounds = h("input", { id: "t-rounds", name: "rounds", type: "number", value: "4", min: "1", max: "20" });
   const cap = h("input", { id: "t-cap", name: "cap", type: "number", value: "16", min: "2", max: "256" });
+  const hours = h("input", { id: "t-hours", name: "round_hours", type: "number", value: "72", min: "1", max: "1440" });
   const duplicate = h("input", { id: "t-duplicate", name: "duplicate", type: "checkbox" });
+  const byMatchpoints = h("input", { id: "t-matchpoints", name: "rank_by", type: "checkbox", disabled: true });
+  duplicate.addEventListener("change", () => {
+    byMatchpoints.disabled = !duplicate.checked;
+    if (!duplicate.checked) byMatchpoints.checked = false;
+  });
   const form = h("form", { class: "card-panel", "aria-labelledby": "t-new" },
     field(t("tournament.name"), name), field(t("tournament.game"), game),
     field(t("tournament.tableSize"), size), field(t("tournament.format"), format),
     field(t("tournament.rounds"), rounds), field(t("tournament.cap"), cap),
+    field(t("tournament.roundHours"), hours),
     h("div", { class: "field check" }, duplicate, h("label", { for: "t-duplicate", text: t("tournament.duplicate") })),
+    h("div", { class: "field check" }, byMatchpoints, h("label", { for: "t-matchpoints", text: t("tournament.rankByMatchpoints") })),
     h("button", { type: "submit", text: t("tournament.create") }));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -163,7 +226,8 @@ function createForm(types) {
       const made = await call("POST", "/tournaments", {
         name: name.value, type: game.value, table_size: Number(size.value), format: format.value,
         rounds: format.value === "swiss" ? Number(rounds.value) : null, cap: Number(cap.value),
-        duplicate: duplicate.checked });
+        round_hours: Number(hours.value), duplicate: duplicate.checked,
+        rank_by: byMatchpoints.checked ? "matchpoints" : "points" });
       location.hash = `#/tournament/${id(made.id)}`;
     } catch (error) {
       handleError(error);
@@ -177,7 +241,9 @@ export async function tournamentPage(tournamentId) {
   const player = me();
   const mine = player ? player.id : null;
   const names = new Map(shown.entrants_list.map((entrant) => [entrant.player_id, entrant.name]));
-  const byRank = shown.rank_by === "matchpoints";
+  // What the standings rank by first; with duplicate deals, the other score beside it.
+  const scores = shown.rank_by === "matchpoints" ? ["matchpoints", "points"]
+    : shown.duplicate ? ["points", "matchpoints"] : ["points"];
   const act = async (method) => {
     try {
       await call(method, `/tournaments/${id(tournamentId)}/entrants${method === "DELETE" ? "/me" : ""}`,
@@ -198,11 +264,13 @@ export async function tournamentPage(tournamentId) {
     h("h2", { id: "t-standings", text: t("tournament.standings") }),
     h("table", { class: "leaderboard" },
       h("thead", {}, h("tr", {}, [t("tournament.rank"), t("tournament.player"),
-        t(byRank ? "tournament.matchpoints" : "tournament.points")].map((text) => h("th", { scope: "col", text })))),
+        ...scores.map((score) => t(`tournament.${score}`))].map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, shown.standings.map((line) => h("tr", { class: line.player_id === mine ? "mine" : "" },
         h("td", { text: String(line.rank) }),
         h("th", { scope: "row", text: (line.name || "?") + (line.withdrawn ? ` (${t("tournament.withdrawn")})` : "") }),
-        h("td", { text: String(byRank ? line.matchpoints : line.points) }))))));
+        scores.map((score) => h("td", { text: String(line[score]) })))))),
+    h("p", { class: "muted", text: t("tournament.pointsNote", { n: shown.table_size, best: shown.table_size - 1 }) }),
+    shown.duplicate ? h("p", { class: "muted", text: t("tournament.matchpointsNote") }) : "");
   const rounds = [...shown.rounds].reverse().map((round) => h("section", { "aria-labelledby": `t-round-${round.number}` },
     h("h2", { id: `t-round-${round.number}`, text: t(round.over ? "tournament.roundOver" : "tournament.round", { n: round.number }) }),
     h("ul", { class: "plain-list link-list" }, round.tables.map((table, index) => h("li", {},

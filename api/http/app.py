@@ -28,7 +28,8 @@ API_PREFIX = "/api/v1"
 RESOURCES = ("players", "players.passkeys", "players.clock", "players.friends",
              "players.webhook", "players.profile", "players.directory", "seeks", "stream", "push",
              "games", "games.seat", "games.chat", "games.preselection", "games.leaderboard",
-             "games.stream", "games.analysis", "tournaments", "open_data")
+             "games.stream", "games.analysis", "tournaments", "open_data",
+             "players.tournaments")
 
 
 class PoytaApi(Api):

@@ -1,6 +1,7 @@
 """The game store: one client of the game's Redis (or Redis Cluster), shared by the stores of
-each keyspace; and the record's PostgreSQL (`finished`, None when no DATABASE_URL is given:
-then nothing is archived; `player_record`, what players own, kept there and cached here)."""
+each keyspace; and the record's PostgreSQL (`finished` games and `finished_tournaments`, None
+when no DATABASE_URL is given: then nothing is archived; `player_record`, what players own,
+kept there and cached here)."""
 from __future__ import annotations
 
 from redis import Redis
@@ -12,6 +13,7 @@ from api.storage.chat import ChatStore
 from api.storage.digests import Digests
 from api.storage.directory import DirectoryStore
 from api.storage.finished_games import FinishedGames
+from api.storage.finished_tournaments import FinishedTournaments
 from api.storage.friends import FriendStore
 from api.storage.games import MAX_LOG_ACTIONS, GameStore
 from api.storage.lobby import LobbyStore
@@ -34,6 +36,8 @@ class Storage:
         self.finished = FinishedGames(database_url) if database_url else None
         self.player_record = PlayerRecord(redis, database_url, retention_seconds, game_types,
                                           keep_everyone)
+        self.finished_tournaments = (FinishedTournaments(database_url) if database_url
+                                     else None)
         self.archive_outbox = ArchiveOutbox(redis)
         self.games = GameStore(redis, retention_seconds, max_log_actions)
         self.players = PlayerStore(redis, retention_seconds, self.player_record)

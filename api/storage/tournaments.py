@@ -67,3 +67,8 @@ class TournamentStore:
 
     def settled(self, tournament_id: str) -> None:
         self.redis.zrem(keys.TOURNAMENTS_DUE, tournament_id)
+
+    def keep_hot(self, tournament_id: str, seconds: int) -> None:
+        """An archived tournament: Redis keeps its document only `seconds` more (or less, if it
+        was to go sooner)."""
+        self.redis.expire(keys.tournament(tournament_id), seconds, lt=True)

@@ -37,6 +37,7 @@ from api.tables.reminders import Reminders
 from api.tables.seating import Seating
 from api.tables.seeks import Seeks
 from api.tables.streams import Streams
+from api.tables.tournament_lists import TournamentLists
 from api.tables.tournaments import Tournaments
 from api.tables.views import Watching
 from api.tables.webhooks import Webhooks
@@ -82,3 +83,6 @@ class Tables:
         self.directory = Directory(self.storage)
         self.profiles = Profiles(self.storage)
         self.tournaments = Tournaments(self.games, self.clocks, self.play, self.seating.paces)
+        self.tournament_lists = TournamentLists(self.storage.tournaments,
+                                                self.storage.finished_tournaments,
+                                                self.storage.games, self.games.clock)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+from api.storage.finished_tournaments import ArchivedTournament
 from api.tables.errors import Unprocessable
 from api.tables.model import Player, iso
 from api.tables.tournament_pairing import (BOT, ROUND_ROBIN_MOST, Record, standing_key,
@@ -51,6 +52,7 @@ class Tournament:
     records: dict[str, dict] = field(default_factory=dict)    # player -> Record's fields
     schedule: list | None = None       # a round robin's every round, drawn at the start
     played: list[dict] = field(default_factory=list)          # the rounds so far
+    finished: float | None = None      # when its last round was scored
     version: int = 0
 
     def to_json(self) -> str:
@@ -78,14 +80,27 @@ class Tournament:
 
 def round_state(storage, game_tournament: dict) -> tuple[bool, int | None]:
     """Of a tournament game's round (`game_tournament`: its meta's): whether the round is over,
-    and its duplicate seed (None without duplicate deals). A tournament no longer kept is over."""
+    and its duplicate seed (None without duplicate deals), from Redis or, once it let the
+    tournament go, the record. A tournament kept nowhere is over."""
     found = storage.tournaments.load(game_tournament["id"])
+    if found is None and storage.finished_tournaments is not None:
+        found = storage.finished_tournaments.find(game_tournament["id"])
     if found is None:
         return True, None
     played, number = json.loads(found[1])["played"], game_tournament["round"]
     if number > len(played):
         return False, None
     return played[number - 1]["over"], played[number - 1].get("seed")
+
+
+def deal_scores(stored, log) -> list[list[float] | None]:
+    """Each deal's scores of a finished game (None for a deal it ended in the middle of), as
+    its record gives them: the game replayed from its seed and log, keeping its deals."""
+    game, meta = stored.game, stored.meta
+    state = game.new_game(meta.players, meta.options, stored.state["seed"], True)
+    for entry in log.actions:
+        game.apply_action(state, entry["seat"], entry["action"])
+    return [deal.get("scores") for deal in game.record(state)["deals"]]
 
 
 def timed_out_throughout(log, seat: int) -> bool:
@@ -138,6 +153,18 @@ def checked(paces: dict, type: str, table_size: int, rounds: int | None, format:
     if rank_by not in RANKINGS or (rank_by == "matchpoints" and not duplicate):
         raise Unprocessable("rank_by is 'points', or 'matchpoints' with duplicate deals")
     return {"options": options, "round_seconds": seconds, "bot_level": level}
+
+
+def archived(tournament: Tournament) -> ArchivedTournament:
+    """A finished tournament as the record keeps it: its document, and the entrants and game
+    ids copied out of it for the record's queries."""
+    return ArchivedTournament(
+        tournament_id=tournament.id, finished_at=tournament.finished or tournament.created,
+        name=tournament.name, game_type=tournament.type, public=tournament.public,
+        version=tournament.version, entrants=list(tournament.entrants),
+        game_ids=[table["game_id"] for played in tournament.played
+                  for table in played["tables"]],
+        document=tournament.to_json())
 
 
 def summary(tournament: Tournament, player: Player | None) -> dict:

@@ -24,9 +24,12 @@ counts of meetings most even: the least sum over pairs of the square of their me
 **Scoring.** Placement points at a table of `size` seats: place p earns size - p (4 seats:
 3/2/1/0); seats tied for a place share the points of the places they cover (two tied second of
 four: (2 + 1) / 2 each). Standings: by points, then the sum of the points of every opponent met
-(bots aside), then rating, then player id. Duplicate deals score matchpoints: a seat earns 1 for
-each other seat of the same number at a table of the same size in the round (who held the same
-cards) whose score it beat, and 1/2 for each it tied.
+(bots aside), then rating, then player id. Duplicate deals score matchpoints deal by deal, as
+duplicate bridge scores its boards: in each deal, a seat earns 1 for each seat of the same number
+at another table of the round (who held the same cards in that deal) whose score of the deal it
+beat, and 1/2 for each it tied; a table whose game ended before a deal (or in the middle of it)
+takes no part in that deal's comparisons. A seat's matchpoints of the round are the sum over its
+deals.
 """
 from __future__ import annotations
 
@@ -225,23 +228,25 @@ def places_of(scores: Sequence[float], lower_wins: bool, last: Iterable[int] = (
             for key in keys]
 
 
-def matchpoints(scores_by_table: Sequence[Sequence[float]], lower_wins: bool
-                ) -> list[list[float]]:
-    """Each seat's matchpoints against the same seat of every other table (same size, same
-    deals)."""
+def matchpoints(deals_by_table: Sequence[Sequence[Sequence[float] | None]], seats: int,
+                lower_wins: bool) -> list[list[float]]:
+    """Each seat's matchpoints of the round, from each table's scores of each deal it played
+    (`deals_by_table[table][deal][seat]`; None for a deal not played to its end): every deal
+    compared with the same deal and seat at every other table (same size, same deals)."""
     result = []
-    for table, scores in enumerate(scores_by_table):
-        row = []
-        for seat, score in enumerate(scores):
-            earned = 0.0
-            for other, other_scores in enumerate(scores_by_table):
-                if other == table or seat >= len(other_scores):
+    for table, deals in enumerate(deals_by_table):
+        row = [0.0] * seats
+        for deal, scores in enumerate(deals):
+            if scores is None:
+                continue
+            for other, other_deals in enumerate(deals_by_table):
+                if other == table or deal >= len(other_deals) or other_deals[deal] is None:
                     continue
-                theirs = other_scores[seat]
-                if theirs == score:
-                    earned += 0.5
-                elif (score < theirs) == lower_wins:
-                    earned += 1.0
-            row.append(earned)
+                for seat, score in enumerate(scores):
+                    theirs = other_deals[deal][seat]
+                    if theirs == score:
+                        row[seat] += 0.5
+                    elif (score < theirs) == lower_wins:
+                        row[seat] += 1.0
         result.append(row)
     return result

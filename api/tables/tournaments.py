@@ -19,17 +19,24 @@ game finishes (the commit's consequence `TournamentGameFinished`), when the last
 and by the sweeper for every tournament whose start or round deadline has passed (the due-set of
 tournaments), which also catches a job lost with a dead process.
 
-**Where it is kept.** In Redis, for the store's retention, renewed by every change: the system of
-record should take a tournament once finished (its document: entrants, rounds with their tables,
-game ids, seeds and results, and the standings) beside the games it names, as it takes finished
-games; a running tournament stays in Redis, where its job compares and sets it.
+**Where it is kept.** In Redis while it is open or running, renewed by every change: its job
+compares and sets it there. Once finished, the record (PostgreSQL) takes it for good: its
+document (entrants, rounds with their tables, game ids, seeds and results, and the records the
+standings are ranked by), beside the games it names, which the archive takes as it takes every
+finished game (`api.tables.archive`). The job that finishes it archives it, then Redis keeps it
+only for the hot window (`POYTA_HOT_DAYS`); until the record has it, the tournament stays in
+the due-set, so a worker dying, or a database away, leaves it for the sweeper to archive again
+(the insert is idempotent on its id). Reading, listing and a game's round state then find it in
+the record.
 
 **Withdrawal.** A player who leaves a running tournament resigns their seat in the round's game
 (as today: a bot plays it on) and is paired no more; so is a player who made no move of their
 own in a whole round (every move of their seat a time-out or a stand-in's).
 
 **Duplicate deals.** Every table of a round (all of one size) is dealt from the round's one
-seed, so seat k holds the same cards, in the same position, at every table; each table seats
+seed, so seat k holds the same cards, in the same position, at every table, deal by deal (each
+deal is shuffled from the seed and its number alone); matchpoints compare each deal's scores
+(`api.tables.tournament_pairing.matchpoints`); each table seats
 its players in its own secret order (drawn when the round is paired, never shown: a table's
 players are listed in standing order, and tournament games are private). This limits what one
 player can learn or arrange: nobody knows before the round who will hold which hand, and the
@@ -46,6 +53,7 @@ import random
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 
+from api.storage.sql import DATABASE_ERRORS
 from api.tables import turns
 from api.tables.errors import Conflict, Forbidden, NotFound, Unprocessable
 from api.tables.games import Games
@@ -54,8 +62,8 @@ from api.tables.play import Play
 from api.tables.player_clock import PlayerClocks
 from api.tables.ratings import Standing
 from api.tables.tournament_model import (
-    CANCELLED, FINISHED, LISTS, OPEN, RUNNING, Tournament, checked, describe,
-    summary, timed_out_throughout,
+    CANCELLED, FINISHED, OPEN, RUNNING, Tournament, archived, checked, deal_scores, describe,
+    timed_out_throughout,
 )
 from api.tables.tournament_pairing import (
     BOT, matchpoints, places_of, round_robin, standing_order, swiss_round, table_points,
@@ -64,7 +72,6 @@ from rules import GAMES
 
 LOOK_AGAIN = 60.0      # seconds after a due time at which the sweeper looks again
 LEASE_SECONDS = 60     # a table's game in the making (a few milliseconds); a dead maker's lapses
-LISTED = 50
 CAS_ATTEMPTS = 20
 MAKERS = 16            # games of a round made at once
 
@@ -78,6 +85,8 @@ class Tournaments:
         self.paces = paces
         self.storage = games.storage
         self.store = games.storage.tournaments
+        self.record = games.storage.finished_tournaments   # None without a database
+        self.hot_seconds = games.settings.hot_seconds
         self.jobs = games.jobs
         self.clock = games.clock
 
@@ -106,35 +115,16 @@ class Tournaments:
         return describe(tournament, player)
 
     def load(self, tournament_id: str) -> Tournament:
+        """From Redis, or the record once Redis let a finished tournament go."""
         found = self.store.load(tournament_id)
+        if found is None and self.record is not None:
+            found = self.record.find(tournament_id)
         if found is None:
             raise NotFound(f"no tournament {tournament_id!r}")
         return Tournament.from_json(found[1], found[0])
 
     def get(self, tournament_id: str, player: Player | None) -> dict:
         return describe(self.load(tournament_id), player)
-
-    def listed(self, which: str, player: Player | None) -> list[dict]:
-        if which not in LISTS:
-            raise Unprocessable(f"list one of {', '.join(LISTS)}")
-        if which == "mine":
-            if player is None:
-                raise Unprocessable("sign in to list your tournaments")
-            ids = self.store.of_player(player.id, LISTED)
-        else:
-            ids = self.store.newest(LISTED * 4)
-        found = []
-        for tournament_id in ids:
-            loaded = self.store.load(tournament_id)
-            if loaded is None:
-                continue
-            tournament = Tournament.from_json(loaded[1], loaded[0])
-            if which == "open" and (tournament.status != OPEN or not tournament.public):
-                continue
-            if which == "finished" and (tournament.status != FINISHED or not tournament.public):
-                continue
-            found.append(summary(tournament, player))
-        return found[:LISTED]
 
     # --- entering and leaving -------------------------------------------------------------------
     def join(self, tournament_id: str, player: Player, invite: str | None = None) -> dict:
@@ -224,8 +214,21 @@ class Tournaments:
             deadline = tournament.current()["deadline"]
             self.store.mark_due(tournament.id, now + LEASE_SECONDS if not made
                                 else max(deadline, now) + LOOK_AGAIN)
+        elif tournament.status == FINISHED and self.record is not None:
+            self._archive(tournament)
         elif tournament.status in (FINISHED, CANCELLED):
             self.store.settled(tournament.id)
+
+    def _archive(self, tournament: Tournament) -> None:
+        """The finished tournament into the record, once; then Redis keeps it for the hot
+        window. It stays due until the record has it, for the sweeper to try again."""
+        self.store.mark_due(tournament.id, self.clock.now() + LOOK_AGAIN)
+        try:
+            self.record.archive(archived(tournament))
+        except DATABASE_ERRORS:
+            return
+        self.store.keep_hot(tournament.id, self.hot_seconds)
+        self.store.settled(tournament.id)
 
     def _step(self, tournament: Tournament) -> None:
         """One change of the tournament's document, whichever is due (none when nothing is)."""
@@ -246,6 +249,7 @@ class Tournaments:
             self._score(tournament, current)
             if len(tournament.played) >= tournament.rounds or len(tournament.active()) < 2:
                 tournament.status = FINISHED
+                tournament.finished = now
             else:
                 self._pair(tournament, now)
 
@@ -344,14 +348,17 @@ class Tournaments:
         whole round is withdrawn."""
         lower_wins = GAMES[tournament.type].lower_score_wins
         finished = [self.games.load(table["game_id"]) for table in current["tables"]]
+        logs = [self.storage.games.log(stored.id, stored.version) for stored in finished]
         scores = [stored.outcome()["scores"] for stored in finished]
-        earned = matchpoints(scores, lower_wins) if tournament.duplicate else None
+        earned = (matchpoints([[] if log is None else deal_scores(stored, log)
+                               for stored, log in zip(finished, logs)],
+                              tournament.table_size, lower_wins)
+                  if tournament.duplicate else None)
         results = []
-        for index, (table, stored) in enumerate(zip(current["tables"], finished)):
+        for index, (table, stored, log) in enumerate(zip(current["tables"], finished, logs)):
             resigned = [seat for seat, entry in enumerate(stored.seats) if entry.resigned]
             places = places_of(scores[index], lower_wins, resigned)
             points = table_points(places)
-            log = self.storage.games.log(stored.id, stored.version)
             for seat, player in enumerate(table["seats"]):
                 if player is BOT:
                     continue

@@ -104,6 +104,9 @@ def summary(stored: StoredGame, player_id: str | None) -> dict:
         "outcome": outcome,
         "your_place": _your_place(stored, outcome, seat),
         "invitation": invitation(stored, player_id) if seat is None else None,
+        "tournament": ({"id": stored.meta.tournament["id"],
+                        "round": stored.meta.tournament["round"]}
+                       if stored.meta.tournament else None),
     }
 
 
@@ -175,8 +178,8 @@ class Watching:
             raise Forbidden("this game is private: only its players may watch it")
 
     def inbox(self, player: Player) -> list[dict]:
-        """The player's games: invitations first, then their turn, then by deadline, then by
-        last activity."""
+        """The player's games: a tournament's game in play first (the table of its round),
+        then invitations, then their turn, then by deadline, then by last activity."""
         lines, gone = [], []
         for game_id in self.storage.players.game_ids(player.id):
             stored = self.games.find(game_id)
@@ -186,7 +189,9 @@ class Watching:
             else:
                 lines.append(summary(stored, player.id))
         self.storage.players.forget_games(player.id, gone)
-        return sorted(lines, key=lambda line: (line["invitation"] is None, not line["your_turn"],
+        return sorted(lines, key=lambda line: (line["tournament"] is None
+                                               or line["status"] == FINISHED,
+                                               line["invitation"] is None, not line["your_turn"],
                                                line["status"] == FINISHED,
                                                line["deadline"] or FAR_FUTURE,
                                                _descending(line["updated"])))

@@ -184,7 +184,7 @@ def test_a_duplicate_round_deals_every_table_the_same_cards(clocked_client, cloc
     players = field(client, 8, "Dup")
     ids = list(players)
     made = create(client, players[ids[0]], name="Dup", type="sixnimmt", table_size=4, rounds=1,
-                  cap=8, options={"threshold": 1}, pace="1h", duplicate=True,
+                  cap=8, options={"threshold": 50}, pace="1h", duplicate=True,
                   rank_by="matchpoints")
     for player in ids:
         client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},
@@ -232,18 +232,23 @@ def test_a_duplicate_round_deals_every_table_the_same_cards(clocked_client, cloc
     seed = state["rounds"][0]["seed"]
     assert seed is not None
     rounds = records_of(client, state, players)
-    scores = []
+    deals = []
     for table in rounds[0]:
         record = table["record"]
         assert record["seed"] == seed and record["tournament"]["round_seed"] == seed
-        assert record["deals"][0]["hands"] == rounds[0][0]["record"]["deals"][0]["hands"]
-        scores.append(record["outcome"]["scores"])
+        for mine, theirs in zip(record["deals"], rounds[0][0]["record"]["deals"]):
+            assert mine["hands"] == theirs["hands"]   # deal by deal, the same cards
+        deals.append([deal["scores"] for deal in record["deals"]])
     standings = {line["player_id"]: line for line in state["standings"]}
     for index, table in enumerate(rounds[0]):
+        other = deals[1 - index]
         for seat, player in enumerate(table["seats"]):
-            theirs = scores[1 - index][seat]
-            mine = scores[index][seat]
-            expected = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+            expected = 0.0   # each deal against the same seat's deal at the other table
+            for deal, mine in enumerate(deals[index]):
+                theirs = other[deal] if deal < len(other) else None
+                if mine is not None and theirs is not None:
+                    expected += (1.0 if mine[seat] < theirs[seat]
+                                 else 0.5 if mine[seat] == theirs[seat] else 0.0)
             assert standings[player]["matchpoints"] == expected
     order = [line["matchpoints"] for line in state["standings"]]
     assert order == sorted(order, reverse=True)
@@ -398,3 +403,111 @@ def test_a_private_tournament_is_joined_with_its_invite_and_left_before_the_star
     left = client.delete(f"{entrants}/me", headers=guest)
     assert left.status_code == 200 and left.get_json()["entrants"] == 0
     assert client.delete(f"{entrants}/me", headers=guest).status_code == 409
+
+
+def test_a_finished_tournament_is_kept_in_the_record_and_read_from_it_once_redis_lets_go(
+        clocked_client, clock, run_worker, redis, database, monkeypatch):
+    import psycopg
+
+    from api.storage import connections, keys
+    from api.tables import Tables
+    monkeypatch.setenv("POYTA_HOT_DAYS", repr(600 / 86400))   # the jobs keep it ten minutes
+    client = clocked_client
+    players = field(client, 4, "Kept")
+    ids = list(players)
+    made = create(client, players[ids[0]], name="Kept", type="sixnimmt", table_size=4,
+                  rounds=1, cap=4, options={"threshold": 1}, pace="1h", duplicate=True)
+    enter_all(client, made["id"], players)
+    finished = play_out(client, clock, run_worker, made["id"], players, set(),
+                        random.Random(4))
+    assert finished["status"] == "finished"
+    store = connections.store_client(connections.settings())
+    assert 0 < store.ttl(keys.tournament(made["id"])) <= 600
+    assert made["id"] not in [each.decode() for each in store.zrange(keys.TOURNAMENTS_DUE, 0, -1)]
+    with psycopg.connect(database) as connection:
+        row = connection.execute(
+            "SELECT name, entrants, game_ids FROM finished_tournaments WHERE tournament_id = %s",
+            (made["id"],)).fetchone()
+    game_id = finished["rounds"][0]["tables"][0]["game_id"]
+    assert row == ("Kept", ids, [game_id])
+    me = players[ids[1]]
+    before = tournament(client, made["id"], me)
+    record_before = client.get(f"/api/v1/games/{game_id}/record", headers=me).get_json()
+    assert record_before["tournament"]["round_seed"] == finished["rounds"][0]["seed"]
+
+    # Run again (a job repeated, a finished game's late job): archived once, nothing changes.
+    tables = Tables(store, queue_redis=redis)
+    assert tables.tournaments.move_on(made["id"]) == "finished"
+    store.delete(keys.tournament(made["id"]), keys.player_tournaments(ids[1]))
+    assert tournament(client, made["id"], me) == before
+    assert client.get(f"/api/v1/games/{game_id}/record", headers=me).get_json() == record_before
+    mine = client.get("/api/v1/tournaments?list=mine", headers=me).get_json()
+    assert [line["id"] for line in mine] == [made["id"]] and mine[0]["entered"]
+    listed = client.get("/api/v1/tournaments?list=finished").get_json()
+    assert [line["id"] for line in listed] == [made["id"]]
+    assert tables.tournaments.move_on(made["id"]) == "gone"
+    assert client.post(f"/api/v1/tournaments/{made['id']}/entrants", json={},
+                       headers=players[ids[0]]).status_code == 409
+
+
+def next_games(client, headers):
+    answer = client.get("/api/v1/players/me/tournaments/next", headers=headers)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def test_the_next_tournament_game_heads_the_inbox_or_the_round_waited_for(clocked_client,
+                                                                          clock, run_worker):
+    client = clocked_client
+    players = field(client, 8, "Next")
+    ids = list(players)
+    assert client.get("/api/v1/players/me/tournaments/next").status_code == 401
+    starts = clock.now() + 5 * HOUR
+    later = create(client, players[ids[0]], name="Later", type="sixnimmt", table_size=4,
+                   rounds=1, cap=8, starts_at=_iso(starts))
+    made = create(client, players[ids[0]], name="Next", type="sixnimmt", table_size=4,
+                  rounds=2, cap=8, options={"threshold": 1}, pace="1h", round_hours=24)
+    assert client.post(f"/api/v1/tournaments/{later['id']}/entrants", json={},
+                       headers=players[ids[0]]).status_code == 200
+    assert [(line["name"], line["status"], line["starts_at"])
+            for line in next_games(client, players[ids[0]])] == [
+        ("Later", "starting", datetime.fromtimestamp(int(starts), timezone.utc).isoformat())]
+    # a game of their own, their turn in it, made before the tournament's
+    own = client.post("/api/v1/games", headers=players[ids[0]], json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}]})
+    assert own.status_code == 201, own.get_json()
+    enter_all(client, made["id"], players)
+    run_worker()
+    first = tournament(client, made["id"])["rounds"][0]
+    table = next(table for table in first["tables"] if ids[0] in table["players"])
+    lines = next_games(client, players[ids[0]])
+    assert [(line["name"], line["status"]) for line in lines] == [("Next", "playing"),
+                                                                  ("Later", "starting")]
+    assert lines[0]["game_id"] == table["game_id"] and lines[0]["round"] == 1
+    assert lines[0]["round_count"] == 2 and lines[0]["deadline"] == first["deadline"]
+    inbox = client.get("/api/v1/players/me/games", headers=players[ids[0]]).get_json()
+    assert inbox[0]["id"] == table["game_id"]
+    assert inbox[0]["tournament"] == {"id": made["id"], "round": 1}
+    assert inbox[1]["id"] == own.get_json()["id"] and inbox[1]["tournament"] is None
+
+    # their table finishes first: they wait for round 2, which starts by the round's deadline
+    rng = random.Random(5)
+    for _ in range(200):
+        for player in table["players"]:
+            view = client.get(f"/api/v1/games/{table['game_id']}",
+                              headers=players[player]).get_json()
+            if view["status"] == "active" and view["your_seat"] in view["to_act"]:
+                client.post(f"/api/v1/games/{table['game_id']}/actions",
+                            json={"action": rng.choice(view["legal_actions"])},
+                            headers=players[player])
+        run_worker()
+        if client.get(f"/api/v1/games/{table['game_id']}", headers=players[ids[0]]
+                      ).get_json()["status"] == "finished":
+            break
+    waiting = next_games(client, players[ids[0]])[0]
+    assert (waiting["status"], waiting["round"], waiting["game_id"], waiting["starts_at"]) == (
+        "waiting", 2, None, first["deadline"])
+    inbox = client.get("/api/v1/players/me/games", headers=players[ids[0]]).get_json()
+    assert inbox[0]["id"] == own.get_json()["id"]   # a finished tournament game goes down
+    other = next(player for player in ids if player not in table["players"])
+    assert next_games(client, players[other])[0]["status"] == "playing"

@@ -106,10 +106,24 @@ def test_standings_by_points_then_opponents_points_then_rating():
     assert standing_order(records) == ["a", "b", "c", "d", "f", "e"]
 
 
-@given(st.lists(st.lists(st.integers(min_value=0, max_value=9), min_size=3, max_size=3),
-                min_size=1, max_size=6), st.booleans())
-def test_matchpoints_share_out_every_comparison(scores, lower_wins):
-    points = matchpoints(scores, lower_wins)
-    tables = len(scores)
+DEAL = st.lists(st.integers(min_value=0, max_value=9), min_size=3, max_size=3)
+
+
+@given(st.lists(st.lists(st.one_of(st.none(), DEAL), max_size=4), min_size=1, max_size=6),
+       st.booleans())
+def test_matchpoints_share_out_every_comparison_of_every_deal(deals, lower_wins):
+    """Each deal played to its end at k tables shares out k (k - 1) / 2 matchpoints per seat."""
+    points = matchpoints(deals, 3, lower_wins)
+    played = [sum(1 for table in deals if deal < len(table) and table[deal] is not None)
+              for deal in range(max(map(len, deals)))]
     for seat in range(3):
-        assert sum(row[seat] for row in points) == tables * (tables - 1) / 2
+        assert sum(row[seat] for row in points) == sum(k * (k - 1) / 2 for k in played)
+
+
+def test_matchpoints_compare_deal_by_deal_with_the_same_seat():
+    # Two tables, lower wins: deal 1 seat 0 beats (2 < 5), seat 1 ties; deal 2 only the first
+    # table finished, so it counts for nobody; a third table played none to its end.
+    first = [[2, 4], [1, 1]]
+    second = [[5, 4], None]
+    assert matchpoints([first, second, []], 2, True) == [[1.0, 0.5], [0.0, 0.5], [0.0, 0.0]]
+    assert matchpoints([first, second], 2, False) == [[0.0, 0.5], [1.0, 0.5]]

@@ -121,6 +121,11 @@ class InvitationSchema(Schema):
                             metadata={"description": "Who asks you to play"})
 
 
+class GameTournamentSchema(Schema):
+    id = fields.String(metadata={"description": "Opens getTournament"})
+    round = fields.Integer()
+
+
 class GameSummarySchema(Schema):
     id = fields.String()
     type = fields.String()
@@ -140,6 +145,9 @@ class GameSummarySchema(Schema):
     invitation = fields.Nested(InvitationSchema, allow_none=True, metadata={
         "description": "A seat this waiting game keeps for you (a challenge or a rematch); "
                        "null otherwise"})
+    tournament = fields.Nested(GameTournamentSchema, allow_none=True, metadata={
+        "description": "The tournament and round this game is a table of; null otherwise. The "
+                       "inbox lists a tournament's game in play first"})
 
 
 class EventsSchema(Schema):

@@ -39,7 +39,7 @@ class Tournaments(MethodView):
     @blp.response(200, TournamentSummarySchema(many=True))
     def get(self, query):
         """Tournaments: open ones, yours, or finished ones, the newest first"""
-        return tables().tournaments.listed(query["list"], current_player(required=False))
+        return tables().tournament_lists.listed(query["list"], current_player(required=False))
 
 
 @blp.route("/tournaments/<string:tournament_id>")

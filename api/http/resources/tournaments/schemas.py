@@ -102,7 +102,10 @@ class StandingSchema(Schema):
     name = fields.String(allow_none=True)
     points = fields.Float(metadata={"description": "Placement points: n - place at a table of "
                                                    "n, shared by ties"})
-    matchpoints = fields.Float()
+    matchpoints = fields.Float(metadata={
+        "description": "Duplicate deals: in each deal, 1 for each player who held the same "
+                       "cards at another table and scored worse in it, 1/2 for each equal; "
+                       "summed over every deal of every round"})
     opponents_points = fields.Float(metadata={
         "description": "The first tie-break: the points (or matchpoints, as the tournament "
                        "ranks) of every opponent met"})
