@@ -21,7 +21,9 @@ from api.http import create_app
 from api.devtools.embedded_redis import start_embedded
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
 from worker.runner import PromptWorker
-from postgres_servers import database, database_url, postgres  # noqa: F401 (fixtures)
+from postgres_servers import (  # noqa: F401 (fixtures)
+    database, database_url, emptying_connection, postgres,
+)
 from redis_servers import (  # noqa: F401 (fixtures)
     connect_store, queue_redis_url, store_settings, valkey_cluster,
 )

@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from api.devtools.embedded_postgres import EmbeddedPostgres
@@ -36,8 +37,24 @@ def database_url(postgres):
     return url
 
 
+@pytest.fixture(scope="session")
+def emptying_connection(database_url):
+    """One connection a session empties the database over (a test may restart the server)."""
+    holder = {}
+    yield holder
+    if holder:
+        holder["connection"].close()
+
+
 @pytest.fixture
-def database(database_url):
+def database(database_url, emptying_connection):
     """The database, every table of the schema emptied."""
-    sql.empty(database_url)
+    connection = emptying_connection.get("connection")
+    if connection is None or connection.closed or connection.broken:
+        connection = emptying_connection["connection"] = psycopg.connect(database_url, autocommit=True)
+    try:
+        sql.empty_over(connection)
+    except psycopg.OperationalError:  # the server was restarted since: connect again
+        connection = emptying_connection["connection"] = psycopg.connect(database_url, autocommit=True)
+        sql.empty_over(connection)
     return database_url
