@@ -1,6 +1,6 @@
 """The game store: one client of the game's Redis (or Redis Cluster), shared by the stores of
-each keyspace; and the record's PostgreSQL (`finished`, None when no DATABASE_URL is given:
-then nothing is archived)."""
+each keyspace; and the record's PostgreSQL (`finished` and `archived_analyses`, None when no
+DATABASE_URL is given: then nothing is archived)."""
 from __future__ import annotations
 
 from redis import Redis
@@ -8,6 +8,7 @@ from redis import Redis
 from api.storage.addresses import AddressGames
 from api.storage.analyses import AnalysisStore
 from api.storage.archive_outbox import ArchiveOutbox
+from api.storage.archived_analyses import ArchivedAnalyses
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
 from api.storage.directory import DirectoryStore
@@ -30,6 +31,7 @@ class Storage:
                  max_log_actions: int = MAX_LOG_ACTIONS, database_url: str | None = None):
         self.redis = redis
         self.finished = FinishedGames(database_url) if database_url else None
+        self.archived_analyses = ArchivedAnalyses(database_url) if database_url else None
         self.archive_outbox = ArchiveOutbox(redis)
         self.games = GameStore(redis, retention_seconds, max_log_actions)
         self.players = PlayerStore(redis, retention_seconds)
