@@ -14,7 +14,7 @@ accuracy and luck per game type, month by month (`accuracy_by_month`).
 from __future__ import annotations
 
 from api.settings import Settings
-from api.storage.analyses import DONE, QUEUED, AnalysisStore
+from api.storage.analyses import DONE, QUEUED, AnalysisStore, StoredAnalysis
 from api.storage.archived_analyses import AnalysedSeat, ArchivedAnalyses, MonthOfPlay
 from api.storage.jobs import JobBoard, analysis_job_id
 from api.tables.archive import Archive
@@ -63,6 +63,8 @@ class Analysis:
             self.store.again(game_id)
             self.jobs.analyse(game_id)
             return {"status": QUEUED, "job": job_id}, True
+        if self._unkept(stored) and not self.jobs.in_hand(stored.job_id):
+            self.jobs.analyse(game_id)  # only to keep it: the database was away
         return {"status": stored.status, "job": stored.job_id}, False
 
     def read(self, game_id: str, player: Player | None) -> dict:
@@ -80,27 +82,36 @@ class Analysis:
 
     def run(self, game_id: str) -> bool:
         """The job: review every seat of the game within its CPU budget and keep the review;
-        False when there is nothing to do (done already, or the game is gone)."""
+        False when there is nothing to do (done and kept already, or the game is gone).
+
+        The review is done in Redis first, then kept in the archive and let go from Redis: a
+        database away costs no second review, only another run of this job to keep it (RQ's
+        retries, or the next request)."""
         stored = self.store.read(game_id)
-        if stored is None or stored.status == DONE:
+        if stored is None:
             return False
-        if self._kept(game_id) is not None:  # kept by a run that died before letting Redis go
-            self.store.archived(game_id)
+        if self._unkept(stored):
+            self._keep(self._game(game_id), stored.review)
+            return True
+        if stored.status == DONE:
             return False
         game = self._game(game_id)
         self.store.running(game_id)
         record = Record(game.meta.players, game.meta.options, game.state["seed"],
                         self.history.finished_actions(game))
         budget, _ = evaluation_budget(game.game, record, self.seconds)
-        self._keep(game, as_json(review(game.game, record, budget, seed=0)))
+        reviewed = as_json(review(game.game, record, budget, seed=0))
+        self.store.done(game_id, reviewed)
+        if self.archived is not None:
+            self._keep(game, reviewed)
         return True
 
+    def _unkept(self, stored: StoredAnalysis) -> bool:
+        """Done in Redis and owed to the archive."""
+        return self.archived is not None and stored.status == DONE
+
     def _keep(self, game: StoredGame, reviewed: dict) -> None:
-        """Into the archive, then out of Redis: a process dying between the two leaves a
-        review the next run or request finds kept."""
-        if self.archived is None:
-            self.store.done(game.id, reviewed)
-            return
+        """Into the archive (once, whoever comes first), then out of Redis."""
         self.archived.keep(game.id, game.game.name, game.updated, game.meta.public,
                            [seat.player_id for seat in game.seats], reviewed,
                            seat_summaries(game, reviewed))
@@ -125,7 +136,6 @@ class Analysis:
         if not analysable(stored.game):
             raise Unprocessable(f"{stored.game.title} cannot be analysed")
         return stored
-
 
 
 def seat_summaries(game: StoredGame, reviewed: dict) -> list[AnalysedSeat]:

@@ -181,6 +181,29 @@ def test_a_review_is_kept_with_the_archive_and_read_after_redis_let_the_game_go(
     assert fresh.get(path, headers=eve).status_code == 403
 
 
+def test_a_review_done_while_the_database_is_away_is_read_from_redis_then_kept_once_it_answers(
+        client, new_player, run_bots, run_analyses, redis, store, database, monkeypatch):
+    _, anna = new_player("Anna")
+    game_id = play_out(client, anna, run_bots)
+    path = f"/api/v1/games/{game_id}/analysis"
+    assert client.post(path, headers=anna).status_code == 202
+    with monkeypatch.context() as away:  # the job's database does not answer
+        away.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/poyta")
+        run_analyses()
+    done = client.get(path, headers=anna).get_json()
+    assert done["status"] == "done" and done["seats"]
+    assert kept_reviews(database) == 0 and store.exists(keys.analysis(game_id))
+
+    def queued_to_keep():  # once the failed job's retry is overdue, as when its retries ran out
+        asked = client.post(path, headers=anna)
+        assert asked.status_code == 200 and asked.get_json()["status"] == "done"
+        return Queue(ANALYSIS_QUEUE, connection=redis).count
+    wait_until(queued_to_keep, "the next request queues the job to keep it", every=0.5)
+    run_analyses()
+    assert kept_reviews(database) == 1 and not store.exists(keys.analysis(game_id))
+    assert client.get(path, headers=anna).get_json() == done, "kept as it was done, not again"
+
+
 def month_of(review, seat):
     """What a month of the profile's accuracy holds of one seat's review."""
     choices = [d for d in review["seats"][seat]["decisions"] if not d["forced"]]
