@@ -1,7 +1,8 @@
 // A player's profile (#/player/<id>): "Challenge" when the caller may, results and rating per
-// game type, the rating's changes, the recent games the caller may see; and the pieces other pages show of ratings: a name that
+// game type, the rating's changes, accuracy and luck month by month over the analysed games, the
+// recent games the caller may see; and the pieces other pages show of ratings: a name that
 // opens its profile, and a seat's rating change in a result ("+1.8").
-import { t, language, botLevel } from "./i18n.js";
+import { t, tn, language, botLevel } from "./i18n.js";
 import { api } from "./api.js";
 import { h, setPage, gameTypes, addStyles } from "./ui.js";
 import { challengeToggle } from "./challenge.js";
@@ -18,6 +19,7 @@ addStyles("profile-styles", `
 .facts dt { font-weight: 600; }
 .facts dd { margin: 0; }
 .leaderboard tr.mine { font-weight: 700; }
+.accuracy-trend { display: block; width: 100%; max-width: 16rem; height: 2.5rem; color: var(--accent); }
 `);
 
 export const profileHref = (playerId) => `#/player/${encodeURIComponent(playerId)}`;
@@ -104,8 +106,54 @@ function typeSection(type, title, profile) {
       h("ul", { class: "plain-list rating-history" }, history.map((change) =>
         h("li", {}, h("span", { class: `rating-change ${change.display_change >= 0 ? "up" : "down"}`, text: changeText(change.display_change) }),
           ` ${change.display} · ${day(change.at)}`)))] : null,
+    accuracySection(type, profile.accuracy[type] || []),
     h("p", {}, h("a", { class: "profile-link", href: `#/leaderboard/${encodeURIComponent(type)}`,
       text: t("leaderboard.open", { title }) })));
+}
+
+const signed = (value) => (value === null ? "–" : `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value)
+  .toLocaleString(language(), { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+const twoPlaces = (value) => (value === null ? "–"
+  : value.toLocaleString(language(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const monthName = (month) => new Date(`${month}-01T00:00:00Z`)
+  .toLocaleDateString(language(), { year: "numeric", month: "long", timeZone: "UTC" });
+
+// The type's analysed games month by month (newest first): a line of the loss per decision,
+// oldest to newest, named by its figures, and a list a screen reader reads month by month.
+function accuracySection(type, months) {
+  if (!months.length) return null;
+  const id = `profile-accuracy-${type}`;
+  const oldestFirst = months.filter((month) => month.loss_per_decision !== null).reverse();
+  return [h("h3", { id, text: t("profile.accuracy") }),
+    h("p", { class: "muted", text: t("profile.accuracyExplained") }),
+    oldestFirst.length > 1 ? trendLine(oldestFirst.map((month) => month.loss_per_decision)) : null,
+    h("ul", { class: "plain-list accuracy-months", "aria-labelledby": id }, months.map((month) =>
+      h("li", { text: tn("profile.accuracyMonth", month.games, { month: monthName(month.month),
+        loss: twoPlaces(month.loss_per_decision), luck: signed(month.luck_per_deal) }) })))];
+}
+
+function trendLine(values) {
+  const ns = "http://www.w3.org/2000/svg";
+  const [width, height, margin] = [100, 24, 2];
+  const top = Math.max(...values), bottom = Math.min(...values);
+  const span = top - bottom || 1;
+  // Lower is better: the line rises as the loss falls.
+  const points = values.map((value, index) => `${(margin + index * (width - 2 * margin) / (values.length - 1)).toFixed(1)},`
+    + `${(margin + (value - bottom) / span * (height - 2 * margin)).toFixed(1)}`).join(" ");
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("class", "accuracy-trend");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("profile.accuracyTrend", { values: values.map(twoPlaces).join(", ") }));
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", points);
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "2");
+  line.setAttribute("vector-effect", "non-scaling-stroke");
+  svg.append(line);
+  return svg;
 }
 
 function recentSection(profile, titleOf) {

@@ -1,6 +1,7 @@
-"""The reviews of finished games (`api.tables.analysis`): one hash a game, under the game's hash
-tag, with the review's status, its job's id and, once done, the review as one JSON document, so
-it can move whole to the archive of finished games. It expires with the game."""
+"""The reviews of finished games (`api.tables.analysis`) on their way: one hash a game, under the
+game's hash tag, with the review's status, its job's id and who asked for it. A review done
+moves whole to the archive (`api.storage.archived_analyses`) and its hash is let go; without an
+archive the hash keeps it, as one JSON document, and expires with the game."""
 from __future__ import annotations
 
 import json
@@ -68,7 +69,15 @@ class AnalysisStore:
         self.redis.hset(key, mapping={
             "status": DONE, "review": json.dumps(review, separators=(",", ":"))})
         self._expire_with_game(game_id)
-        asker = self.redis.hget(key, "by")
+        self._answered(game_id)
+
+    def archived(self, game_id: str) -> None:
+        """The review is kept in the archive: nothing of it stays here."""
+        self._answered(game_id)
+        self.redis.delete(keys.analysis(game_id))
+
+    def _answered(self, game_id: str) -> None:
+        asker = self.redis.hget(keys.analysis(game_id), "by")
         if asker:
             self.redis.srem(keys.analyses_asked(asker.decode()), game_id)
 

@@ -1,7 +1,7 @@
 """The game store: one client of the game's Redis (or Redis Cluster), shared by the stores of
-each keyspace; and the record's PostgreSQL (`finished` games and `finished_tournaments`, None
-when no DATABASE_URL is given: then nothing is archived; `player_record`, what players own,
-kept there and cached here)."""
+each keyspace; and the record's PostgreSQL (`finished` games, `finished_tournaments` and
+`archived_analyses`, None when no DATABASE_URL is given: then nothing is archived;
+`player_record`, what players own, kept there and cached here)."""
 from __future__ import annotations
 
 from redis import Redis
@@ -9,6 +9,7 @@ from redis import Redis
 from api.storage.addresses import AddressGames
 from api.storage.analyses import AnalysisStore
 from api.storage.archive_outbox import ArchiveOutbox
+from api.storage.archived_analyses import ArchivedAnalyses
 from api.storage.chat import ChatStore
 from api.storage.digests import Digests
 from api.storage.directory import DirectoryStore
@@ -38,6 +39,7 @@ class Storage:
                                           keep_everyone)
         self.finished_tournaments = (FinishedTournaments(database_url) if database_url
                                      else None)
+        self.archived_analyses = ArchivedAnalyses(database_url) if database_url else None
         self.archive_outbox = ArchiveOutbox(redis)
         self.games = GameStore(redis, retention_seconds, max_log_actions)
         self.players = PlayerStore(redis, retention_seconds, self.player_record)

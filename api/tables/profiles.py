@@ -6,8 +6,9 @@ only the name. A bot level has a profile of its own ("Hard bot"). `can_challenge
 signed-in caller whether they may name the player's seat in `createGame`.
 
 One read of the player's keys answers a profile (and, for a signed-in caller looking at somebody
-else, one of the caller's blocks). A leaderboard covers every rated game PostgreSQL keeps (or
-those of players who played a rated game within `days`), cached in Redis for a moment; the
+else, one of the caller's blocks), with one of the archive for the accuracy of the player's
+analysed games (`api.tables.analysis`). A leaderboard covers every rated game PostgreSQL keeps
+(or those of players who played a rated game within `days`), cached in Redis for a moment; the
 caller's own place is read from PostgreSQL.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 
 from api.storage.player_rows import BoardRow
 from api.storage.store import Storage
+from api.tables.analysis import accuracy_by_month
 from api.tables.errors import NotFound
 from api.tables.model import Player, iso
 from api.tables.ratings import (
@@ -62,6 +64,7 @@ class Profiles:
         self.store = storage.ratings
         self.friends = storage.friends
         self.record = storage.player_record
+        self.analyses = storage.archived_analyses
 
     def profile(self, player_id: str, caller: Player | None) -> dict:
         kinds = list(GAMES)
@@ -83,7 +86,7 @@ class Profiles:
         if found.blocks_caller:
             return {"id": player_id, "name": found.name, "bot": found.bot, "member_since": None,
                     "games": {}, "ratings": {}, "rating_history": {}, "recent_games": [],
-                    "can_challenge": False}
+                    "accuracy": {}, "can_challenge": False}
         recent = [json.loads(text) for text in found.recent]
         visible = [entry for entry in recent
                    if entry["public"] or caller_id in entry["players"]][:RECENT_SHOWN]
@@ -102,11 +105,17 @@ class Profiles:
                               "score": entry["score"], "rated": entry["rated"],
                               "rating_change": entry["change"], "players": entry["names"]}
                              for entry in visible],
+            "accuracy": self._accuracy(player_id, caller_id),
             # A registered player other than the caller, neither blocking the other: what
             # createGame's named seat accepts (the caller's blocks are one more command).
             "can_challenge": (caller_id is not None and level is None and caller_id != player_id
                               and not self.friends.blocks(caller_id, player_id)),
         }
+
+    def _accuracy(self, player_id: str, caller_id: str | None) -> dict[str, list[dict]]:
+        return {kind: months for kind, months
+                in accuracy_by_month(self.analyses, player_id, caller_id).items()
+                if kind in GAMES}
 
     @staticmethod
     def _change(text: str) -> dict:

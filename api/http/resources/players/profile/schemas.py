@@ -46,6 +46,21 @@ class RecentGameSchema(Schema):
                           metadata={"description": "The names at the table, by seat"})
 
 
+class AccuracyMonthSchema(Schema):
+    month = fields.String(metadata={"description": "The month the games finished in (UTC), "
+                                                   "as YYYY-MM"})
+    games = fields.Integer(metadata={"description": "The player's analysed games of the month"})
+    decisions = fields.Integer(metadata={"description": "Their decisions that were a choice "
+                                                        "(forced moves left out)"})
+    loss_per_decision = fields.Float(allow_none=True, metadata={
+        "description": "The accuracy: the mean expected loss per decision, in the game's own "
+                       "units; 0 is the hard bot's search's best play, lower is better. Null "
+                       "when no decision was a choice"})
+    luck_per_deal = fields.Float(allow_none=True, metadata={
+        "description": "The mean luck of the player's deals, in the game's own units: 0 is an "
+                       "average hand, positive cards better than the table's"})
+
+
 class ProfileSchema(Schema):
     id = fields.String()
     name = fields.String()
@@ -63,6 +78,11 @@ class ProfileSchema(Schema):
     recent_games = fields.List(fields.Nested(RecentGameSchema), metadata={
         "description": "The last finished games the caller may see (public ones, and those "
                        "the caller sat at), newest first"})
+    accuracy = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(AccuracyMonthSchema)),
+        metadata={"description": "By game type: the player's accuracy and luck in their "
+                                 "analysed games (requestAnalysis), month by month, the newest "
+                                 "12 first; only games the caller may see"})
     can_challenge = fields.Boolean(metadata={
         "description": "Whether the caller may challenge the player: name their seat "
                        "(`{\"player\": id}`) in createGame. False when anonymous, for the "
