@@ -229,6 +229,13 @@ class PlayerRecord:
         pipe.execute()
         return listed, provisional
 
+    def forget_leaderboards(self) -> None:
+        """Every leaderboard read again from PostgreSQL (a player left them all)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for kind in self.game_types:
+            pipe.delete(keys.leaderboard_cache(kind))
+        pipe.execute()
+
     def place(self, game_type: str, player_id: str, fewest: int, since_days: float | None
               ) -> tuple[int | None, BoardRow] | None:
         if self.rows is None:
