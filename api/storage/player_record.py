@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from redis import Redis
 
 from api.storage import keys, sql
+from api.storage.directory import entry as directory_entry
 from api.storage.player_rows import BoardRow, PlayerRows, PlayerSnapshot
 
 RETRY_SECONDS = 15.0       # an owed player's next look by the sweeper
@@ -128,6 +129,8 @@ class PlayerRecord:
         for credential_id in found.passkeys:
             self.redis.set(keys.passkey_credential(credential_id), player_id, nx=True,
                            ex=self.retention)
+        if found.fields and found.fields.get("name"):  # listed again, as before Redis let go
+            self.redis.zadd(keys.DIRECTORY, {directory_entry(found.fields["name"], player_id): 0})
         if found.fields and found.fields.get("friend_code"):
             self.redis.set(keys.friend_code(found.fields["friend_code"]), player_id, nx=True,
                            ex=self.retention)

@@ -149,3 +149,24 @@ def test_a_deleted_account_is_gone_and_the_others_records_stay_whole(
     # Once Redis let the game and Bert's keys go, the archive answers the same.
     forget_what_is_not_live(store, tables)
     assert bert_sees() == (record, replay, profile)
+
+
+def test_the_directory_lists_kept_players_redis_forgot_and_a_backfill_lists_the_rest(
+        client, world, store, redis):
+    """A player PostgreSQL keeps is listed again when read back, and the backfill lists every
+    kept player a directory lacks (made before it existed, or a fresh Redis)."""
+    tables, anna, bert = world["tables"], world["anna"], world["bert"]
+    search = "/api/v1/players/search?name="
+    forget_what_is_not_live(store, tables)
+    store.delete("directory")
+    assert client.get(f"{search}an", headers=bearer(bert)).get_json() == []
+    assert client.get(f"/api/v1/players/{anna['id']}").status_code == 200  # read back
+    assert [found["id"] for found in client.get(f"{search}an", headers=bearer(bert))
+            .get_json()] == [anna["id"]]
+
+    store.delete("directory")
+    assert tables.directory.backfill() == 2  # Anna and Bert; Carl owns nothing, so he lapses
+    assert [found["id"] for found in client.get(f"{search}an", headers=bearer(bert))
+            .get_json()] == [anna["id"]]
+    assert [found["id"] for found in client.get(f"{search}be", headers=bearer(anna))
+            .get_json()] == [bert["id"]]
