@@ -129,6 +129,10 @@ class PlayerRecord:
         for credential_id in found.passkeys:
             self.redis.set(keys.passkey_credential(credential_id), player_id, nx=True,
                            ex=self.retention)
+        if found.fields is not None and found.recent:  # their finished games, in the inbox
+            self.redis.zadd(keys.inbox(player_id), {
+                game["game"]: game["at"] for game in map(json.loads, found.recent)}, nx=True)
+            self.redis.expire(keys.inbox(player_id), self.retention)
         if found.fields and found.fields.get("name"):  # listed again, as before Redis let go
             self.redis.zadd(keys.DIRECTORY, {directory_entry(found.fields["name"], player_id): 0})
         if found.fields and found.fields.get("friend_code"):

@@ -63,8 +63,8 @@ class Tables:
         self.seating = Seating(self.games, self.clocks, paces)
         self.seeks = Seeks(self.games, self.seating, self.clocks, self.settings)
         self.play = Play(self.games)
-        self.watching = Watching(self.games)
         self.archive = Archive(self.games)
+        self.watching = Watching(self.games, self.archive)
         self.history = History(self.games, self.watching, self.archive)
         self.open_data = OpenData(self.games)
         self.analysis = Analysis(self.games, self.archive, self.history, self.jobs,
