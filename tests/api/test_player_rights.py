@@ -83,6 +83,10 @@ def test_the_export_holds_everything_kept_of_the_player(client, world):
                         headers=bearer(anna)).get_json()
     assert game["record"] == record
     assert not any(token in json.dumps(lines) for token in (anna["token"], bert["token"]))
+    as_text = client.get("/api/v1/players/me/export",
+                         headers={**bearer(anna), "Accept": "text/plain"})
+    assert as_text.mimetype == "text/plain"
+    assert [json.loads(line) for line in as_text.get_data(as_text=True).splitlines()] == lines
 
 
 def test_deleting_needs_the_accounts_id_and_changes_nothing_without_it(client, world):

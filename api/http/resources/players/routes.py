@@ -1,19 +1,21 @@
 import json
 
-from flask import Response, jsonify, url_for
+from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
 from api.http.conditional import answered, conditional, etag_of, long_poll
 from api.http.resources import tags
+from api.http.streaming import NDJSON
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
-    AccountDeletionSchema, DeviceSchema, ExportLineSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
+    AccountDeletionSchema, DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
     SignInCodeSchema, SignInSchema,
 )
 from api.storage.changes import inbox_channel
 
 blp = tags.players
+PLAIN = "text/plain"
 
 
 @blp.route("/players")
@@ -116,17 +118,23 @@ class Device(MethodView):
 class Export(MethodView):
     @blp.doc(operationId="exportMyData")
     @authenticated
-    @blp.response(200, ExportLineSchema, content_type="application/x-ndjson",
-                  description="JSON Lines: one ExportLine a line, sent as it is read")
+    @blp.doc(responses={200: {
+        "description": "JSON Lines, sent as it is read",
+        "content": {media: {"schema": {"type": "string",
+                                       "description": "One ExportLine as JSON a line"},
+                            "x-item-schema": {"$ref": "#/components/schemas/ExportLine"}}
+                    for media in (NDJSON, PLAIN)}}})
     def get(self):
         """Everything kept of you: your account, devices, passkeys, friends, blocks, ratings
         and their history, your webhook, and every finished game you played with its record
 
-        JSON Lines (one object a line, each with its `kind`), streamed as it is read; a few
-        exports an hour (`export` budget)."""
+        JSON Lines (one object a line, each with its `kind`), streamed as it is read, as
+        `application/x-ndjson` unless `Accept` prefers `text/plain`; a few exports an hour
+        (`export` budget)."""
         lines = tables().accounts.export(current_player())
         response = Response((json.dumps(line, separators=(",", ":")) + "\n" for line in lines),
-                            mimetype="application/x-ndjson")
+                            mimetype=request.accept_mimetypes.best_match([NDJSON, PLAIN],
+                                                                         default=NDJSON))
         response.headers["Content-Disposition"] = 'attachment; filename="poyta-my-data.jsonl"'
         response.headers["Cache-Control"] = "no-store"
         return response
