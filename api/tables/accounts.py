@@ -27,7 +27,7 @@ from api.storage.accounts import DELETED_NAME
 from api.tables.errors import Conflict, NotFound, ServiceError, Unprocessable
 from api.tables.model import ACTIVE, WAITING, Player, iso
 
-__all__ = ["Accounts", "DELETED_NAME"]
+__all__ = ["DELETED_NAME", "Accounts"]  # the name a deleted seat shows, for callers
 
 
 class Accounts:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import urllib.error
+from pathlib import Path
 
 import pytest
 from playwright import sync_api
@@ -61,7 +62,7 @@ def test_download_then_delete_my_account_in_english(new_page, live_server):
         section.get_by_role("button", name="Download my data").click()
     saved = downloading.value
     assert saved.suggested_filename == "poyta-my-data.jsonl"
-    lines = [json.loads(line) for line in open(saved.path(), encoding="utf-8")]
+    lines = [json.loads(line) for line in Path(saved.path()).read_text("utf-8").splitlines()]
     assert lines[0]["kind"] == "player" and lines[0]["name"] == "Anna"
     expect(section.get_by_role("status")).to_have_text("Your data is downloaded.")
 
