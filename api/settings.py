@@ -13,10 +13,9 @@ workers' alike).
                                finished game, rating, friend or block) is kept in Redis only and
                                lapses after POYTA_RETENTION_DAYS idle; 0: every player is kept
                                in PostgreSQL from registering on
-    POYTA_HOT_DAYS             how long Redis keeps a finished game once it is archived (30, the
-                               retention, until the inbox, profiles and leaderboards read the
-                               archive too; fractions allowed): record, replay and events read
-                               the archive after that
+    POYTA_HOT_DAYS             how long Redis keeps a finished game once it is archived (3;
+                               fractions allowed): record, replay, events and the inbox read the
+                               archive after that
     POYTA_TOKEN_CACHE_SECONDS  how long a process trusts a bearer token it looked up (2)
     POYTA_MEDIUM_SECONDS, POYTA_HARD_SECONDS   CPU seconds a search bot thinks per move
     POYTA_PUBLIC_URL           the address links in notices point to
@@ -88,7 +87,7 @@ class Settings:
     store_given: bool = False  # REDIS_URL was set: else a worker's store is its queue's Redis
     database_url: str | None = None
     retention_seconds: int = 30 * 86400
-    hot_seconds: int = 30 * 86400
+    hot_seconds: int = 3 * 86400
     throwaway_players_lapse: bool = True
     token_cache_seconds: float = 2.0
     budgets: dict[str, Budget] = field(default_factory=dict)
@@ -124,7 +123,7 @@ class Settings:
             store_given=bool(env.get("REDIS_URL")),
             database_url=env.get("DATABASE_URL") or None,
             retention_seconds=max(1, int(float(env.get("POYTA_RETENTION_DAYS") or 30) * 86400)),
-            hot_seconds=max(1, int(float(env.get("POYTA_HOT_DAYS") or 30) * 86400)),
+            hot_seconds=max(1, int(float(env.get("POYTA_HOT_DAYS") or 3) * 86400)),
             throwaway_players_lapse=(env.get("POYTA_THROWAWAY_PLAYERS_LAPSE") or "1") != "0",
             token_cache_seconds=float(env.get("POYTA_TOKEN_CACHE_SECONDS") or 2.0),
             budgets=budgets,

@@ -39,7 +39,7 @@ from bench.redis_for_bench import bench_redis_url
 from bench.scale import ASSUMED
 
 RETENTION_DAYS = 30     # what Redis keeps of a finished game's players' side (POYTA_RETENTION_DAYS)
-HOT_WINDOWS = (30, 3)   # the default hot window (POYTA_HOT_DAYS), and the few days it is meant for
+HOT_WINDOWS = (30, 3)   # the hot window (POYTA_HOT_DAYS) before, and its default now
 GAME_DAYS = RETENTION_DAYS / ASSUMED["finished_per_active"]  # 10 kept a game: one lasts 3 days
 
 SEATS = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]

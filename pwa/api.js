@@ -85,6 +85,21 @@ export const api = {
   signinCode: () => data(call("POST", "/players/me/signin-codes")),
   signIn: (code, device) => data(call("POST", "/players/signin", { body: { code, device }, auth: false })),
   devices: () => data(call("GET", "/players/me/devices")),
+  // The export is JSON Lines, not JSON: its text, as a file to save.
+  exportData: async () => {
+    let response;
+    try {
+      response = await fetch(`${BASE}/players/me/export`, { cache: "no-store",
+        headers: { Accept: "application/x-ndjson", Authorization: `Bearer ${player.token}` } });
+    } catch { throw new OfflineError(); }
+    if (!response.ok) {
+      let body = null;
+      try { body = await response.json(); } catch { body = null; }
+      throw new ApiError(response.status, body, Number(response.headers.get("Retry-After")) || null);
+    }
+    return response.blob();
+  },
+  deleteAccount: (playerId) => call("POST", "/players/me/deletion", { body: { confirm: playerId } }),
   passkeyRegistrationOptions: () => data(call("POST", "/players/me/passkey-registration/options")),
   registerPasskey: (credential, name) => data(call("POST", "/players/me/passkeys", { body: { credential, name } })),
   passkeys: () => data(call("GET", "/players/me/passkeys")),

@@ -1,8 +1,8 @@
 // Settings (name, language, confirm-before-play, turn notifications, the player's clock in
-// clock.js, passkeys in passkeys.js, devices with sign-in links) and the "sign in on this device" page that such a link
-// opens.
+// clock.js, passkeys in passkeys.js, devices with sign-in links, your data: its export and
+// deleting the account) and the "sign in on this device" page that such a link opens.
 import { t, language, setLanguage, LANGUAGES } from "./i18n.js";
-import { api, me, setPlayer } from "./api.js";
+import { api, me, setPlayer, forgetPlayer } from "./api.js";
 import { h, handleError, handleTextError, setPage, showWho, shareBox, deviceLabel, sayDone } from "./ui.js";
 import qrcode from "./vendor/qrcode-generator.js";
 import { clockSections } from "./clock.js";
@@ -32,7 +32,7 @@ export function confirmIrreversible() { return localStorage.getItem(CONFIRM_FINA
 
 export async function settingsPage() {
   setPage(t("settings.title"), h("h1", { text: t("settings.title") }),
-    nameSection(), languageSection(), playSection(), notificationSection(), clockSections(), passkeysSection(), devicesSection());
+    nameSection(), languageSection(), playSection(), notificationSection(), clockSections(), passkeysSection(), devicesSection(), dataSection());
 }
 
 function nameSection() {
@@ -185,6 +185,50 @@ function qrSvg(text, label) {
   path.setAttribute("fill", "#000");
   svg.append(background, path);
   return svg;
+}
+
+// ---------------------------------------------------------------- your data
+function dataSection() {
+  const note = h("p", { class: "muted", role: "status" });
+  const download = h("button", { type: "button", id: "export-data", onclick: async () => {
+    download.disabled = true;
+    try {
+      const file = URL.createObjectURL(await api.exportData());
+      const link = h("a", { href: file, download: "poyta-my-data.jsonl" });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(file), 60000);
+      sayDone(note, t("data.exported"));
+    } catch (error) { handleError(error); } finally { download.disabled = false; }
+  } }, t("data.export"));
+  const confirmBox = h("div");
+  const ask = h("button", { type: "button", id: "delete-account", class: "danger", "aria-expanded": "false",
+    onclick: () => {
+      ask.setAttribute("aria-expanded", "true");
+      confirmBox.replaceChildren(deletionConfirm(() => { ask.setAttribute("aria-expanded", "false"); confirmBox.replaceChildren(); ask.focus(); }));
+      confirmBox.querySelector("button").focus();
+    } }, t("data.delete"));
+  return h("section", { "aria-labelledby": "s-data" }, h("h2", { id: "s-data", text: t("data.title") }),
+    h("p", { text: t("data.exportText") }), download, note,
+    h("p", { text: t("data.deleteText") }), ask, confirmBox);
+}
+
+// The step that asks once more: what goes and what stays, then "Delete for good" or Cancel.
+function deletionConfirm(cancel) {
+  const sure = h("button", { type: "button", id: "delete-for-good", class: "danger", onclick: async () => {
+    sure.disabled = true;
+    try {
+      await api.deleteAccount(me().id);
+      forgetPlayer();
+      location.replace("/#/");
+      location.reload();
+    } catch (error) { sure.disabled = false; handleError(error); }
+  } }, t("data.deleteForGood"));
+  return h("div", { class: "card-panel", role: "group", "aria-labelledby": "delete-ask" },
+    h("p", { id: "delete-ask", text: t("data.deleteAsk", { name: me().name }) }),
+    h("ul", {}, ...["data.deleteGames", "data.deleteGone", "data.deleteKept"].map((key) => h("li", { text: t(key) }))),
+    sure, h("button", { type: "button", onclick: cancel }, t("data.cancel")));
 }
 
 export async function signinPage(code) {

@@ -120,6 +120,7 @@ def create_app(config: dict | None = None) -> Flask:
     for resource in RESOURCES:  # each puts its routes on its tags
         importlib.import_module(f"api.http.resources.{resource}.routes")
     from api.http.resources import tags
+    from api.http.resources.players.schemas import ExportLineSchema
     from api.http.resources.pwa.routes import blp as pwa_blp
     from api.http.resources.stream.schemas import SCHEMAS as STREAM_SCHEMAS
 
@@ -128,6 +129,8 @@ def create_app(config: dict | None = None) -> Flask:
         if tag is tags.streams:  # the streams' events, named in their answers
             for name, schema in STREAM_SCHEMAS.items():
                 api.spec.components.schema(name, schema)
+        if tag is tags.players:  # a line of exportMyData's JSON Lines
+            api.spec.components.schema("ExportLine", schema=ExportLineSchema)
         if tag is tags.webhooks:  # what the deliveries carry (the contract's `webhooks`)
             for name, schema in webhook_contract.SCHEMAS.items():
                 api.spec.components.schema(name, schema)

@@ -111,6 +111,10 @@ BUDGETS = (
     # A review is asked for once and read until done, a poll every few seconds.
     Budget("analysis", ("analysis.Analysis",), "60/minute;600/hour", by_player),
     Budget("read_inbox", ("players.Inbox",), "300/minute", by_player),
+    # An export reads every game the player finished from PostgreSQL and replays its record.
+    Budget("export", ("players.Export",), "3/minute;20/hour", by_player),
+    # A deletion settles each of the player's games and touches every store.
+    Budget("delete_account", ("players.Deletion",), "5/minute;20/hour", by_player),
     # An open data file is a month of games replayed from the archive unless it is kept; its
     # readers are programs and mirrors that fetch each file once and then ask with its ETag.
     Budget("read_open_data", ("opendata.OpenDataFile",), "10/minute;100/hour", by_address),

@@ -83,6 +83,19 @@ class FinishedGames:
                 "USING (game_id, finished_at) WHERE game_id = %s", (game_id,)).fetchone()
         return None if row is None else _archived(row)
 
+    def find_many(self, game_ids: list[str]) -> dict[str, ArchivedGame]:
+        """The archived games among these, by id, without their logs (`log` empty): one
+        query, for lists of games (an inbox)."""
+        if not game_ids:
+            return {}
+        columns = _READ.replace(", log", ", ''::bytea")
+        with self.pool.connection() as connection:
+            rows = connection.execute(
+                f"SELECT {columns} FROM finished_games JOIN archived_games "
+                "USING (game_id, finished_at) WHERE game_id = ANY(%s)",
+                (list(game_ids),)).fetchall()
+        return {row[0]: _archived(row) for row in rows}
+
     def count(self, game_id: str | None = None) -> int:
         """Rows archived (of one game, when given): what a test or an operator checks."""
         with self.pool.connection() as connection:

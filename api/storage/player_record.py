@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from redis import Redis
 
 from api.storage import keys, sql
+from api.storage.directory import entry as directory_entry
 from api.storage.player_rows import BoardRow, PlayerRows, PlayerSnapshot
 
 RETRY_SECONDS = 15.0       # an owed player's next look by the sweeper
@@ -128,6 +129,12 @@ class PlayerRecord:
         for credential_id in found.passkeys:
             self.redis.set(keys.passkey_credential(credential_id), player_id, nx=True,
                            ex=self.retention)
+        if found.fields is not None and found.recent:  # their finished games, in the inbox
+            self.redis.zadd(keys.inbox(player_id), {
+                game["game"]: game["at"] for game in map(json.loads, found.recent)}, nx=True)
+            self.redis.expire(keys.inbox(player_id), self.retention)
+        if found.fields and found.fields.get("name"):  # listed again, as before Redis let go
+            self.redis.zadd(keys.DIRECTORY, {directory_entry(found.fields["name"], player_id): 0})
         if found.fields and found.fields.get("friend_code"):
             self.redis.set(keys.friend_code(found.fields["friend_code"]), player_id, nx=True,
                            ex=self.retention)
@@ -228,6 +235,13 @@ class PlayerRecord:
         pipe.expire(keys.leaderboard_cache(game_type), BOARD_CACHE_SECONDS)
         pipe.execute()
         return listed, provisional
+
+    def forget_leaderboards(self) -> None:
+        """Every leaderboard read again from PostgreSQL (a player left them all)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for kind in self.game_types:
+            pipe.delete(keys.leaderboard_cache(kind))
+        pipe.execute()
 
     def place(self, game_type: str, player_id: str, fewest: int, since_days: float | None
               ) -> tuple[int | None, BoardRow] | None:

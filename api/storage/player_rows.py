@@ -74,11 +74,15 @@ class PlayerRows:
     def save(self, player_id: str, snapshot: Callable[[], PlayerSnapshot],
              keep_everyone: bool) -> PlayerSnapshot | None:
         """The player's rows as Redis holds them now; the snapshot saved, or None when the
-        player owns nothing and was never kept (a throwaway player, left to lapse)."""
+        player owns nothing and was never kept (a throwaway player, left to lapse) or deleted
+        their account."""
         with self.pool.connection() as connection, connection.transaction():
             connection.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 55))",
                                (player_id,))
             found = snapshot()
+            if connection.execute("SELECT 1 FROM deleted_players WHERE player_id = %s",
+                                  (player_id,)).fetchone() is not None:
+                return None  # a deleted account: nothing of it is kept again
             kept = connection.execute("SELECT 1 FROM players WHERE player_id = %s",
                                       (player_id,)).fetchone() is not None
             if not (kept or found.owns_something()

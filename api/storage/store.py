@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from redis import Redis
 
+from api.storage.accounts import AccountStore
 from api.storage.addresses import AddressGames
 from api.storage.analyses import AnalysisStore
 from api.storage.archive_outbox import ArchiveOutbox
@@ -57,3 +58,4 @@ class Storage:
         self.tournaments = TournamentStore(redis, retention_seconds)
         self.seeks = SeekStore(redis, retention_seconds)
         self.directory = DirectoryStore(redis)
+        self.accounts = AccountStore(redis, database_url, game_types)

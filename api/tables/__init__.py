@@ -13,6 +13,7 @@ from api.settings import Settings
 from api.storage.connections import Client
 from api.storage.jobs import JobBoard
 from api.storage.store import Storage
+from api.tables.accounts import Accounts
 from api.tables.analysis import Analysis
 from api.tables.archive import Archive
 from api.tables.bots import Bots
@@ -62,8 +63,8 @@ class Tables:
         self.seating = Seating(self.games, self.clocks, paces)
         self.seeks = Seeks(self.games, self.seating, self.clocks, self.settings)
         self.play = Play(self.games)
-        self.watching = Watching(self.games)
         self.archive = Archive(self.games)
+        self.watching = Watching(self.games, self.archive)
         self.history = History(self.games, self.watching, self.archive)
         self.open_data = OpenData(self.games)
         self.analysis = Analysis(self.games, self.archive, self.history, self.jobs,
@@ -83,6 +84,7 @@ class Tables:
         self.directory = Directory(self.storage)
         self.profiles = Profiles(self.storage)
         self.tournaments = Tournaments(self.games, self.clocks, self.play, self.seating.paces)
+        self.accounts = Accounts(self)
         self.tournament_lists = TournamentLists(self.storage.tournaments,
                                                 self.storage.finished_tournaments,
                                                 self.storage.games, self.games.clock)

@@ -22,12 +22,14 @@ from api import faults
 from api.storage.finished_games import ArchivedGame
 from api.storage.games import Events, Head
 from api.storage.packed_logs import finished_log
+from api.storage.sql import DATABASE_ERRORS
 from api.tables.games import Games
 from api.tables.model import FINISHED, StoredGame
 
 RETRY_SECONDS = 15.0    # an overdue entry's next look, once the sweeper queued its job
 SWEEP_LIMIT = 100       # entries a sweep queues at most
 CACHED_GAMES = 256      # archived games a process keeps read (they never change)
+LISTED_GAMES = 4096     # archived games (without their logs) a process keeps for inboxes
 
 
 def archived(stored: StoredGame, log: bytes) -> ArchivedGame:
@@ -47,6 +49,7 @@ class Archive:
         self.storage = games.storage
         self.hot_seconds = games.settings.hot_seconds
         self._read: LRUCache[str, ArchivedGame] = LRUCache(CACHED_GAMES)
+        self._listed: LRUCache[str, StoredGame] = LRUCache(LISTED_GAMES)
         self._read_lock = threading.Lock()
 
     @property
@@ -107,6 +110,26 @@ class Archive:
         if found is not None:
             with self._read_lock:
                 self._read[game_id] = found
+        return found
+
+    def listed(self, game_ids: list[str]) -> dict[str, StoredGame] | None:
+        """The archived games among these (their logs not read), by id: those read before
+        from this process's cache, the rest in one query. None while the database is away: a
+        list of games (the inbox) shows what Redis holds meanwhile."""
+        if not self.enabled or not game_ids:
+            return {}
+        with self._read_lock:
+            found = {game_id: self._listed[game_id] for game_id in game_ids
+                     if game_id in self._listed}
+        missing = [game_id for game_id in game_ids if game_id not in found]
+        try:
+            read = self.storage.finished.find_many(missing) if missing else {}
+        except DATABASE_ERRORS:
+            return None
+        with self._read_lock:
+            for game_id, archived_game in read.items():
+                found[game_id] = self._listed[game_id] = StoredGame.from_record(
+                    game_id, archived_game.record())
         return found
 
     def game(self, game_id: str) -> StoredGame | None:

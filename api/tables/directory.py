@@ -71,6 +71,20 @@ class Directory:
                                                 "games": standing.rated}
         return ratings
 
+    def backfill(self, batch: int = 500) -> int:
+        """Every player PostgreSQL keeps listed (those made before the directory was, or whose
+        entries a fresh Redis lacks); the players listed. Safe to run again: an entry is one
+        member of a sorted set."""
+        listed, after = 0, ""
+        while True:
+            found = self.storage.accounts.kept_names(after, batch)
+            if not found:
+                return listed
+            for player_id, name in found:
+                self.store.add(player_id, name)
+            listed += len(found)
+            after = found[-1][0]
+
     def describe(self, player: Player, description: str | None) -> dict:
         """A bot account's description (None: none), shown beside it in the directory."""
         if not player.bot:

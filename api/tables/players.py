@@ -78,10 +78,14 @@ class Players:
         keeps the name its player had when it ended, as its record does."""
         self.store.rename(player.id, name, self.store.game_ids(player.id))
         self.directory.add(player.id, name, player.name)
+        self.forget_tokens(player.id)
+        return Player(player.id, name, player.bot)
+
+    def forget_tokens(self, player_id: str) -> None:
+        """This process trusts none of the player's tokens it looked up before."""
         with self._tokens_lock:
             self._tokens = {key: entry for key, entry in self._tokens.items()
-                            if entry[1].id != player.id}
-        return Player(player.id, name, player.bot)
+                            if entry[1].id != player_id}
 
     def signin_code(self, player: Player) -> dict:
         """A one-use code that signs another device in as this player; the player's earlier

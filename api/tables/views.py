@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from api.storage.store import Storage
+from api.tables.archive import Archive
 from api.tables import turns
 from api.tables.errors import Forbidden, no_game
 from api.tables.games import Games
@@ -147,9 +148,10 @@ def _descending(iso_time: str) -> str:
 
 
 class Watching:
-    def __init__(self, games: Games):
+    def __init__(self, games: Games, archive: Archive | None = None):
         self.games = games
         self.storage: Storage = games.storage
+        self.archive = archive  # finished games Redis let go after the hot window
 
     def etag_parts(self, game_id: str, player: Player | None) -> dict:
         """What the ETag is made of, read without the game's JSON: the version, the caller's
@@ -180,14 +182,21 @@ class Watching:
     def inbox(self, player: Player) -> list[dict]:
         """The player's games: a tournament's game in play first (the table of its round),
         then invitations, then their turn, then by deadline, then by last activity."""
-        lines, gone = [], []
-        for game_id in self.storage.players.game_ids(player.id):
-            stored = self.games.find(game_id)
-            if stored is None or (stored.seat_of(player.id) is None
-                                  and not stored.seat_kept_for(player.id)):
-                gone.append(game_id)  # expired after its retention, or left
+        lines, gone, let_go = [], [], []
+        game_ids = self.storage.players.game_ids(player.id)
+        found = {game_id: self.games.find(game_id) for game_id in game_ids}
+        archived = self.archive.listed([game_id for game_id, stored in found.items()
+                                       if stored is None]) if self.archive else {}
+        for game_id in game_ids:
+            stored = found[game_id] or (archived or {}).get(game_id)
+            if stored is None:
+                let_go.append(game_id)
+            elif stored.seat_of(player.id) is None and not stored.seat_kept_for(player.id):
+                gone.append(game_id)  # left
             else:
                 lines.append(summary(stored, player.id))
+        if archived is not None:
+            gone += let_go  # expired unarchived after its retention (not the archive away)
         self.storage.players.forget_games(player.id, gone)
         return sorted(lines, key=lambda line: (line["tournament"] is None
                                                or line["status"] == FINISHED,

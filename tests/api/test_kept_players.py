@@ -1,6 +1,6 @@
 """Nothing a player owns is forgotten, over HTTP: Redis forgets everything it may, and a player
 with a passkey, ratings and a friend signs in with the passkey and finds their profile, ratings,
-friends, leaderboard place and every finished game with its record and replay; a throwaway
+friends, leaderboard place, inbox and every finished game with its record and replay; a throwaway
 player is gone. A sign-in that needs PostgreSQL while it is away answers 503."""
 import random
 
@@ -47,6 +47,7 @@ def test_a_player_redis_forgot_signs_in_and_finds_all_they_own(
     def seen() -> dict:
         return {"profile": client.get(f"/api/v1/players/{anna['id']}", headers=mine).get_json(),
                 "friends": client.get(FRIEND, headers=mine).get_json(),
+                "inbox": client.get("/api/v1/players/me/games", headers=mine).get_json(),
                 "board": client.get("/api/v1/games/types/sixnimmt/leaderboard",
                                     headers=mine).get_json(),
                 "games": {game_id: (client.get(f"/api/v1/games/{game_id}/record",
@@ -58,6 +59,7 @@ def test_a_player_redis_forgot_signs_in_and_finds_all_they_own(
     assert before["profile"]["ratings"]["sixnimmt"]["games"] == 3
     assert [game["id"] for game in before["profile"]["recent_games"]] == games[::-1]
     assert [friend["id"] for friend in before["friends"]] == [bert["id"]]
+    assert sorted(game["id"] for game in before["inbox"]) == sorted(games)
 
     assert sorted(forget_what_is_not_live(store, tables)) == sorted(games)
     fresh = create_app({**store_env, "TESTING": True}).test_client()  # trusts no token yet
@@ -80,6 +82,7 @@ def test_a_player_redis_forgot_signs_in_and_finds_all_they_own(
     after = seen()
     assert after["profile"] == before["profile"]
     assert after["friends"] == before["friends"]
+    assert after["inbox"] == before["inbox"], "the inbox's finished games, from the archive"
     assert after["board"] == before["board"]
     assert after["games"] == before["games"]
     gone = fresh.get("/api/v1/players/me",

@@ -1,17 +1,21 @@
-from flask import jsonify, url_for
+import json
+
+from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
 
 from api.http.auth import authenticated, current_player, tables
 from api.http.conditional import answered, conditional, etag_of, long_poll
 from api.http.resources import tags
+from api.http.streaming import NDJSON
 from api.http.resources.games.schemas import GameSummarySchema, WaitSchema
 from api.http.resources.players.schemas import (
-    DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
+    AccountDeletionSchema, DeviceSchema, NewPlayerSchema, PlayerCreateSchema, PlayerSchema, RenameSchema,
     SignInCodeSchema, SignInSchema,
 )
 from api.storage.changes import inbox_channel
 
 blp = tags.players
+PLAIN = "text/plain"
 
 
 @blp.route("/players")
@@ -108,3 +112,46 @@ class Device(MethodView):
     def delete(self, device_id):
         """Sign a device out: its token stops working at once"""
         tables().players.revoke(current_player(), device_id)
+
+
+@blp.route("/players/me/export")
+class Export(MethodView):
+    @blp.doc(operationId="exportMyData")
+    @authenticated
+    @blp.doc(responses={200: {
+        "description": "JSON Lines, sent as it is read",
+        "content": {media: {"schema": {"type": "string",
+                                       "description": "One ExportLine as JSON a line"},
+                            "x-item-schema": {"$ref": "#/components/schemas/ExportLine"}}
+                    for media in (NDJSON, PLAIN)}}})
+    def get(self):
+        """Everything kept of you: your account, devices, passkeys, friends, blocks, ratings
+        and their history, your webhook, and every finished game you played with its record
+
+        JSON Lines (one object a line, each with its `kind`), streamed as it is read, as
+        `application/x-ndjson` unless `Accept` prefers `text/plain`; a few exports an hour
+        (`export` budget)."""
+        lines = tables().accounts.export(current_player())
+        response = Response((json.dumps(line, separators=(",", ":")) + "\n" for line in lines),
+                            mimetype=request.accept_mimetypes.best_match([NDJSON, PLAIN],
+                                                                         default=NDJSON))
+        response.headers["Content-Disposition"] = 'attachment; filename="poyta-my-data.jsonl"'
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+
+@blp.route("/players/me/deletion")
+class Deletion(MethodView):
+    @blp.doc(operationId="deleteMyAccount")
+    @authenticated
+    @blp.arguments(AccountDeletionSchema())
+    @blp.response(204)
+    def post(self, body):
+        """Delete your account for good
+
+        `confirm` must be your player id. Your games not started are left, your games in play
+        resigned; then your name, tokens, passkeys, devices, push subscriptions, webhook,
+        friends, blocks, seeks and directory entry are removed from every store, and your seats
+        in finished games are kept as "deleted player" so the other players' records stay
+        whole. Every token of yours answers 401 from then on."""
+        tables().accounts.delete(current_player(), body["confirm"])

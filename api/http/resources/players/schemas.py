@@ -49,3 +49,59 @@ class DeviceSchema(Schema):
     label = fields.String()
     created = fields.String()
     current = fields.Boolean(metadata={"description": "The device making this request"})
+
+
+class AccountDeletionSchema(Schema):
+    confirm = fields.String(required=True, validate=validate.Length(min=1, max=100), metadata={
+        "description": "Your player id: names the account this request deletes, so a request "
+                       "made for another account, or sent by mistake, deletes nothing",
+        "example": "5f0c2a9e41b7d3c8"})
+
+
+EXPORT_KINDS = ("player", "device", "passkey", "friend", "block", "rating", "rating_change",
+                "webhook", "game")
+
+
+class ExportLineSchema(Schema):
+    """One line of the export: `kind` says which fields it has."""
+    kind = fields.String(required=True, validate=validate.OneOf(EXPORT_KINDS), metadata={
+        "description": "player (first, once), then device, passkey, friend, block, rating, "
+                       "rating_change, webhook, then game (every finished game, oldest first)"})
+    id = fields.String(metadata={"description": "The player's, device's, passkey's, friend's, "
+                                                "blocked player's or game's id"})
+    name = fields.String(metadata={"description": "The player's, passkey's, friend's or "
+                                                  "blocked player's name"})
+    bot = fields.Boolean()
+    member_since = fields.String(allow_none=True)
+    friend_code = fields.String(allow_none=True, metadata={"description": "player: your live "
+                                                                         "friend link's code"})
+    clock = fields.Dict(metadata={"description": "player: as getClock answers it"})
+    settings = fields.Dict(metadata={"description": "player: the clock's settings as kept"})
+    label = fields.String(metadata={"description": "device: its label"})
+    created = fields.String()
+    current = fields.Boolean(metadata={"description": "device: the one that asked"})
+    last_used = fields.String(allow_none=True)
+    type = fields.String(metadata={"description": "rating, rating_change, game: the game type"})
+    ordinal = fields.Float()
+    display = fields.Integer()
+    mu = fields.Float()
+    sigma = fields.Float()
+    games = fields.Integer()
+    provisional = fields.Boolean()
+    finished = fields.Raw(metadata={"description": "rating: games finished (a number); "
+                                                   "game: when it finished"})
+    first_places = fields.Integer()
+    average_place = fields.Float(allow_none=True)
+    average_score = fields.Float(allow_none=True)
+    game = fields.String(metadata={"description": "rating_change: the game that made it"})
+    at = fields.String()
+    change = fields.Float()
+    url = fields.String(metadata={"description": "webhook: where it delivers"})
+    players = fields.List(fields.String(), metadata={"description": "game: the seats' names"})
+    place = fields.Integer()
+    score = fields.Raw()
+    rated = fields.Boolean()
+    rating_change = fields.Float(allow_none=True)
+    record = fields.Dict(allow_none=True, metadata={
+        "description": "game: the record as getGameRecord answers it (null while a duplicate "
+                       "round is not over)"})
