@@ -44,7 +44,9 @@ def generated(tmp_path_factory, redis_url):
     app = create_app({"REDIS_URL": redis_url, "TESTING": True})  # the spec's budget counts there
     (where / "openapi.json").write_text(json.dumps(
         app.test_client().get("/api/openapi.json").get_json()))
-    (where / "config.yaml").write_text("post_hooks: []\n")
+    # The open data files are gzip: bytes to the client, as application/octet-stream is.
+    (where / "config.yaml").write_text(
+        "post_hooks: []\ncontent_type_overrides:\n  application/gzip: application/octet-stream\n")
     made = subprocess.run(
         [str(GENERATOR), "generate", "--path", str(where / "openapi.json"), "--meta", "none",
          "--output-path", str(where / "poyta_client"), "--config", str(where / "config.yaml"),
