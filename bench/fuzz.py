@@ -27,6 +27,7 @@ import argparse
 import copy
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -44,12 +45,15 @@ from api.devtools.embedded_postgres import EmbeddedPostgres
 from api.http import create_app
 from api.storage import migrate
 from bench.redis_for_bench import bench_redis_url
+from bench.spec_fuzzer import SpecFuzzer
 from worker.layout import ANALYSES, NOTICES
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = "Bearer fuzz"
 GAMES_A_PLAYER = 25
 MAX_FUZZ_WAIT = 2
+CONVERTER = re.compile(r"<\w+:(\w+)>")   # <string:game_id> as the spec writes it: <game_id>
+SPEC_NAME = r"<\1>"
 KEYS_PER_CREATION = 40       # a game's hash, log, events, chat, due-set marks, notices ...
 BYTES_PER_CREATION = 96_000
 KEYS_SLACK = 2_000
@@ -104,6 +108,11 @@ def bounded_waits(spec: dict) -> dict:
     return spec
 
 
+def flask_rule(path: str) -> str:
+    """/games/{game_id} as Flask writes it: /games/<game_id>."""
+    return re.sub(r"{(\w+)}", r"<\1>", path)
+
+
 def store_size(redis_url: str) -> dict:
     """The game store's keys, memory, and keys by family (ids folded) with and without a TTL."""
     store = Redis.from_url(redis_url)
@@ -134,9 +143,20 @@ class Counting:
     def operation(self, method: str, path: str) -> str:
         try:
             rule, _ = self.routes.match(path, method, return_rule=True)
-            return f"{method} {rule.rule}"
+            return f"{method} {CONVERTER.sub(SPEC_NAME, rule.rule)}"
         except HTTPException:
             return "(no route)"
+
+    def count(self, method: str, path: str, code: int, authenticated: bool) -> None:
+        operation = self.operation(method, path)
+        with self.lock:
+            self.requests += 1
+            self.created += code == 201
+            self.operations.setdefault(operation, Counter())[code] += 1
+            self.authenticated += authenticated
+            self.statuses[code] += 1
+            if code >= 500:
+                self.server_errors[f"{operation} {code}"] += 1
 
     def __call__(self, environ, start_response):
         carries = environ.get("HTTP_AUTHORIZATION") == PLACEHOLDER
@@ -146,16 +166,8 @@ class Counting:
 
         def counted(status, headers, exc_info=None):
             code = int(status.split()[0])
-            operation = self.operation(environ["REQUEST_METHOD"], environ["PATH_INFO"])
+            self.count(environ["REQUEST_METHOD"], environ["PATH_INFO"], code, carries)
             with self.lock:
-                self.requests += 1
-                self.created += code == 201
-                self.operations.setdefault(operation, Counter())[code] += 1
-                self.authenticated += carries
-                self.statuses[code] += 1
-                if code >= 500:
-                    self.server_errors[f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']} "
-                                       f"{code}"] += 1
                 if carries and creates and code == 201:
                     self.games += 1
                     if self.games % GAMES_A_PLAYER == 0:
@@ -172,14 +184,19 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=5)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--requests", type=int, default=30_000,
-                        help="the least number of requests a run must send")
+                        help="the least number of requests a run must send (the spec engine "
+                             "stops there, or at --minutes)")
+    parser.add_argument("--engine", choices=("spec", "schemathesis"), default="spec",
+                        help="bench.spec_fuzzer in this process, or `schemathesis run`")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-fuzz-"))
     postgres = EmbeddedPostgres(folder / "postgres").start()
     migrate.upgrade(postgres.url)
     try:
         with bench_redis_url() as redis_url:
-            counting, run, before, after, took = fuzz(args, folder, redis_url, postgres.url)
+            counting, summary, before, after, took = fuzz(args, folder, redis_url,
+                                                          postgres.url)
     finally:
         postgres.stop("immediate")
     print(f"fuzz: {took / 60:.1f} min, {counting.requests} requests, "
@@ -191,9 +208,9 @@ def main() -> None:
     print(f"5xx: {errors} {dict(counting.server_errors)}")
     operations = {operation: codes for operation, codes in counting.operations.items()
                   if operation != "(no route)"}
-    spec_operations = {f"{method.upper()} {re.sub(r'{(\w+)}', r'<\1>', path)}"
-                       for path, methods in json.loads((folder / "spec.json").read_text())[
-                           "paths"].items()
+    spec = json.loads((folder / "spec.json").read_text())
+    spec_operations = {f"{method.upper()} {flask_rule(path)}"
+                       for path, methods in spec["paths"].items()
                        for method, operation in methods.items()
                        if isinstance(operation, dict) and "operationId" in operation}
     print(f"\noperations: {len(spec_operations)} in the spec, {len(operations)} reached")
@@ -211,8 +228,7 @@ def main() -> None:
     grown = after["families"] - before["families"]
     for (family, lapses), count in grown.most_common(25):
         print(f"  +{count:6d}  {family}  {'(TTL)' if lapses else '(no TTL)'}")
-    print(f"\nschemathesis's summary (all of it in {folder / 'schemathesis.out'}):")
-    print("\n".join(run.stdout.strip().splitlines()[-25:]))
+    print(summary)
     failed = (errors or counting.requests < args.requests or after["keys"] > key_bound
               or after["bytes"] > byte_bound)
     sys.exit(1 if failed else 0)
@@ -229,15 +245,27 @@ def fuzz(args, folder: Path, redis_url: str, database_url: str):
     worker = subprocess.Popen(
         [sys.executable, "-m", "worker.run", *ANALYSES.queues, *NOTICES.queues], cwd=ROOT, env={**os.environ, **env},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    spec = app.test_client().get("/api/openapi.json").get_json()
-    (folder / "spec.json").write_text(json.dumps(bounded_waits(with_game_links(spec))))
+    spec = bounded_waits(with_game_links(app.test_client().get("/api/openapi.json").get_json()))
+    (folder / "spec.json").write_text(json.dumps(spec))
+    if args.engine == "spec":
+        before = store_size(redis_url)
+        started = time.monotonic()
+        try:
+            summary = fuzz_spec(app, counting, spec, args)
+            took = time.monotonic() - started
+            after = store_size(redis_url)
+        finally:
+            server.shutdown()
+            worker.terminate()
+            worker.wait(30)
+        return counting, summary, before, after, took
     (folder / "schemathesis.toml").write_text(
         "[checks.positive_data_acceptance]\n"
         f"expected-statuses = {json.dumps(EXPECTED)}\n")
     before = store_size(redis_url)
     started = time.monotonic()
     try:
-        run = subprocess.run(
+        run = subprocess.run(  # noqa: PLW1510 (its failures are what the summary reports)
             [str(Path(sys.executable).parent / "schemathesis"),
              "--config-file", str(folder / "schemathesis.toml"), "run",
              str(folder / "spec.json"), "--url", f"http://127.0.0.1:{server.port}",
@@ -255,7 +283,94 @@ def fuzz(args, folder: Path, redis_url: str, database_url: str):
         worker.terminate()
         worker.wait(30)
     (folder / "schemathesis.out").write_text(run.stdout + run.stderr)
-    return counting, run, before, after, took
+    summary = (f"\nschemathesis's summary (all of it in {folder / 'schemathesis.out'}):\n"
+               + "\n".join(run.stdout.strip().splitlines()[-25:]))
+    return counting, summary, before, after, took
+
+
+PLAYERS = 12
+THREADS = 3
+MOVE_SHARE = 0.15     # of the requests: a legal move in one of the player's games
+
+
+def fuzz_spec(app, counting: Counting, spec: dict, args) -> str:
+    """`bench.spec_fuzzer` from THREADS threads, each with its own players seated in games in
+    progress (a player replaced once signed out or GAMES_A_PLAYER games on), until
+    --requests or --minutes."""
+    stop_at = time.monotonic() + args.minutes * 60
+    moves = Counter()
+    seen: dict[str, list[str]] = {}   # ids the answers told, shared by the threads
+
+    def seated_player(client) -> dict:
+        made = client.post("/api/v1/players", json={"name": "Fuzz"})
+        counting.count("POST", "/api/v1/players", made.status_code, False)
+        answer = made.get_json()
+        player = {"token": answer["token"], "id": answer["id"], "games": [], "made": 0}
+        seen.setdefault("player_id", []).append(player["id"])
+        for body in GAME_BODIES:
+            made = client.post("/api/v1/games", json=body,
+                               headers={"Authorization": f"Bearer {player['token']}"})
+            counting.count("POST", "/api/v1/games", made.status_code, True)
+            if made.status_code == 201:
+                player["games"].append(made.get_json()["id"])
+                counting.games += 1
+        return player
+
+    def move(client, fuzzer: SpecFuzzer, player: dict) -> None:
+        if not player["games"]:
+            return
+        game = fuzzer.rng.choice(player["games"])
+        headers = {"Authorization": f"Bearer {player['token']}"}
+        view = client.get(f"/api/v1/games/{game}", headers=headers)
+        counting.count("GET", f"/api/v1/games/{game}", view.status_code, True)
+        body = view.get_json(silent=True) or {}
+        if body.get("status") == "finished":
+            player["games"].remove(game)
+            moves["games finished"] += 1
+            return
+        if not body.get("legal_actions") or body.get("your_seat") not in body.get("to_act", ()):
+            return
+        answer = client.post(f"/api/v1/games/{game}/actions", headers=headers, json={
+            "action": fuzzer.rng.choice(body["legal_actions"]), "version": body["version"]})
+        counting.count("POST", f"/api/v1/games/{game}/actions", answer.status_code, True)
+        moves[answer.status_code] += 1
+
+    def run(seed: int) -> None:
+        client = app.test_client()
+        fuzzer = SpecFuzzer(spec, random.Random(seed), re.compile(r"/stream$"), seen)
+        players = [seated_player(client) for _ in range(PLAYERS // THREADS)]
+        while time.monotonic() < stop_at and counting.requests < args.requests:
+            if fuzzer.rng.random() < MOVE_SHARE:
+                move(client, fuzzer, fuzzer.rng.choice(players))
+                continue
+            drawn = fuzzer.request(players)
+            kwargs = drawn["kwargs"]
+            token = kwargs["headers"].get("Authorization", "")
+            player = next((p for p in players if token == f"Bearer {p['token']}"), None)
+            answer = client.open(**kwargs)
+            counting.count(kwargs["method"], kwargs["path"], answer.status_code,
+                           player is not None)
+            body = answer.get_json(silent=True)
+            if answer.status_code < 300 and body is not None:
+                fuzzer.remember(body)
+            if player is None:
+                continue
+            if kwargs["method"] == "POST" and kwargs["path"] == "/api/v1/games" and \
+                    answer.status_code == 201:
+                player["games"].append(body["id"])
+                player["made"] += 1
+                counting.games += 1
+            if answer.status_code == 401 or player["made"] >= GAMES_A_PLAYER:
+                counting.signed_out += answer.status_code == 401
+                players[players.index(player)] = seated_player(client)
+
+    threads = [threading.Thread(target=run, args=(args.seed * 100 + number,))
+               for number in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return f"\nmoves of the players' seats: {dict(moves)}"
 
 
 if __name__ == "__main__":
