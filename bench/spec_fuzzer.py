@@ -36,8 +36,10 @@ class SpecFuzzer:
     def __init__(self, spec: dict, rng: random.Random, skip_path: re.Pattern,
                  seen: dict[str, list[str]]):
         self.spec, self.rng = spec, rng
+        # A path's own parameters (its item's `parameters`) count for each of its operations.
         self.operations = [
-            (method.upper(), path, operation)
+            (method.upper(), path, {**operation, "parameters": [
+                *methods.get("parameters", ()), *operation.get("parameters", ())]})
             for path, methods in spec["paths"].items() if not skip_path.search(path)
             for method, operation in methods.items()
             if isinstance(operation, dict) and "operationId" in operation]
