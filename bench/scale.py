@@ -543,9 +543,13 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the children on the way out
     try:
         bench.start()
-        return run(bench, args)
+        code = run(bench, args)
     finally:
         bench.stop()
+    # After the processes stopped: what they log on the way out counts too.
+    print_scan(f"the logs ({bench.logs}/*.log)",
+               merged([scan_log(path) for path in sorted(bench.logs.glob("*.log"))]))
+    return code
 
 
 def run(bench: Bench, args) -> int:
@@ -604,8 +608,6 @@ def run(bench: Bench, args) -> int:
           flush=True)
     for problem in problems[:30]:
         print("  " + problem)
-    print_scan(f"the logs ({bench.logs}/*.log)",
-               merged([scan_log(path) for path in sorted(bench.logs.glob("*.log"))]))
     return 1 if problems else 0
 
 
