@@ -299,7 +299,10 @@ def fuzz_spec(app, counting: Counting, spec: dict, args) -> str:
     --requests or --minutes."""
     stop_at = time.monotonic() + args.minutes * 60
     moves = Counter()
-    seen: dict[str, list[str]] = {}   # ids the answers told, shared by the threads
+    # Ids the answers told, shared by the threads; the game types and this month to begin with.
+    types = [kind["type"] for kind in app.test_client().get("/api/v1/games/types").get_json()]
+    seen: dict[str, list[str]] = {"type_name": types, "type": types,
+                                  "month": [time.strftime("%Y-%m"), "2026-01"]}
 
     def seated_player(client) -> dict:
         made = client.post("/api/v1/players", json={"name": "Fuzz"})
