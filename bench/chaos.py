@@ -183,7 +183,8 @@ class Valkey:
                     return
             except RedisError:
                 time.sleep(0.1)
-        raise SystemExit(f"Valkey did not start; see {self.folder / 'valkey.log'}")
+        self.kill()
+        raise SystemExit(f"Valkey did not answer; see {self.folder / 'valkey.log'}")
 
     @property
     def pid(self) -> int | None:
@@ -223,7 +224,11 @@ class Postgres(EmbeddedPostgres):
         with open(self.data_dir / "pgdata" / "pg_hba.conf", "a") as hba:
             hba.write("host all all 10.213.0.0/16 trust\n")
         self.start()
-        migrate.upgrade(self.url)
+        try:
+            migrate.upgrade(self.url)
+        except BaseException:
+            self.kill()
+            raise
 
     def _run(self, program: str, *args: str, timeout: float = START_SECONDS) -> None:
         as_user = ["runuser", "-u", self.user, "--"] if self.user else []
@@ -281,7 +286,11 @@ class Stack:
         self.namespace = Namespace(netns)
         try:
             self.valkey = Valkey(folder / "valkey", self.namespace)
-            self.postgres = Postgres(folder / "postgres", self.namespace)
+            try:
+                self.postgres = Postgres(folder / "postgres", self.namespace)
+            except BaseException:
+                self.valkey.kill()
+                raise
         except BaseException:
             self.namespace.close()
             raise
