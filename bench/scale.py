@@ -17,6 +17,11 @@ process each, on ports of their own) and RQ workers, then:
    outcome); no accepted move lost (each human's accepted actions are in the record, in
    order); no 5xx and no refused connection except at a process while it was down.
 5. Sizing figures: Redis bytes per active and per finished game.
+6. The logs of every process: tracebacks, ERROR lines and 500 answers (`bench.log_scan`).
+
+With PostgreSQL (an embedded one, migrated; `--no-postgres` leaves it out) the finished games
+go to the archive through the notice worker (which takes the archive queue), as `make run`
+does.
 
 Exits non-zero when a check fails. Run it with `nice -n 10` on a shared machine.
 """
@@ -44,11 +49,14 @@ from redis import Redis
 from redis.cluster import RedisCluster
 
 from api.devtools.embedded_cluster import EmbeddedCluster, free_port
+from api.devtools.embedded_postgres import EmbeddedPostgres
 from api.devtools.embedded_redis import start_embedded
+from api.storage import migrate
+from bench.log_scan import merged, print_scan, scan_log
 from bench.starting import wait_until_ready
 from rules import GAMES
 from rules.search import DEFAULT_BUDGETS
-from worker.layout import BOT_WORKERS
+from worker.layout import BOT_WORKERS, NOTICES
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -239,11 +247,16 @@ class Bench:
         if args.store == "single":
             store_url, cluster = queue_url, ""
         self.store = (RedisCluster.from_url(store_url) if cluster else Redis.from_url(store_url))
+        self.postgres = None
+        if args.postgres:
+            self.postgres = EmbeddedPostgres(self.logs / "postgres").start()
+            migrate.upgrade(self.postgres.url)
         metrics_dir = self.logs / "metrics"
         metrics_dir.mkdir()
         env = {**os.environ, "REDIS_URL": store_url, "REDIS_CLUSTER": cluster,
                "RQ_REDIS_URL": queue_url, "POYTA_MEDIUM_SECONDS": MEDIUM_SECONDS,
                "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "LOG_LEVEL": "WARNING",
+               **({"DATABASE_URL": self.postgres.url} if self.postgres else {}),
                # Every scripted player comes from this one address and acts far faster than
                # a person: the budgets would answer with 429 and the bench measure the limiter.
                "POYTA_RATE_LIMITS": json.dumps({name: "10000000/minute" for name in (
@@ -263,6 +276,9 @@ class Bench:
                 f"worker-{index + 1}", worker.argv(sys.executable), env,
                 self.logs))
         self.api1, self.api2, self.worker1, self.worker2 = self.children
+        if self.postgres:
+            self.children.append(Child("notices", NOTICES.argv(sys.executable), env, self.logs))
+            self.children[-1].start()
 
     def stop(self) -> None:
         for child in self.children:
@@ -270,6 +286,8 @@ class Bench:
         self.queue_server.stop()
         if self.args.store == "cluster":
             self.cluster.stop()
+        if self.postgres:
+            self.postgres.stop("immediate")
 
     def store_bytes(self) -> int:
         if isinstance(self.store, RedisCluster):
@@ -516,6 +534,8 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=16, help="clients of the API phase")
     parser.add_argument("--store", choices=("cluster", "single"), default="cluster")
     parser.add_argument("--timeout", type=float, default=900, help="seconds for the games to end")
+    parser.add_argument("--no-postgres", dest="postgres", action="store_false",
+                        help="Redis alone: no archive")
     args = parser.parse_args()
     if args.games < len(TABLES):
         parser.error(f"--games must be at least {len(TABLES)}")
@@ -523,9 +543,13 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the children on the way out
     try:
         bench.start()
-        return run(bench, args)
+        code = run(bench, args)
     finally:
         bench.stop()
+    # After the processes stopped: what they log on the way out counts too.
+    print_scan(f"the logs ({bench.logs}/*.log)",
+               merged([scan_log(path) for path in sorted(bench.logs.glob("*.log"))]))
+    return code
 
 
 def run(bench: Bench, args) -> int:
