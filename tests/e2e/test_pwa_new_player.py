@@ -67,7 +67,7 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     anna.goto(live_server)
     expect(anna.get_by_role("heading", level=1)).to_have_text(words["welcome"])
     assert "null" not in anna.locator("main").inner_text()
-    looked_at(anna, language, "1-welcome")
+    looked_at(anna, language, "01-welcome")
     start(anna, live_server, "Anna")
 
     # A first game against a bot, from the new-game form, to the end of a one-point match.
@@ -75,7 +75,7 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     expect(anna.get_by_label(words["seat2"], exact=True)).to_have_value(re.compile(r"^bot:"))
     anna.get_by_label(words["match"]).fill("1")
     expect(anna.get_by_label(words["rated"])).to_be_checked()
-    looked_at(anna, language, "2-new-game")
+    looked_at(anna, language, "02-new-game")
     anna.get_by_role("button", name=words["create"]).click()
     anna.wait_for_url(re.compile(r"#/game/"))
     game_id = anna.url.split("#/game/")[1]
@@ -86,7 +86,7 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     cards.first.click()
     confirm = anna.get_by_role("group", name=words["confirm"])
     expect(confirm).to_contain_text(re.compile(words["play"]))
-    looked_at(anna, language, "3-confirm")
+    looked_at(anna, language, "03-confirm")
     confirm.get_by_role("button", name=words["cancel"], exact=True).click()
     expect(confirm).to_be_hidden()
     assert api_view(anna, live_server, game_id)["version"] == before
@@ -99,7 +99,7 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     expect(anna.locator("#status-line")).to_have_text(words["over"])
     outcome = anna.locator(".outcome")
     expect(outcome.locator("td.rating-change").first).to_have_text(re.compile(r"^([+−]\d+|±0)$"))
-    looked_at(anna, language, "4-game-over")
+    looked_at(anna, language, "04-game-over")
 
     # Leaving by the app's address: home, with nothing of the game left over the form.
     anna.goto(f"{live_server}/#/")
@@ -116,11 +116,11 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     rating = call(anna, live_server, "GET", f"/players/{me}")["ratings"]["sixtysix"]
     assert shown == rating["display"] and 1000 < shown < 2000, (shown, rating)
     expect(sixtysix).to_contain_text(words["explained"])
-    looked_at(anna, language, "5-rating")
+    looked_at(anna, language, "05-rating")
     sixtysix.get_by_role("link", name=words["leaderboard"]).click()
     provisional = anna.get_by_role("region", name=words["provisional"])
     expect(provisional.get_by_role("row").filter(has=anna.get_by_role("link", name="Anna"))).to_contain_text(f"{shown}?")
-    looked_at(anna, language, "6-leaderboard")
+    looked_at(anna, language, "06-leaderboard")
 
     # A friend through the link, on a second phone.
     anna.get_by_role("link", name=words["friends"], exact=True).click()
@@ -128,10 +128,10 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     bert = new_page(locale=words["locale"], viewport=NARROW, bypass_csp=True)
     bert.goto(link)
     expect(bert.get_by_role("heading", level=1)).to_have_text(words["shared"])
-    looked_at(bert, language, "7-friend-link")
+    looked_at(bert, language, "07-friend-link")
     start(bert, live_server, "Bert", path="/" + link.split("/", 3)[3])
     expect(bert.locator("main .notice")).to_have_text(words["added"])
-    looked_at(bert, language, "8-friends")
+    looked_at(bert, language, "08-friends")
 
     # A challenge with a pace, a friendly game: Anna waits for Bert by name.
     anna.reload()
@@ -140,7 +140,7 @@ def test_a_new_player_from_the_first_screen_to_a_challenge(axe_installed, new_pa
     anna.get_by_label(words["to"]).select_option(label="Sixty-six")
     anna.get_by_label(words["pace"]).select_option(label=words["hour"])
     anna.get_by_label(words["rated"]).uncheck()
-    looked_at(anna, language, "9-challenge")
+    looked_at(anna, language, "09-challenge")
     anna.get_by_role("button", name=words["send"]).click()
     anna.wait_for_url(re.compile(r"#/game/"))
     challenge = anna.url.split("#/game/")[1]

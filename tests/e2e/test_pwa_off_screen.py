@@ -10,6 +10,7 @@ import re
 
 from phone import api_view, call, in_viewport, layout_problems, snap, start
 from playwright import sync_api
+from test_pwa_accessibility import axe_installed, serious_violations  # noqa: F401 (a fixture)
 
 NARROW = {"width": 360, "height": 740}
 GAME = {"type": "sixtysix", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
@@ -133,9 +134,9 @@ def test_in_sticheln_too_a_trick_a_bot_took_stays_until_the_player_plays(new_pag
         page.locator('[data-part="hand"] button:not([disabled]), .sticheln button.primary:not([disabled])').first.click()
 
 
-def test_in_hattrick_the_trick_the_bots_took_stays_on_the_felt_in_view(new_page, live_server):
+def test_in_hattrick_the_trick_the_bots_took_stays_on_the_felt_in_view(axe_installed, new_page, live_server):
     expect = sync_api.expect
-    page = new_page(viewport=NARROW)
+    page = new_page(viewport=NARROW, bypass_csp=True)  # the page's CSP would refuse the injected axe
     start(page, live_server)
     game = call(page, live_server, "POST", "/games", {
         "type": "hattrick", "players": 4, "seats": ["human"] + [{"bot": "easy"}] * 3,
@@ -159,6 +160,7 @@ def test_in_hattrick_the_trick_the_bots_took_stays_on_the_felt_in_view(new_page,
             assert in_viewport(page, "#ht-hand")  # and where the hand begins
             expect(below).to_have_count(0)  # not twice
             assert layout_problems(page) == []
+            assert serious_violations(page) == []
             snap(page, "hattrick-last-trick-kept")
             kept.get_by_role("button", name="Hide").click()
             expect(kept).to_have_count(0)
@@ -169,9 +171,9 @@ def test_in_hattrick_the_trick_the_bots_took_stays_on_the_felt_in_view(new_page,
         raise AssertionError("no bot took a trick while the next was under way")
 
 
-def test_in_sixnimmt_the_last_turn_is_said_under_the_rows(new_page, live_server):
+def test_in_sixnimmt_the_last_turn_is_said_under_the_rows(axe_installed, new_page, live_server):
     expect = sync_api.expect
-    page = new_page(viewport=NARROW)
+    page = new_page(viewport=NARROW, bypass_csp=True)  # the page's CSP would refuse the injected axe
     start(page, live_server)
     game = call(page, live_server, "POST", "/games", {
         "type": "sixnimmt", "players": 3, "seats": ["human", {"bot": "easy"}, {"bot": "easy"}],
@@ -200,4 +202,5 @@ def test_in_sixnimmt_the_last_turn_is_said_under_the_rows(new_page, live_server)
     assert in_viewport(page, '[data-part="table"] .sn-just')
     expect(page.get_by_role("heading", name="Last turn", exact=True)).to_have_count(0)  # not twice
     assert layout_problems(page) == []
+    assert serious_violations(page) == []
     snap(page, "sixnimmt-last-turn-under-the-rows")
