@@ -394,10 +394,10 @@ const catalogues = {
     "howto.fullRules": "Kaikki säännöt tarkasti",
     "howto.missing": "Tämä sovelluksen versio ei vielä sisällä tämän pelin ohjeita.",
     "welcome.title": "Tervetuloa Pöytään",
-    "welcome.text": "Korttipelejä ystävien tai bottien kanssa, muutama siirto päivässä, puhelimella.",
-    "welcome.invited": "Ystäväsi kutsui sinut peliin",
+    "welcome.text": "Korttipelejä kavereiden tai bottien kanssa, muutama siirto päivässä, puhelimella.",
+    "welcome.invited": "Kaverisi kutsui sinut peliin",
     "welcome.invitedText": "Kerro pöydälle, kuka olet, niin paikkasi on valmiina.",
-    "welcome.befriended": "Ystäväsi jakoi sinulle kaverilinkkinsä",
+    "welcome.befriended": "Kaverisi jakoi sinulle kaverilinkkinsä",
     "welcome.befriendedBy": "{name} jakoi sinulle kaverilinkkinsä",
     "welcome.befriendedText": "Kerro, kuka olet: teistä tulee kavereita, kun aloitat, ja voitte haastaa toisianne peleihin.",
     "welcome.name": "Nimesi",
@@ -418,7 +418,7 @@ const catalogues = {
     "home.seats": "Muut paikat",
     "home.seat": "Paikka {n}",
     "home.seat.you": "Paikka 1: sinä",
-    "home.seat.friend": "Ystävä (ihminen)",
+    "home.seat.friend": "Kaveri (ihminen)",
     "home.seat.bot": "Botti ({level})",
     "home.options": "Pelin valinnat",
     "home.create": "Luo peli",
@@ -427,7 +427,7 @@ const catalogues = {
     "home.public": "Julkinen: näkyy aulassa, kuka tahansa voi katsoa",
     "home.mine": "Omat pelit",
     "home.yourTurnCount": "{n} sinun vuorosi",
-    "home.none": "Ei vielä pelejä. Luo peli alla tai avaa ystävän kutsulinkki.",
+    "home.none": "Ei vielä pelejä. Luo peli alla tai avaa kaverin kutsulinkki.",
     "home.rulesList": "Peliohjeet",
     "home.with": "mukana {names}",
     "home.open": "{title} · {status}",
@@ -453,8 +453,8 @@ const catalogues = {
     "share.share": "Jaa",
     "share.copy": "Kopioi",
     "share.copied": "Linkki kopioitu.",
-    "game.invite": "Kutsu ystäviä",
-    "game.inviteText": "Jokaisella vapaalla paikalla on oma linkkinsä: lähetä se paikalle tulevalle ystävälle.",
+    "game.invite": "Kutsu kavereita",
+    "game.inviteText": "Jokaisella vapaalla paikalla on oma linkkinsä: lähetä se paikalle tulevalle kaverille.",
     "game.inviteLink": "Kutsulinkki paikalle {n}",
     "game.shareTitle": "Tule pelaamaan {title} Pöydässä",
     "game.seats": "Pelaajat",
@@ -491,7 +491,7 @@ const catalogues = {
     "rating.explained": "Jokainen aloittaa 1500:sta, ja jokainen laskettu peli muuttaa vahvuuslukua; ”?” merkitsee sen alustavaksi 10 lasketun pelin ajan.",
     "profile.ratedGames": "laskettuja pelejä: {n}",
     "profile.games": "Päättyneet pelit",
-    "profile.firsts": "Voitot",
+    "profile.firsts": "Ykkössijat",
     "profile.avgPlace": "Keskimääräinen sija",
     "profile.avgScore": "Keskimääräiset pisteet",
     "profile.history": "Vahvuusluvun muutokset",
@@ -597,7 +597,7 @@ const catalogues = {
     "push.on": "Ilmoitukset ovat päällä tällä laitteella.",
     "push.off": "Ilmoitukset ovat pois päältä tällä laitteella.",
     "push.unsupported": "Tämä selain ei voi vastaanottaa ilmoituksia (ei Notification- tai PushManager-tukea). iPhonessa lisää Pöytä ensin kotivalikkoon.",
-    "push.noWorker": "Tässä selaimessa ei ole service workereita, joten se ei voi vastaanottaa ilmoituksia.",
+    "push.noWorker": "Tämä selain ei tue taustatyöskentelyä (service worker), joten se ei voi vastaanottaa ilmoituksia.",
     "push.denied": "Ilmoitukset on estetty tältä sivustolta selaimen asetuksissa.",
     "data.title": "Tietosi",
     "data.exportText": "Lataa kaikki, mitä Pöytä sinusta säilyttää: tilisi, laitteesi, kaverit ja estot, luokituksesi ja niiden historia sekä jokainen pelaamasi peli kirjauksineen, JSON Lines -tiedostona.",
@@ -667,6 +667,12 @@ export function setLanguage(code) {
   if (!LANGUAGES[code]) return;
   lang = code;
   localStorage.setItem(LANGUAGE_KEY, code);
+}
+
+// A copy of a language's strings as registered so far (the shell's and every loaded module's):
+// what the test that every English string has a Finnish one compares.
+export function catalogue(code) {
+  return { ...(catalogues[code] || {}) };
 }
 
 export function addStrings(language, strings) {

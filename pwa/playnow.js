@@ -47,7 +47,7 @@ addStrings("fi", {
   "playnow.pace.1h": "1 tunti",
   "playnow.pace.1d": "1 päivä",
   "playnow.pace.3d": "3 päivää",
-  "playnow.rated": "Rankattu",
+  "playnow.rated": "Laskettu",
   "playnow.bots": "Tyhjät paikat",
   "playnow.noBots": "odota ihmisiä",
   "playnow.botsAfter": "botit {hours} h jälkeen",

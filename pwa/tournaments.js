@@ -1,6 +1,6 @@
 // Tournaments (#/tournaments): open ones to join, yours, finished ones, and a new one; a
 // tournament's page (#/tournament/<id>): standings, rounds, tables and links to your games.
-import { t, addLanguages, language } from "./i18n.js";
+import { t, tn, addLanguages, language } from "./i18n.js";
 import { me, ApiError, OfflineError } from "./api.js";
 import { h, setPage, gameTypes, handleError } from "./ui.js";
 
@@ -41,7 +41,8 @@ addLanguages({
     "tournament.roundOver": "Round {n} (over)",
     "tournament.table": "Table {n}",
     "tournament.yourGame": "Your game",
-    "tournament.bots": "+ {n} bot(s)",
+    "tournament.bots.one": "+ {n} bot",
+    "tournament.bots.other": "+ {n} bots",
     "tournament.withdrawn": "withdrawn",
     "tournament.entrants": "Entrants",
     "tournament.pointsNote": "Points: at a table of {n}, first place earns {best}, each place after one less, last 0; tied players share. Equal points are ranked by the points of the opponents each met, then by rating.",
@@ -90,7 +91,8 @@ addLanguages({
     "tournament.roundOver": "Kierros {n} (päättynyt)",
     "tournament.table": "Pöytä {n}",
     "tournament.yourGame": "Oma pelisi",
-    "tournament.bots": "+ {n} botti(a)",
+    "tournament.bots.one": "+ {n} botti",
+    "tournament.bots.other": "+ {n} bottia",
     "tournament.withdrawn": "vetäytynyt",
     "tournament.entrants": "Osallistujat",
     "tournament.pointsNote": "Pisteet: {n} pelaajan pöydässä ensimmäinen saa {best}, kukin seuraava sija yhden vähemmän, viimeinen 0; tasatilanteessa pisteet jaetaan. Tasapisteissä järjestyksen ratkaisevat kohdattujen vastustajien pisteet, sitten vahvuusluku.",
@@ -276,7 +278,7 @@ export async function tournamentPage(tournamentId) {
     h("ul", { class: "plain-list link-list" }, round.tables.map((table, index) => h("li", {},
       h("span", { text: `${t("tournament.table", { n: index + 1 })}: ` }),
       table.players.map((playerId) => names.get(playerId) || "?").join(", "),
-      table.bots ? ` ${t("tournament.bots", { n: table.bots })}` : "",
+      table.bots ? ` ${tn("tournament.bots", table.bots)}` : "",
       table.players.includes(mine) ? [" · ", h("a", { href: `#/game/${id(table.game_id)}`, text: t("tournament.yourGame") })] : [])))));
   setPage(shown.name, h("h1", { text: shown.name }),
     h("p", { class: "muted", text: `${t(`tournament.${shown.format}`)} · ${statusText(shown)}` }),

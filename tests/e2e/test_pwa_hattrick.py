@@ -78,7 +78,8 @@ def test_play_a_deal_of_hattrick_against_bots(page, live_server):
         assert best - others - 2 * len(passed_cards) == scores[seat["seat"]]
         line = page.locator(".hattrick .ht-list li > span:not([aria-hidden])").filter(has_text=re.compile(
             rf"^{'You' if seat['seat'] == view['your_seat'] else re.escape(seat['name'])}: set aside"))
-        expect(line).to_contain_text(re.compile(rf"scored .+ \({best} [a-z]+ − {others} other cards − 2 × {len(passed_cards)} passed\)$"))
+        other = "other card" if others == 1 else "other cards"
+        expect(line).to_contain_text(re.compile(rf"scored .+ \({best} [a-z]+ − {others} {other} − 2 × {len(passed_cards)} passed\)$"))
     piles = page.locator(".table-wrap").and_(page.get_by_role("region", name="Collected cards in deal 1"))
     expect(piles).to_be_visible()
     expect(piles.get_by_role("row")).to_have_count(5)

@@ -180,7 +180,7 @@ def test_the_new_game_form_speaks_finnish(new_page, live_server):
     expect(deck.locator("option:checked")).to_have_text("24 korttia (9–ässä)")
     expect(page.get_by_label("Voittopisteet ottelun voittoon")).to_have_value("7")
     expect(page.get_by_label("Paikka 2", exact=True).locator("option")).to_have_text(
-        ["Botti (helppo)", "Botti (keskitaso)", "Botti (vaikea)", "Ystävä (ihminen)"])
+        ["Botti (helppo)", "Botti (keskitaso)", "Botti (vaikea)", "Kaveri (ihminen)"])
     # The rules as written let two players choose the deck; three players have none to choose.
     page.get_by_label("Säännöt", exact=True).select_option(label="Kuten kirjoitettu: ei mariaaseja eikä vaihtoa")
     expect(deck).to_be_enabled()

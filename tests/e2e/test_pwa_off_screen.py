@@ -1,13 +1,16 @@
-"""Nothing another seat does happens off-screen in Sixty-six: the trick the bot took stays on the
+"""Nothing another seat does happens off-screen. In Sixty-six the trick the bot took stays on the
 table beside its next lead until the player plays or taps it away; the bot's trump exchange
 shows at the stock, its marriage on the card that showed it; a closed stock is marked; the
-player's own exchangeable nine is marked before it is tapped."""
+player's own exchangeable nine is marked before it is tapped. In Sticheln and Hattrick a trick
+the bots took stays on the felt; in 6 nimmt! the last turn is said under the rows, its cards
+marked where they went. All of it on a 360 px screen without scrolling."""
 from __future__ import annotations
 
 import re
 
-from phone import api_view, call, layout_problems, snap, start
+from phone import api_view, call, in_viewport, layout_problems, snap, start
 from playwright import sync_api
+from test_pwa_accessibility import axe_installed, serious_violations  # noqa: F401 (a fixture)
 
 NARROW = {"width": 360, "height": 740}
 GAME = {"type": "sixtysix", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
@@ -129,3 +132,75 @@ def test_in_sticheln_too_a_trick_a_bot_took_stays_until_the_player_plays(new_pag
             expect(kept).to_have_count(0)
             break
         page.locator('[data-part="hand"] button:not([disabled]), .sticheln button.primary:not([disabled])').first.click()
+
+
+def test_in_hattrick_the_trick_the_bots_took_stays_on_the_felt_in_view(axe_installed, new_page, live_server):
+    expect = sync_api.expect
+    page = new_page(viewport=NARROW, bypass_csp=True)  # the page's CSP would refuse the injected axe
+    start(page, live_server)
+    game = call(page, live_server, "POST", "/games", {
+        "type": "hattrick", "players": 4, "seats": ["human"] + [{"bot": "easy"}] * 3,
+        "pace": "none", "options": {"deals": 1}})
+    page.goto(f"{live_server}/#/game/{game['id']}")
+    kept = page.locator('[data-part="table"] .ht-kept')
+    below = page.get_by_role("heading", name="Last trick", exact=True)
+    playable = page.locator('.hattrick [data-part="hand"] button:not([disabled])')
+    for _ in range(14):
+        expect(page.locator(".status-line.yours")).to_be_visible()
+        table = api_view(page, live_server, game["id"])["table"]
+        last = table["last_trick"]
+        if table["trick"] and last and any(seat != 0 for seat in last["taken"].values()):
+            # A bot took the last trick and the next is under way: both on the felt, in view.
+            expect(kept).to_be_visible()
+            taker = next(seat for seat in last["taken"].values() if seat != 0)
+            expect(kept.locator("li.ht-took span:not([aria-hidden])").filter(has_text=f"Bot {taker + 1} (easy)")).to_have_text(
+                re.compile(rf"^Bot {taker + 1} \(easy\) took (red|blue|green)$"))
+            expect(kept.locator(".hc")).to_have_count(len(last["cards"]))
+            assert in_viewport(page, '[data-part="table"] .ht-kept')
+            assert in_viewport(page, "#ht-hand")  # and where the hand begins
+            expect(below).to_have_count(0)  # not twice
+            assert layout_problems(page) == []
+            assert serious_violations(page) == []
+            snap(page, "hattrick-last-trick-kept")
+            kept.get_by_role("button", name="Hide").click()
+            expect(kept).to_have_count(0)
+            expect(below).to_be_visible()  # still there for whoever looks for it
+            break
+        playable.first.click()
+    else:
+        raise AssertionError("no bot took a trick while the next was under way")
+
+
+def test_in_sixnimmt_the_last_turn_is_said_under_the_rows(axe_installed, new_page, live_server):
+    expect = sync_api.expect
+    page = new_page(viewport=NARROW, bypass_csp=True)  # the page's CSP would refuse the injected axe
+    start(page, live_server)
+    game = call(page, live_server, "POST", "/games", {
+        "type": "sixnimmt", "players": 3, "seats": ["human", {"bot": "easy"}, {"bot": "easy"}],
+        "pace": "none"})
+    page.goto(f"{live_server}/#/game/{game['id']}")
+    line = page.locator('[data-part="table"] .sn-just')
+    expect(line).to_have_count(0)  # nothing has happened yet
+    page.locator('[data-part="hand"] button:enabled').first.click()
+    take = page.get_by_role("button", name=re.compile(r"^Take row"))
+    expect(take.first.or_(line)).to_be_visible()
+    if take.count():  # our card was too low for every row
+        take.first.click()
+    expect(line).to_be_visible()
+    placements = api_view(page, live_server, game["id"])["table"]["last_turn"]
+    said = line.inner_text()
+    assert said.startswith("Last turn: ")
+    for placement in placements:
+        who = "You" if placement["seat"] == 0 else f"Bot {placement['seat'] + 1} (easy)"
+        done = (f"took row {placement['row'] + 1} with {placement['card']}, " if placement["took"]
+                else f"placed {placement['card']} in row {placement['row'] + 1}")
+        assert f"{who} {done}" in said, said
+    marked = page.locator('[data-part="table"] .nc.just')
+    expect(marked).to_have_count(len(placements))
+    assert sorted(int(card) for card in marked.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")) \
+        == sorted(placement["card"] for placement in placements)
+    assert in_viewport(page, '[data-part="table"] .sn-just')
+    expect(page.get_by_role("heading", name="Last turn", exact=True)).to_have_count(0)  # not twice
+    assert layout_problems(page) == []
+    assert serious_violations(page) == []
+    snap(page, "sixnimmt-last-turn-under-the-rows")

@@ -75,7 +75,7 @@ def test_play_a_whole_deal_of_sticheln_against_bots(new_page, live_server):
         assert int(total) == scores[seat["seat"]], sum_line
         added = 0
         for part in parts.split(", "):
-            plain = re.fullmatch(r"(\d+) other cards × ([+-]1)", part)
+            plain = re.fullmatch(r"(\d+) other cards? × ([+-]1)", part)
             added += int(plain.group(1)) * int(plain.group(2)) if plain else int(part.rsplit(" ", 1)[1])
         assert added == int(total), sum_line
         if seat["seat"] == view["your_seat"]:

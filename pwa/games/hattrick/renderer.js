@@ -1,7 +1,7 @@
 // Hattrick renderer: the double trick, the hand by colour (play or pass), last trick,
 // collected piles and passed cards, the end of the last deal and the score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/hattrick/shapes.py.
-import { t, addLanguages, listNames, seatLine } from "../../i18n.js";
+import { t, tn, addLanguages, listNames, seatLine } from "../../i18n.js";
 import { h, on, addStyles, styleText } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 import strings from "./strings.js";
@@ -44,11 +44,17 @@ export function render(view, act, ctx) {
   const root = h("div", { class: "hattrick" });
   root.append(h("p", { class: "ht-info" }, t("hattrick.dealInfo", { deal: view.deal, deals: table.deals }), h("br"),
     h("small", { text: t("hattrick.dealerLeader", { dealer: name(table.dealer), leader: name(table.leader) }) })));
+  // The trick just taken stays on the felt (see keptTrick) until the player has seen it; after
+  // that, and at the game's end, it is the "Last trick" below the hand.
+  const kept = view.status !== "finished" && table.last_trick
+    && (!(table.trick || []).length || ctx.ui.seenTrick !== trickKey(table.last_trick));
   if (view.status !== "finished") {
-    root.append(trickSection(table, name, ctx.nameTag));
-    if (view.your_seat !== null && view.your_seat !== undefined) root.append(handSection(view, act));
+    root.append(trickSection(table, name, ctx, kept));
+    // Playing a card moves on from the trick taken before it.
+    const play = (action) => { ctx.ui.seenTrick = trickKey(table.last_trick); return act(action); };
+    if (view.your_seat !== null && view.your_seat !== undefined) root.append(handSection(view, play));
   }
-  if (table.last_trick) root.append(lastTrickSection(table.last_trick, name, ctx));
+  if (table.last_trick && !kept) root.append(lastTrickSection(table.last_trick, name, ctx));
   const end = table.previous_deal;
   // The end of a deal matters until the next one is under way (and for good at the end).
   if (end && (!table.last_trick || view.status === "finished")) root.append(dealEndSection(end, name, view));
@@ -60,7 +66,8 @@ export function render(view, act, ctx) {
   return root;
 }
 
-function trickSection(table, name, nameTag) {
+function trickSection(table, name, ctx, kept) {
+  const { nameTag } = ctx;
   const players = (table.hand_sizes || []).length;
   const trick = table.trick || [];
   const colours = table.trick_colours || [];
@@ -89,7 +96,31 @@ function trickSection(table, name, nameTag) {
   }
   return h("section", { class: "block", "aria-labelledby": "ht-trick" },
     h("h2", { id: "ht-trick", text: t("hattrick.trick") }),
-    h("div", { class: "ht-felt", "data-part": "table" }, h("p", { text: rule }), slots));
+    h("div", { class: "ht-felt", "data-part": "table" }, h("p", { text: rule }), slots,
+      kept ? keptTrick(table.last_trick, trick.length > 0, ctx) : null));
+}
+
+const trickKey = (trick) => (trick ? JSON.stringify(trick.cards) : null);
+
+// The trick just taken, small, below the next one: its cards in a line and who took which
+// colour, so the bots' cards after the player's own never go by unseen. Once the next trick is
+// under way, a tap hides it (playing a card does too).
+function keptTrick(last, hideable, ctx) {
+  const byColour = Object.entries(last.taken || {}).sort(([a], [b]) => COLOURS.indexOf(a) - COLOURS.indexOf(b));
+  const hide = hideable ? h("button", { type: "button", class: "ht-seen", "data-focus-key": "seen-trick",
+    text: t("hattrick.seenTrick") }) : null;
+  if (hide) on(hide, "click", () => { ctx.ui.seenTrick = trickKey(last); ctx.redraw(); });
+  return h("div", { class: "ht-kept", role: "group", "aria-labelledby": "ht-kept-title" },
+    h("div", { class: "ht-kept-head" },
+      h("span", { class: "ht-kept-title", id: "ht-kept-title", text: t("hattrick.lastTrick") }),
+      h("ul", { class: "ht-kept-cards" }, last.cards.map((entry) => h("li", {},
+        face(entry.card, `ht-small${entry.passed ? " face-down" : ""}`),
+        h("span", { class: "visually-hidden", text: t(entry.passed ? "hattrick.inTrickPassed" : "hattrick.inTrick",
+          { name: ctx.seatName(entry.seat), card: cardLabel(entry.card) }) }))))),
+    h("ul", { class: "ht-list" }, byColour.map(([colour, seat]) => h("li", { class: "ht-line ht-took" },
+      h("span", { class: `ht-chip hc-${colour}`, "aria-hidden": "true", text: SYMBOL[colour] }),
+      h("span", { text: seatLine("hattrick.tookColour", seat, ctx, { colour: colourName(colour) }) })))),
+    hide);
 }
 
 function handSection(view, act) {
@@ -137,7 +168,7 @@ function scoreSum(pile, passed) {
   const best = COLOURS.reduce((top, colour) => (pile[colour].length > pile[top].length ? colour : top), COLOURS[0]);
   const collected = COLOURS.reduce((total, colour) => total + pile[colour].length, 0);
   return t("hattrick.scoreSum", { best: pile[best].length, colour: colourName(best),
-    others: collected - pile[best].length, passed: passed.length });
+    others: tn("hattrick.otherCards", collected - pile[best].length), passed: tn("hattrick.passedCount", passed.length) });
 }
 
 // The end of a deal: each set-aside card, each score with its sum, and the cards collected.

@@ -1,4 +1,5 @@
-// 6 nimmt! renderer: rows, the turn's revealed cards, last turn, hand, cards played, penalties.
+// 6 nimmt! renderer: rows with the last turn under them, the turn's revealed cards, hand, cards
+// played, penalties.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sixnimmt/shapes.py.
 import { t, tn, addLanguages, seatLine } from "../../i18n.js";
 import { h, on, addStyles, styleText } from "../../ui.js";
@@ -66,13 +67,14 @@ export function render(view, act, ctx) {
         t(draftable.has(card) ? "sixnimmt.draftCard" : "sixnimmt.card", { card, heads: heads(bullheads(card)) }))))));
   }
 
-  // The four rows.
+  // The four rows; the cards placed on the last turn marked where they went.
+  const lastTurnCards = new Set((table.last_turn || []).map((p) => p.card));
   const rows = h("ol", { class: "rows" });
   (table.rows || []).forEach((row, index) => {
     const total = table.row_bullheads ? table.row_bullheads[index] : sum(row);
     const words = { row: index + 1, cards: row.length ? row.join(", ") : t("sixnimmt.empty"), heads: heads(total) };
     const slots = h("span", { class: "row-cards", "aria-hidden": "true" },
-      row.map((card) => face(card, "", card)),
+      row.map((card) => face(card, lastTurnCards.has(card) ? "just" : "", card)),
       Array.from({ length: Math.max(0, 5 - row.length) }, () => h("span", { class: "nc slot" })),
       h("span", { class: "nc slot sixth", text: "6" }));
     const label = h("span", { class: "row-label", "aria-hidden": "true" },
@@ -90,7 +92,8 @@ export function render(view, act, ctx) {
   });
   // During a draft the rows are still empty: nothing to show.
   if ((table.rows || []).some((row) => row.length)) root.append(h("section", { class: "block", "data-part": "table", "aria-labelledby": "sn-rows" },
-    h("h2", { id: "sn-rows", class: "visually-hidden", text: t("sixnimmt.rowsTitle") }), rows));
+    h("h2", { id: "sn-rows", class: "visually-hidden", text: t("sixnimmt.rowsTitle") }), rows,
+    justHappened(table.last_turn || [], ctx)));
 
   // The turn's revealed cards (while someone chooses a row).
   if (table.revealed) {
@@ -121,12 +124,20 @@ export function render(view, act, ctx) {
         : h("p", { class: "muted", text: t("sixnimmt.handEmpty") })));
   }
 
-  if (table.last_turn && table.last_turn.length) root.append(lastTurn(table.last_turn, name, "sn-last"));
-
   if (table.played && table.played.length) root.append(cardsPlayed(table.played, ctx));
 
   root.append(penalties(view, table, name));
   return root;
+}
+
+// The last turn in one line under the rows, where the player looks after choosing a card: who
+// placed what where and who took a row, so nothing the others did happens below the hand.
+function justHappened(placements, ctx) {
+  if (!placements.length) return null;
+  const what = placements.map((p) => (p.took && p.took.length
+    ? seatLine("sixnimmt.ev.took", p.seat, ctx, { card: p.card, row: p.row + 1, heads: heads(sum(p.took)) })
+    : seatLine("sixnimmt.ev.placed", p.seat, ctx, { card: p.card, row: p.row + 1 })));
+  return h("p", { class: "sn-just" }, h("strong", { text: `${t("sixnimmt.lastTurn")}: ` }), what.join("; "));
 }
 
 // Who placed what on the last turn, and who took which row: `id` names its heading.

@@ -27,7 +27,7 @@ Ace 11, ten 10, king 4, queen 3, jack 2, nine to seven 0.
 
 ## Valintasi
 - **Ilmoita** heti voitettuasi tikin. Kun sinulla on vähintään 66, saat 3 pistettä, jos muut eivät saaneet tikkiäkään, 2, jos heillä on alle 33, muuten 1. Liian aikainen ilmoitus antaa pisteet muille.
-- **Mariaasi**: kun sinulla on saman maan kuningas ja rouva, näytä ne pelatessasi toisen: +20, valtissa +40 (klassiset säännöt). Niiden kortit on merkitty kädessäsi +20 tai +40; kun aloitat toisella, mariaasi näytetään, ellet käännä sitä pois käden alta.
+- **Mariaasi**: kun sinulla on saman maan kuningas ja rouva, näytä ne pelatessasi toisen: +20, valtissa +40 (klassiset säännöt). Niiden kortit on merkitty kädessäsi +20 tai +40; kun aloitat toisella, mariaasi näytetään, ellet poista sitä valinnasta kätesi alla.
 - **Vaihda** pienin valtti avoimeen valttikorttiin (klassiset säännöt): napauta sitä korttia kädessäsi, niin voit vaihtaa tai pelata sen.
 - **Sulje pakka** aloittaessasi, niin loppu pelataan tiukoin säännöin. Jos et sitten saavuta 66:ta, muut saavat 2 tai 3. Sulkemista ei voi perua.`,
 };

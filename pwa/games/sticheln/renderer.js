@@ -1,6 +1,6 @@
 // Sticheln renderer: pain-card choice, the trick, the hand by colour, collected cards, score sheet.
 // Contract: see ../README.md. view.table and the events: their JSON Schema in rules/sticheln/shapes.py.
-import { t, addLanguages, listNames, seatLine } from "../../i18n.js";
+import { t, tn, addLanguages, listNames, seatLine } from "../../i18n.js";
 import { h, on, addStyles, styleText } from "../../ui.js";
 import { tricksStages, between } from "../../pacing.js";
 import strings from "./strings.js";
@@ -208,7 +208,7 @@ function scoreSum(down, byColor, painColors, variants, score) {
   const won = sorted(Object.values(byColor || {}).flat());
   const plain = [...down, ...won].filter((card) => !pain(card)).length;
   const parts = [
-    plain ? t("sticheln.sumPlain", { n: plain, each: signed(reverse ? -1 : 1) }) : null,
+    plain ? tn("sticheln.sumPlain", plain, { each: signed(reverse ? -1 : 1) }) : null,
     ...down.filter(pain).map((card) => t("sticheln.sumDown", { card: cardName(card), points: signed(worth(card)) })),
     ...won.filter(pain).map((card) => t("sticheln.sumCard", { card: cardName(card), points: signed(worth(card)) })),
   ].filter(Boolean);
@@ -232,7 +232,7 @@ function seatsPanel(view, table, ctx, lucky) {
       const score = (table.deal_score || [])[seat];
       return h("li", { class: `st-seat${seat === view.your_seat ? " mine" : ""}` },
         h("div", { class: "st-seat-head" }, h("strong", { text: ctx.seatName(seat) }),
-          h("span", { text: t("sticheln.collected", { n: (table.collected_count || [])[seat] ?? 0 }) }),
+          h("span", { text: tn("sticheln.collected", (table.collected_count || [])[seat] ?? 0) }),
           score === null || score === undefined ? null : h("span", { text: t("sticheln.dealScore", { score }) })),
         h("div", { class: "st-pain", text: painText(table, seat, lucky, view) }),
         wonLine((table.collected || [])[seat], (table.pain_colors || [])[seat]),
