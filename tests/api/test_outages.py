@@ -176,19 +176,29 @@ def test_a_slow_webhook_never_delays_a_bot_move(stack):
 
 def test_a_killed_worker_is_restarted_and_leaves_no_scheduler_behind(stack):
     redis = Redis.from_url(stack.redis_url)
-    # The deep worker: the only one on its queue, so its scheduler holds that queue's lock.
-    worker = stack.worker("deep")
-    assert (os.getpriority(os.PRIO_PROCESS, worker)
-            > os.getpriority(os.PRIO_PROCESS, stack.worker("quick"))), "it yields the CPU"
-    scheduler = wait_for(lambda: children_of(worker) and children_of(worker)[0], 30,
-                         "the worker's scheduler")
-    lock = wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep"), 30, "the scheduler lock")
+    # The deep and the analyses workers both take the deep queue: the one whose scheduler won
+    # that queue's lock as they started (the lock names the scheduler, whose record names its
+    # process) is the one killed.
+    takers = {stack.worker("deep"): "deep", stack.worker("analyses"): "analyses"}
+    for taker in takers:
+        assert (os.getpriority(os.PRIO_PROCESS, taker)
+                > os.getpriority(os.PRIO_PROCESS, stack.worker("quick"))), "it yields the CPU"
+
+    def deep_scheduler():
+        holder = redis.get("rq:scheduler-lock:bots-deep")
+        pid = holder and redis.hget(f"rq:scheduler:{holder.decode()}", "pid")
+        return pid and int(pid)
+
+    scheduler = wait_for(deep_scheduler, 30, "the deep queue's scheduler")
+    lock = redis.get("rq:scheduler-lock:bots-deep")
+    [worker] = [taker for taker in takers if scheduler in children_of(taker)]
+    name = takers[worker]
 
     os.kill(worker, signal.SIGKILL)
     wait_for(lambda: not alive(scheduler), 5, "the orphaned scheduler to stop")
     wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") != lock, 5,
              "the orphaned scheduler to release its lock")
-    replacement = wait_for(lambda: (pid := stack.worker("deep")) != worker and pid, 10,
+    replacement = wait_for(lambda: (pid := stack.worker(name)) != worker and pid, 10,
                            "a new worker")
     # The new worker's scheduler takes the lock as it starts.
     wait_for(lambda: redis.get("rq:scheduler-lock:bots-deep") not in (None, lock), 30,
