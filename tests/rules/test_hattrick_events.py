@@ -92,11 +92,12 @@ def cards_in(value) -> set[str]:
     return set()
 
 
-def known_cards(state, seat) -> set[str]:
-    """What `seat` may know of the running deal: its view without the finished deal."""
+def seat_knowledge(state, seat) -> tuple[dict, set[str], set[str]]:
+    """`seat`'s view, the cards it may know of the running deal (its view without the finished
+    deal) and the finished deal's cards."""
     view = GAME.view(state, seat)
-    view["table"].pop("previous_deal")
-    return cards_in(view)
+    previous = view["table"].pop("previous_deal")
+    return view, cards_in(view), cards_in(previous)
 
 
 @settings(max_examples=60, deadline=None)
@@ -105,21 +106,21 @@ def known_cards(state, seat) -> set[str]:
 def test_no_event_shows_a_seat_a_card_it_could_not_know(players, seed, choice):
     rng = random.Random(choice)
     state = new(players, seed, deals=2)
+    before = [seat_knowledge(state, seat) for seat in range(players)]
     while GAME.outcome(state) is None:
         (actor,) = GAME.to_act(state)
-        before = {seat: known_cards(state, seat) for seat in range(players)}
         events = GAME.apply_action(state, actor, rng.choice(GAME.legal_actions(state, actor)))
         text = json.dumps(events)
         assert str(seed) not in text
         assert all(isinstance(event["type"], str) for event in events)
         deal_ended = any(event["type"] == "deal_ended" for event in events)
+        after = [seat_knowledge(state, seat) for seat in range(players)]
         for seat in range(players):
             # Until "dealt" the events are about the deal that was running: what the seat saw
             # of it before and after the action, or, once it ended, the finished deal as a
             # whole; after "dealt" the only card the seat knows is its new hand.
-            view = GAME.view(state, seat)
-            known = before[seat] | (cards_in(view["table"]["previous_deal"]) if deal_ended
-                                    else known_cards(state, seat))
+            view, running, finished = after[seat]
+            known = before[seat][1] | (finished if deal_ended else running)
             for event in events:
                 if "to" in event and seat not in event["to"]:
                     continue
@@ -127,3 +128,4 @@ def test_no_event_shows_a_seat_a_card_it_could_not_know(players, seed, choice):
                     known = set(view["hand"])
                 leaked = cards_in(event) - known
                 assert not leaked, (seat, event, leaked)
+        before = after
