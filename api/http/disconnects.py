@@ -4,6 +4,11 @@ A long-poll the client dropped (a phone that left the page, a tab the PWA cut sh
 again) would otherwise hold its slot until its wait ran out. Both servers that run the app,
 gunicorn and werkzeug's, put the request's socket in the WSGI environment: a socket that is
 readable and yields no bytes was closed by the peer.
+
+The look is the system's own `poll` with no wait. `select.select` refuses a descriptor past
+1,023 (FD_SETSIZE), which a process holding thousands of streams hands out to most of them: the
+look failed and took every such client for gone. Under gevent `select.poll` is gevent's, which
+with no wait reports nothing, so the original is taken (the same one when nothing patched it).
 """
 from __future__ import annotations
 
@@ -11,6 +16,9 @@ import select
 import socket
 
 from flask import request
+from gevent.monkey import get_original
+
+_poll = get_original("select", "poll")  # the system's, patched or not
 
 SOCKET_KEYS = ("gunicorn.socket", "werkzeug.socket")
 
@@ -21,7 +29,9 @@ def client_gone() -> bool:
     if connection is None:
         return False
     try:
-        readable, _, _ = select.select([connection], [], [], 0)
-        return bool(readable) and connection.recv(1, socket.MSG_PEEK) == b""
+        look = _poll()
+        look.register(connection.fileno(), select.POLLIN)
+        # Readable: bytes or the peer's close wait, so the peek does not block.
+        return bool(look.poll(0)) and connection.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):
         return True
