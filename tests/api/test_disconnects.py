@@ -3,11 +3,12 @@ while it is connected, on any descriptor a busy process hands out."""
 import os
 import resource
 import socket
+import threading
 
 import pytest
 from flask import Flask
 
-from api.http.disconnects import client_gone
+from api.http.disconnects import Departures, client_gone
 
 HIGH = 2000  # past FD_SETSIZE (1,024): where a process holding thousands of streams has most
 
@@ -36,3 +37,22 @@ def test_a_client_on_a_high_descriptor_is_there_until_it_closes(high_pair, key):
         client.close()
         assert server.recv(1) == b"x"
         assert client_gone()
+
+
+def test_the_process_look_wakes_a_stream_whose_client_closed_and_no_other(high_pair):
+    server, client = high_pair
+    stays, stays_client = socket.socketpair()
+    left, kept = threading.Event(), threading.Event()
+    app = Flask(__name__)
+    departures = Departures(every=0.05)
+    with app.test_request_context(environ_base={"gunicorn.socket": server}), \
+            departures.watching(left) as gone, \
+            app.test_request_context(environ_base={"gunicorn.socket": stays}), \
+            departures.watching(kept) as stayed:
+        stays_client.send(b"x")  # bytes waiting are not a close
+        assert not left.wait(0.3) and not gone()
+        client.close()
+        assert left.wait(5) and gone()
+        assert not kept.is_set() and not stayed()
+    stays.close()
+    stays_client.close()
