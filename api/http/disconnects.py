@@ -1,8 +1,8 @@
-"""Whether the client of the current request has gone away.
+"""Whether the client of a waiting request has gone away.
 
-A long-poll the client dropped (a phone that left the page, a tab the PWA cut short to ask
-again) would otherwise hold its slot until its wait ran out. Both servers that run the app,
-gunicorn and werkzeug's, put the request's socket in the WSGI environment: a socket that is
+A long-poll or a stream the client dropped (a phone that left the page, a tab the PWA cut short
+to ask again) would otherwise hold its slot until its wait ran out. Both servers that run the
+app, gunicorn and werkzeug's, put the request's socket in the WSGI environment: a socket that is
 readable and yields no bytes was closed by the peer.
 
 The look is the system's own `poll` with no wait. `select.select` refuses a descriptor past
@@ -16,8 +16,8 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from flask import request
 from gevent.monkey import get_original
@@ -28,25 +28,11 @@ SOCKET_KEYS = ("gunicorn.socket", "werkzeug.socket")
 GONE_CHECK = 1.0  # seconds between looks at whether a waiting request's client went away
 
 
-def client_gone() -> bool:
-    connection = next((request.environ[key] for key in SOCKET_KEYS if key in request.environ),
-                      None)
-    if connection is None:
-        return False
-    try:
-        look = _poll()
-        look.register(connection.fileno(), select.POLLIN)
-        # Readable: bytes or the peer's close wait, so the peek does not block.
-        return bool(look.poll(0)) and connection.recv(1, socket.MSG_PEEK) == b""
-    except (OSError, ValueError):
-        return True
-
-
 class Departures:
-    """One look a second at every connection a stream holds, for the whole process: a single
-    `poll` over all of them instead of each stream waking every second to look at its own (at
-    10,000 streams, 10,000 wake-ups and system calls a second). A connection found closed has
-    its stream's event set; the stream then sees `gone()` and ends."""
+    """One look a second at every connection a waiting request holds, for the whole process: a
+    single `poll` over all of them instead of each request waking every second to look at its
+    own (at 10,000 streams, 10,000 wake-ups and system calls a second). A connection found
+    closed has its request's event set; the request then sees `gone()` and ends."""
 
     def __init__(self, every: float = GONE_CHECK):
         self.every = every

@@ -17,8 +17,8 @@ import random
 import re
 import secrets
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
-from typing import Callable, Iterable, Iterator
 
 from flask import Response, current_app, request, stream_with_context
 
