@@ -46,6 +46,7 @@ PER_PLAYER = 4
 BATCH = 100  # streams opened at once
 SAMPLES_A_SECOND = 20  # the baseline's lines: far apart, so each wake is alone
 IDLE_SECONDS = 10
+DRAIN_SECONDS = 60  # after the last line, for its wakes; the worker's CPU counts until then
 TARGET_P99 = 0.2
 TARGET_RSS_MB = 1024
 
@@ -74,12 +75,19 @@ class Usage:
         self.began = time.perf_counter()
         self.cpu = worker_cpu_seconds(master)
         self.commands = redis.info("stats")["total_commands_processed"]
+        self.redis_cpu = redis_cpu_seconds(redis)
 
     def done(self) -> dict:
         elapsed = time.perf_counter() - self.began
-        return {"cpu": (worker_cpu_seconds(self.master) - self.cpu) / elapsed,
+        return {"elapsed": elapsed, "cpu": (worker_cpu_seconds(self.master) - self.cpu) / elapsed,
                 "commands": (self.redis.info("stats")["total_commands_processed"]
-                             - self.commands) / elapsed}
+                             - self.commands) / elapsed,
+                "redis_cpu": (redis_cpu_seconds(self.redis) - self.redis_cpu) / elapsed}
+
+
+def redis_cpu_seconds(redis: Redis) -> float:
+    cpu = redis.info("cpu")
+    return cpu["used_cpu_user"] + cpu["used_cpu_sys"]
 
 
 def say_lines(redis_url: str, tables_at: list[tuple[str, list[str]]], partner: str,
@@ -146,15 +154,25 @@ async def wake(redis_url: str, tables_at: list, partner: str, phase: str, lines:
         redis_url, tables_at, partner, phase, lines, per_second, said))
     sayer.start()
     await asyncio.to_thread(sayer.join)
-    await asyncio.sleep(1)  # the last lines' wakes
+    expected = lines * PER_PLAYER
+    drained = time.perf_counter() + DRAIN_SECONDS  # the wakes the server is behind on
+    while len(woken.get(phase, [])) < expected and time.perf_counter() < drained:
+        await asyncio.sleep(0.2)
     used = usage.done()
     times = woken.get(phase, [])
-    expected = lines * PER_PLAYER
     print(f"  {phase}: {lines} lines at {said.value:.0f}/s = {said.value * PER_PLAYER:.0f} "
           f"stream wakes/s; {len(times)} of {expected} wakes carried; {percentiles(times)}; "
-          f"worker CPU {used['cpu']:.0%} of a core, Redis {used['commands']:,.0f} commands/s; "
+          f"worker CPU {used['cpu']:.0%} of a core, Redis {used['commands']:,.0f} commands/s "
+          f"({used['redis_cpu']:.0%} of a core); "
           f"{len(closed)} streams closed so far", flush=True)
-    return {"times": sorted(times), "cpu": used["cpu"], "rate": said.value * PER_PLAYER}
+    return {**used, "times": sorted(times), "rate": said.value * PER_PLAYER}
+
+
+def per_wake(phase: dict, idle: dict, figure: str) -> float:
+    """A wake's share of `figure` (worker CPU or Redis commands): the phase's total less what
+    the held streams cost over as long, over the wakes carried."""
+    extra = (phase[figure] - idle[figure]) * phase["elapsed"]
+    return extra / max(1, len(phase["times"]))
 
 
 async def run(tables: Tables, redis_url: str, port: int, master: int, args) -> bool:
@@ -196,7 +214,8 @@ async def run(tables: Tables, redis_url: str, port: int, master: int, args) -> b
     print(f"{len(opened)} streams open ({refused} refused) in {opening:.1f} s; worker RSS "
           f"{rss_before:.0f} MB before, {rss_held:.0f} MB holding them "
           f"({(rss_held - rss_before) * 1024 / max(1, len(opened)):.1f} KB a stream); idle: "
-          f"worker CPU {idle['cpu']:.0%} of a core, Redis {idle['commands']:,.0f} commands/s",
+          f"worker CPU {idle['cpu']:.0%} of a core, Redis {idle['commands']:,.0f} commands/s "
+          f"({idle['redis_cpu']:.0%} of a core)",
           flush=True)
 
     print("wakes (each line wakes its player's 4 streams):", flush=True)
@@ -208,12 +227,15 @@ async def run(tables: Tables, redis_url: str, port: int, master: int, args) -> b
                         master, redis)
     rss_end = worker_rss_mb(master)
     p99 = loaded["times"][int(0.99 * (len(loaded["times"]) - 1))] if loaded["times"] else 1e9
-    per_wake_ms = (loaded["cpu"] - idle["cpu"]) / max(loaded["rate"], 1) * 1000
+    per_wake_ms = per_wake(loaded, idle, "cpu") * 1000
+    per_wake_commands = per_wake(loaded, idle, "commands")
     print(f"summary: {len(opened)} streams, worker RSS {rss_end:.0f} MB (target < "
           f"{TARGET_RSS_MB} MB); wake p99 alone {percentiles(alone['times']).split(', ')[1][4:]}"
           f" (the baseline), at {loaded['rate']:.0f} wakes/s {p99 * 1000:.0f} ms (target "
           f"{TARGET_P99 * 1000:.0f} ms); worker CPU idle {idle['cpu']:.0%}, loaded "
-          f"{loaded['cpu']:.0%} of a core: {per_wake_ms:.2f} ms a wake; load average "
+          f"{loaded['cpu']:.0%} of a core: {idle['cpu'] / len(opened) * 1e6:.1f} µs a stream a "
+          f"second and {per_wake_ms:.2f} ms a wake; Redis {idle['commands'] / len(opened):.2f} "
+          f"commands a stream a second and {per_wake_commands:.1f} a wake; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for task in readers:
         task.cancel()
