@@ -40,13 +40,16 @@ MEASURED: dict[str, Figure] = {
     # API processes: the connections the online players hold
     "connections_per_process": Figure(
         10_000, "idle streams one process holds, under 1 GB",
-        "`python -m bench.streams`: 10,000 open, none refused, RSS 0.48-0.56 GB, at 7c2d1b5"),
+        "`python -m bench.streams`: 10,000 open, none refused, RSS 0.48-0.56 GB, at 0c153c0 "
+        "(load average 10)"),
     "connection_cpu": Figure(
         20e-6, "CPU-s a held stream costs its process a second (heartbeat: slot renewal, "
-        "token recheck)", "`python -m bench.streams`, idle: 20% of a core at 10,000, at 7c2d1b5"),
+        "token recheck)", "`python -m bench.streams`, idle: 19-20% of a core at 10,000, at "
+        "0c153c0 and 5be3911 (29 µs at 3,000, load average 16)"),
     "wake_cpu": Figure(
-        0.00098, "CPU-s a woken stream costs its process (the look at the player's games)",
-        "`python -m bench.streams`, loaded less idle, over the wakes carried, at 7c2d1b5"),
+        0.001, "CPU-s a woken stream costs its process (the look at the player's games)",
+        "`python -m bench.streams`, loaded less idle, over the wakes carried: 0.90-0.98 ms at "
+        "400 and 3,000 streams, at 5be3911"),
     # bot workers: CPU a move at the default budgets (rules.search.DEFAULT_BUDGETS)
     "bot_cpu.easy": Figure(
         0.0002, "CPU-s an easy move", "`python -m bench.scale` (/metrics), at be5b101"),
@@ -71,14 +74,14 @@ MEASURED: dict[str, Figure] = {
         "`python -m bench.storage --parts commands`, issue 54 (at 8a5869a)"),
     "redis_commands_per_connection": Figure(
         0.69, "Redis commands a held stream sends a second (its heartbeat's two scripts)",
-        "`python -m bench.streams`, idle, at 7c2d1b5"),
+        "`python -m bench.streams`, idle: 0.52-0.69 at 10,000, at 0c153c0 and 5be3911"),
     "redis_commands_per_wake": Figure(
         12.4, "Redis commands a woken stream's look sends (and the line's own script)",
-        "`python -m bench.streams`, loaded less idle, at 7c2d1b5"),
+        "`python -m bench.streams`, loaded less idle: 10.7-12.4, at 5be3911"),
     "redis_cpu_per_command": Figure(
         6e-6, "CPU-s of Redis a command (scripts' inner calls counted as commands)",
         "`python -m bench.streams`: Redis's used_cpu over its total_commands_processed, idle "
-        "phase, at 7c2d1b5"),
+        "at 10,000 streams: 5.8-5.9 µs, at 0c153c0 and 5be3911"),
     # PostgreSQL
     "postgres_bytes_finished": Figure(
         7_239, "bytes a finished game (tables, indexes, TOAST)", "`python -m bench.archive` at b8dc3c8"),
