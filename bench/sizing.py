@@ -178,13 +178,19 @@ def table(games: list[int], m: dict[str, float]) -> list[str]:
     return lines
 
 
+def shown(value) -> str:
+    if isinstance(value, (int, float)) and value >= 1 and value == int(value):
+        return f"{int(value):,}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def inputs(m: dict[str, float]) -> list[str]:
     lines = ["| measured | value | what | from |", "| --- | --- | --- | --- |"]
     for name, figure in MEASURED.items():
-        changed = "" if m[name] == figure.value else f" (recorded: {figure.value:g})"
-        lines.append(f"| `{name}` | {m[name]:g}{changed} | {figure.unit} | {figure.source} |")
+        changed = "" if m[name] == figure.value else f" (recorded: {shown(figure.value)})"
+        lines.append(f"| `{name}` | {shown(m[name])}{changed} | {figure.unit} | {figure.source} |")
     lines += ["", "| assumed | value | why |", "| --- | --- | --- |"]
-    lines += [f"| `{name}` | {value} | {why} |" for name, (value, why) in ASSUMED.items()]
+    lines += [f"| `{name}` | {shown(value)} | {why} |" for name, (value, why) in ASSUMED.items()]
     return lines
 
 
