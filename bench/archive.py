@@ -36,11 +36,11 @@ from api.storage import keys, migrate, sql
 from api.tables import Tables
 from api.tables.model import FINISHED
 from bench.redis_for_bench import bench_redis_url
-from bench.scale import ASSUMED
+from bench.sizing import ASSUMED
 
-RETENTION_DAYS = 30     # what Redis keeps of a finished game's players' side (POYTA_RETENTION_DAYS)
+RETENTION_DAYS = ASSUMED["retention_days"][0]  # what Redis keeps of a finished game's players' side
 HOT_WINDOWS = (30, 3)   # the hot window (POYTA_HOT_DAYS) before, and its default now
-GAME_DAYS = RETENTION_DAYS / ASSUMED["finished_per_active"]  # 10 kept a game: one lasts 3 days
+GAME_DAYS = ASSUMED["game_days"][0]
 
 SEATS = ["human", {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]
 
@@ -105,7 +105,7 @@ def sizing(sizes: dict, postgres_bytes: float) -> list[str]:
     whole for the window, then only its players' side until the retention ends); PostgreSQL
     grows by every finished game, for good."""
     per_day = 1 / GAME_DAYS
-    shard = ASSUMED["shard_bytes"]
+    shard = ASSUMED["shard_bytes"][0]
 
     def redis_bytes(games: int, hot_days: float | None) -> float:
         if hot_days is None:
@@ -180,9 +180,9 @@ def run(redis_url: str, database_url: str, games: int, threads: list[int], sized
           f"{size / rows:,.0f}")
     ttl = redis.ttl(keys.game(batch[0]))
     print(f"Redis keeps an archived game {ttl / 86400:.1f} days (POYTA_HOT_DAYS), then none of it")
-    print(f"Sizing (a game lasts {GAME_DAYS:.0f} days, as bench/scale.py ASSUMED; Redis keeps a "
+    print(f"Sizing (a game lasts {GAME_DAYS:.0f} days, as bench/sizing.py ASSUMED; Redis keeps a "
           f"finished game's players' side {RETENTION_DAYS} days; "
-          f"{ASSUMED['shard_bytes'] / 1e9:.0f} GB a shard):")
+          f"{ASSUMED['shard_bytes'][0] / 1e9:.0f} GB a shard):")
     for line in sizing(per_game, float(size) / rows):
         print(line)
 

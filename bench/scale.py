@@ -16,7 +16,8 @@ process each, on ports of their own) and RQ workers, then:
    hold each card once and the seed plus the recorded actions replay to the recorded
    outcome); no accepted move lost (each human's accepted actions are in the record, in
    order); no 5xx and no refused connection except at a process while it was down.
-5. Sizing figures: Redis bytes per active and per finished game.
+5. Sizing figures: Redis bytes per active and per finished game, an API process's actions a
+   second and the easy bots' time a move, put into `bench.sizing`'s table.
 6. The logs of every process: tracebacks, ERROR lines and 500 answers (`bench.log_scan`).
 
 With PostgreSQL (an embedded one, migrated; `--no-postgres` leaves it out) the finished games
@@ -52,10 +53,10 @@ from api.devtools.embedded_cluster import EmbeddedCluster, free_port
 from api.devtools.embedded_postgres import EmbeddedPostgres
 from api.devtools.embedded_redis import start_embedded
 from api.storage import migrate
+from bench import sizing
 from bench.log_scan import merged, print_scan, scan_log
 from bench.starting import wait_until_ready
 from rules import GAMES
-from rules.search import DEFAULT_BUDGETS
 from worker.layout import BOT_WORKERS, NOTICES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +65,6 @@ LONG_POLL_SECONDS = 10
 RETURN_HOME_SECONDS = 10  # a client that moved to the other API process tries its own again
 # Cheap levels keep a 2-core machine busy without hours of search; medium thinks briefly.
 MEDIUM_SECONDS = "0.05"
-EASY_SECONDS_UNMEASURED = 0.008  # README's bot_latency p50, when /metrics has no bot timings
 
 
 def tables() -> list[tuple[str, dict, list]]:
@@ -437,50 +437,6 @@ class Bench:
         return counts
 
 
-# --- sizing -----------------------------------------------------------------------------------
-# What the model assumes about use; everything else in the table is measured by this run.
-ASSUMED = {
-    "humans_per_game": 1.5,         # scripted tables here: 1.5 humans and 1.5 bots a game
-    "bots_per_game": 1.5,
-    "human_actions_per_game_hour": 12,  # asynchronous play at the busiest hour
-    "online_share": 0.2,            # humans with the app open (one long-poll each) at that hour
-    "finished_per_active": 10,      # a game lasts ~3 days, records kept 30 days
-    "level_mix": {"easy": 0.7, "medium": 0.25, "hard": 0.05},
-    "long_polls_per_process": 2000,  # gunicorn --worker-connections, as `make run` serves
-    "shard_bytes": 8e9,             # usable memory per shard (half of a 16 GB node)
-    "utilisation": 0.5,             # API processes and workers are sized for half load
-}
-
-
-def sizing(bytes_active: float, bytes_finished: float, actions_per_process: float,
-           easy_seconds: float) -> list[str]:
-    """What N active games take, from the measured figures and the assumptions above."""
-    a = ASSUMED
-    # A search level spends its default budget a move (rules.search.DEFAULT_BUDGETS).
-    cpu_per_bot_move = (a["level_mix"]["easy"] * easy_seconds
-                        + a["level_mix"]["medium"] * DEFAULT_BUDGETS["medium"].seconds
-                        + a["level_mix"]["hard"] * DEFAULT_BUDGETS["hard"].seconds)
-    lines = ["| active games | Redis memory | shards | long-polls | API processes | actions/s "
-             "| bot moves/s | bot workers (cores) | first to saturate |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for games in (10_000, 100_000, 1_000_000):
-        memory = games * bytes_active + games * a["finished_per_active"] * bytes_finished
-        shards = max(1, -(-memory // a["shard_bytes"]))
-        long_polls = games * a["humans_per_game"] * a["online_share"]
-        human_rate = games * a["human_actions_per_game_hour"] / 3600
-        bot_rate = human_rate * a["bots_per_game"] / a["humans_per_game"]
-        by_polls = long_polls / a["long_polls_per_process"] / a["utilisation"]
-        by_actions = (human_rate + bot_rate) / actions_per_process / a["utilisation"]
-        apis = max(2, -(-max(by_polls, by_actions) // 1))
-        workers = max(2, -(-bot_rate * cpu_per_bot_move / a["utilisation"] // 1))
-        needs = {"bot CPU": workers, "API processes": apis, "Redis memory": shards}
-        first = max(needs, key=needs.get)
-        lines.append(f"| {games:,} | {memory / 1e9:.1f} GB | {shards:.0f} | {long_polls:,.0f} "
-                     f"| {apis:.0f} | {human_rate + bot_rate:,.0f} | {bot_rate:,.0f} "
-                     f"| {workers:.0f} | {first} |")
-    return lines
-
-
 def check_record(game, record: dict) -> list[str]:
     """Every card of every deal once, and the seed plus the actions replay to the outcome."""
     problems = []
@@ -594,10 +550,17 @@ def run(bench: Bench, args) -> int:
     decisions = bench.bot_decision_seconds()
     for level, (count, mean) in sorted(decisions.items()):
         print(f"bot decision time, {level}: {mean * 1000:.1f} ms a move over {count:.0f} moves")
-    easy = decisions.get("easy", (0, EASY_SECONDS_UNMEASURED))[1]
-    print("Sizing (assumptions in bench/scale.py ASSUMED; first to saturate = needs most cores):")
-    for line in sizing(active_bytes, finished_bytes, one_api["actions_per_s"], easy):
+    # This run's own figures in place of the recorded ones (bench/sizing.py MEASURED). The
+    # finished games are still in their hot window (archived or not) when the bench weighs them.
+    measured = {"redis_bytes_in_play": active_bytes, "redis_bytes_hot": finished_bytes,
+                "actions_per_core": one_api["actions_per_s"]}
+    if "easy" in decisions:
+        measured["bot_cpu.easy"] = decisions["easy"][1]
+    print("Sizing (bench/sizing.py: its measured figures, with this run's in place of the "
+          "recorded ones, and its assumptions):")
+    for line in sizing.table([10_000, 100_000, 1_000_000], sizing.figures(measured)):
         print(line)
+    print(sizing.fit(1_000_000, sizing.figures(measured), 150))
 
     problems = bench.check(games)
     moves = sum(len(human.accepted) for _, humans, _ in games for human in humans)

@@ -32,7 +32,7 @@ from werkzeug.http import parse_etags, quote_etag
 
 from api import telemetry
 from api.http import auth
-from api.http.disconnects import client_gone
+from api.http.disconnects import DEPARTURES
 from api.tables import Tables, views
 from api.tables.errors import ServiceError
 from api.tables.model import Player, StoredGame
@@ -129,7 +129,7 @@ def long_poll(channel: str, wait: int, current: Callable[[], dict],
     with telemetry.long_poll_held():
         newest = current_app.extensions["poyta_changes"].hold(
             channel, current, lambda seen: unchanged(etag(seen), if_none_match), wait,
-            client_gone)
+            DEPARTURES.watching)
     auth.recheck()
     return newest
 

@@ -17,14 +17,14 @@ import random
 import re
 import secrets
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
-from typing import Callable, Iterable, Iterator
 
 from flask import Response, current_app, request, stream_with_context
 
 from api.http import auth
 from api.http.budgets import by_player
-from api.http.disconnects import client_gone
+from api.http.disconnects import DEPARTURES
 from api.http.errors import error_response
 from api.storage import connections
 from api.tables.errors import ServiceError
@@ -37,7 +37,6 @@ HEARTBEAT = 20             # seconds between heartbeats (`STREAM_HEARTBEAT` in t
 # it, and a process that died frees it within the time docs/api.md gives.
 LEASE_HEARTBEATS = 2
 RECONNECT_MS = 3000        # what an EventSource waits before it reconnects
-GONE_CHECK = 1.0           # seconds between looks at whether the client closed the connection
 EVENT_ID = re.compile(r"[0-9]{1,16}")  # what a stream's `id` is (`api.tables.streams`)
 
 
@@ -100,6 +99,7 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
     held = ExitStack()
     held.callback(slots.release, who, slot)
     woken = held.enter_context(current_app.extensions["poyta_changes"].waiter(channel))
+    gone = held.enter_context(DEPARTURES.watching(woken))
     ndjson = request.accept_mimetypes.best_match([SSE, NDJSON], SSE) == NDJSON
     encode = _ndjson if ndjson else _sse
 
@@ -116,14 +116,15 @@ def open_stream(channel: str, events: Callable[[object], Iterator]) -> Response:
                     yield encode(event)
                     event = next(produced)
                     continue
-                # A client that closed the connection is noticed within GONE_CHECK, not at
-                # the next heartbeat: its slot is free for the client that reconnects.
-                if woken.wait(max(0.0, min(GONE_CHECK, beat_at - time.monotonic()))):
+                # A client that closed the connection is noticed within a second (the
+                # process's one look at all of them wakes the stream), not at the next
+                # heartbeat: its slot is free for the client that reconnects.
+                if woken.wait(max(0.0, beat_at - time.monotonic())):
                     woken.clear()
+                    if gone():
+                        return
                     event = produced.send(True)
                     continue
-                if client_gone():
-                    return
                 if time.monotonic() < beat_at:
                     continue
                 if not slots.renew(who, slot, LEASE_HEARTBEATS * every):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Callable, Iterator, TypeVar
 
 from redis import Redis
@@ -21,7 +21,8 @@ from api.storage.keys import CHANNEL_PATTERN, chat_channel, game_channel, inbox_
 
 __all__ = ["ChangeFeed", "chat_channel", "game_channel", "inbox_channel"]
 T = TypeVar("T")
-GONE_CHECK = 1.0   # seconds between looks at whether a waiting request's client went away
+# Given a waiter's event: a block that sets it when the client goes away, yielding `gone()`.
+Watch = Callable[[threading.Event], AbstractContextManager[Callable[[], bool]]]
 # The longest the first waiter of a process waits for the feed's subscription (Redis answers in
 # milliseconds; longer, it is away, and the waiter's own read fails).
 SUBSCRIBE_WAIT = 2.0
@@ -36,23 +37,24 @@ class ChangeFeed:
         self._subscribed = threading.Event()
 
     def hold(self, channel: str, read: Callable[[], T], unchanged: Callable[[T], bool],
-             timeout: float, gone: Callable[[], bool] = lambda: False) -> T:
+             timeout: float, watch: Watch | None = None) -> T:
         """`read()`, and while `unchanged(value)`, wait for a publish on `channel` and read again,
-        for at most `timeout` seconds, or until `gone()` (asked every GONE_CHECK seconds) says
-        nobody waits for the answer any more. The waiter registers before the first read, so a
-        change right after it still wakes it, and each wake costs one read."""
-        with self.waiter(channel) as event:
+        for at most `timeout` seconds, or until the client has gone: `watch(event)` sets the
+        event when it goes and yields whether it has (`api.http.disconnects.Departures`, one
+        look for the whole process, so a waiting request sleeps until something happens). The
+        waiter registers before the first read, so a change right after it still wakes it, and
+        each wake costs one read."""
+        with self.waiter(channel) as event, \
+                (watch(event) if watch else nullcontext(lambda: False)) as gone:
             value = read()
             deadline = time.monotonic() + timeout
             while unchanged(value):
                 remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                if remaining <= 0 or not event.wait(remaining):
                     break
-                if not event.wait(min(remaining, GONE_CHECK)):
-                    if gone():
-                        break
-                    continue
                 event.clear()
+                if gone():
+                    break
                 value = read()
             return value
 
