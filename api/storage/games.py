@@ -5,6 +5,9 @@ changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field
 player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events sit in
 the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its bots),
 `names` and `renamed` (players' names changed since they sat down, and how many times),
+`hooked` (the seated players who had a webhook when a commit last marked them, as a JSON list:
+a commit marks only those, so a game whose players have none sends no mark; absent or `?<token>`,
+as once a player set a webhook, the next commit marks every player and learns it again),
 `renames_told` (when a rename last woke the game's watchers),
 `preselected` (cards chosen ahead by seat: outside the version, so no other seat's view or ETag
 changes when one is chosen; a commit made on another choice of them is refused), `results`
@@ -46,28 +49,30 @@ MAX_LOG_ACTIONS = 2000
 # KEYS: game hash, actions, events.
 # An action appended to a log one short of the most actions a game may log is refused (-1),
 # before anything is written: that change must end the game and pack its log instead.
+# A change computed from another `preselected` or `hooked` than the game's is refused as a
+# change of the version is.
 # ARGV: expected version, retention seconds, expected `preselected` ('' none), the commit's id,
-#       n, n field/value pairs, k, k fields to delete, u, u players whose changed names go from
-#       `names`, action entry ('' none), seat, mode ('append', 'replace' or 'pack'), the most
-#       actions, m, m events, then the channels to publish on.
+#       expected `hooked` ('' none), n, n field/value pairs, k, k fields to delete, u, u players
+#       whose changed names go from `names`, action entry ('' none), seat, mode ('append',
+#       'replace' or 'pack'), the most actions, m, m events, then the channels to publish on.
 _COMMIT = """
-local head = redis.call('HMGET', KEYS[1], 'version', 'commit')
+local head = redis.call('HMGET', KEYS[1], 'version', 'commit', 'preselected', 'hooked')
 if head[1] ~= ARGV[1] then
   if head[2] == ARGV[4] and tonumber(head[1]) == tonumber(ARGV[1]) + 1 then
     return tonumber(head[1])
   end
   return 0
 end
-if (redis.call('HGET', KEYS[1], 'preselected') or '') ~= ARGV[3] then return 0 end
-local a = 6 + 2 * tonumber(ARGV[5])
+if (head[3] or '') ~= ARGV[3] or (head[4] or '') ~= ARGV[5] then return 0 end
+local a = 7 + 2 * tonumber(ARGV[6])
 a = a + 1 + tonumber(ARGV[a])
 a = a + 1 + tonumber(ARGV[a])
 if ARGV[a] ~= '' and ARGV[a + 2] == 'append'
     and redis.call('LLEN', KEYS[2]) + 1 >= tonumber(ARGV[a + 3]) then return -1 end
 local version = tonumber(ARGV[1]) + 1
-local n = tonumber(ARGV[5])
+local n = tonumber(ARGV[6])
 local fields = {'version', version, 'commit', ARGV[4]}
-local i = 6
+local i = 7
 for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
 redis.call('HSET', KEYS[1], unpack(fields))
 local k = tonumber(ARGV[i])
@@ -154,6 +159,11 @@ else redis.call('HDEL', KEYS[1], 'preselected') end
 return 1
 """
 
+# `hooked` set to ARGV[1] in a game that is still there. KEYS: game hash.
+_FORGET_HOOKED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'hooked', ARGV[1]) end
+"""
+
 # The game's log: {packed log} once finished, else {actions, events}.
 # KEYS: game hash, actions, events.
 _LOG = """
@@ -179,6 +189,13 @@ class GameRecord:
     renamed: int = 0                     # names changed at the table, counted in the ETag
     preselected: str | None = None       # the cards chosen ahead, as JSON
     results: str | None = None           # places and rating changes once recorded, as JSON
+    hooked: str | None = None            # the players with a webhook, as JSON (None or
+                                         # `?<token>`: not known)
+
+    def hooked_players(self) -> tuple[str, ...] | None:
+        if self.hooked is None or self.hooked.startswith("?"):
+            return None
+        return tuple(json.loads(self.hooked))
 
 
 @dataclass
@@ -208,6 +225,7 @@ class Commit:
                                  # finishing action is a seat's move at its turn, never a
                                  # replaced choice)
     preselected: str | None = None   # `preselected` as the change was computed from
+    hooked: str | None = None        # `hooked` as the change was computed from
     cleared: list[str] = field(default_factory=list)  # hash fields to delete
 
 
@@ -269,7 +287,7 @@ class GameStore:
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
         values = self.redis.hmget(keys.game(game_id), "version", "meta", "seats", "state",
                                   "updated", "bots_job", "status", "names", "public", "renamed",
-                                  _seat_field(player_id), "preselected", "results")
+                                  _seat_field(player_id), "preselected", "results", "hooked")
         if values[0] is None or values[0] == b"0":
             return None
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
@@ -278,7 +296,8 @@ class GameStore:
                           seat=None if values[10] is None else int(values[10]),
                           status=_text(values[6]), names=values[7] and json.loads(values[7]),
                           public=values[8] == b"1", renamed=int(values[9] or 0),
-                          preselected=_text(values[11]), results=_text(values[12]))
+                          preselected=_text(values[11]), results=_text(values[12]),
+                          hooked=_text(values[13]))
 
     def head(self, game_id: str, player_id: str | None) -> Head | None:
         version, seat, status, public, renamed = self.redis.hmget(
@@ -304,7 +323,7 @@ class GameStore:
             fields["log"] = pack_log(actions, [*events, *map(json.loads, change.events)])
             mode = "pack"
         args: list = [change.version, self.retention, change.preselected or "",
-                      secrets.token_hex(8), len(fields)]
+                      secrets.token_hex(8), change.hooked or "", len(fields)]
         for name, value in fields.items():
             args += [name, value]
         gone = [*change.cleared, *(f"seat:{player_id}" for player_id in change.left)]
@@ -336,6 +355,18 @@ class GameStore:
         """Set (None: clear) the seat's card chosen ahead if the game is still at `version`."""
         return bool(self._preselect(keys=[keys.game(game_id)],
                                     args=[version, seat, action or ""]))
+
+    def forget_hooked(self, game_ids: list[str]) -> None:
+        """A player of these games set a webhook: each game's next commit marks every player
+        and learns who has one. A fresh token each time, so a change computed before (its marks
+        made before the webhook was known) is refused and made again."""
+        unknown = "?" + secrets.token_hex(4)
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            # EVAL with the script's text: a cluster's pipeline cannot load a script a node has
+            # not seen (a webhook is set rarely).
+            pipe.execute_command("EVAL", _FORGET_HOOKED, 1, keys.game(game_id), unknown)
+        pipe.execute()
 
     def set_bots_job(self, game_id: str, job_id: str) -> None:
         self.redis.hset(keys.game(game_id), "bots_job", job_id)

@@ -24,6 +24,7 @@ from typing import Callable
 from api.settings import Settings
 from api.storage.games import Commit, GameRecord, LogFull
 from api.storage.jobs import JobBoard
+from api.storage.webhooks import player_of
 from api.storage.store import Storage
 from api.tables import turns
 from api.tables.clock import Clock
@@ -153,12 +154,13 @@ class Games:
         for index, seat in enumerate(stored.seats):
             if logged.secret_of in (None, index):
                 seat.seen = new_version
+        loaded = stored.record
+        hooked = loaded.hooked if loaded else None
         facts = Committed(stored.id, new_version, stored.updated, before,
                           position(stored, new_version), tuple(stored.humans()), stored.payer(),
-                          created_by)
+                          created_by, loaded.hooked_players() if loaded else None)
         plan = consequences(facts)
         texts = stored.texts()
-        loaded = stored.record
         fields = {name: text for name, text in texts.items()
                   if loaded is None or getattr(loaded, name) != text}
         preselected = stored.preselected_text()
@@ -178,13 +180,18 @@ class Games:
         if results is not None and results != (loaded and loaded.results):
             fields["results"] = results
         marks = self.follow.ahead(plan)
+        # Those marked are those with a webhook now: the next commit marks only them.
+        now_hooked = json.dumps(sorted({player_of(mark) for mark in marks}))
+        if now_hooked != hooked:
+            fields["hooked"] = now_hooked
         action = logged.action
         seated = facts.after.seated
         before_seated = before.seated if before else {}
         try:
             version = self.storage.games.commit(Commit(
                 game_id=stored.id, version=stored.version, fields=fields,
-                preselected=loaded.preselected if loaded else None, cleared=cleared,
+                preselected=loaded.preselected if loaded else None, hooked=hooked,
+                cleared=cleared,
                 events=[json.dumps({**event, "version": new_version})
                         for event in logged.events],
                 action=json.dumps(action) if action else None,
@@ -204,7 +211,8 @@ class Games:
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
                                    stored.updated, bots_job, None, status,
                                    renamed=loaded.renamed if loaded else 0,
-                                   preselected=preselected, results=results)
+                                   preselected=preselected, results=results,
+                                   hooked=fields.get("hooked", hooked))
         return plan, marks
 
     def _track_turns(self, stored: StoredGame, before: tuple[int, ...] | list[int]) -> None:
