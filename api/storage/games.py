@@ -4,21 +4,19 @@ The hash: `meta` (what never changes in play), `seats`, `state` (JSON each, rewr
 changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field per seated
 player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events sit in
 the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its bots),
-`names` and `renamed` (players' names changed since they sat down, and how many times),
-`hooked` (the seated players who had a webhook when a commit last marked them, as a JSON list:
-a commit marks only those, so a game whose players have none sends no mark; absent or `?<token>`,
-as once a player set a webhook, the next commit marks every player and learns it again),
-`renames_told` (when a rename last woke the game's watchers),
-`preselected` (cards chosen ahead by seat: outside the version, so no other seat's view or ETag
-changes when one is chosen; a commit made on another choice of them is refused), `results`
-(each seat's place and rating change, once a finished game's results are recorded) and
-`ratings_before` (the ratings they were computed from: `api.storage.ratings`). Beside
-it the lists of actions and events while the game is played. Every change is one
-compare-and-set script on `version` (a random id beside it, `commit`, lets a
-script that the client re-sent after a lost answer recognise its own write) that also refreshes the retention of the game's keys and
-publishes the change on the game's channel and on the inbox channel of each seated player:
-publishing needs no key, so the inboxes of the other players cost the commit nothing and a
-cluster allows it.
+`names` and `renamed` (players' names changed since they sat down, and how many times), `hooked`
+(the players a commit marks, those found with a webhook when it last asked, as JSON; absent or
+`?<token>` once one set a webhook: the next commit asks for every player again), `renames_told`
+(when a rename last woke the game's watchers), `preselected` (cards chosen ahead by seat:
+outside the version, so no other seat's view or ETag changes when one is chosen; a commit made
+on another choice of them is refused), `results` (each seat's place and rating change, once a
+finished game's results are recorded) and `ratings_before` (the ratings they were computed from:
+`api.storage.ratings`). Beside it the lists of actions and events while the game is played.
+Every change is one compare-and-set script on `version` (a random id beside it, `commit`, lets a
+script that the client re-sent after a lost answer recognise its own write) that also refreshes
+the retention of the game's keys and publishes the change on the game's channel and on the inbox
+channel of each seated player: publishing needs no key, so the inboxes of the other players cost
+the commit nothing and a cluster allows it.
 
 The commit that finishes a game packs its log: the actions (seat and action only) and the
 events go into the hash's `log` field as one zlib-compressed JSON document, and the lists go.
@@ -49,12 +47,11 @@ MAX_LOG_ACTIONS = 2000
 # KEYS: game hash, actions, events.
 # An action appended to a log one short of the most actions a game may log is refused (-1),
 # before anything is written: that change must end the game and pack its log instead.
-# A change computed from another `preselected` or `hooked` than the game's is refused as a
-# change of the version is.
 # ARGV: expected version, retention seconds, expected `preselected` ('' none), the commit's id,
-#       expected `hooked` ('' none), n, n field/value pairs, k, k fields to delete, u, u players
-#       whose changed names go from `names`, action entry ('' none), seat, mode ('append',
-#       'replace' or 'pack'), the most actions, m, m events, then the channels to publish on.
+#       expected `hooked` ('' none; either field changed since: refused), n, n field/value pairs,
+#       k, k fields to delete, u, u players whose changed names go from `names`, action entry
+#       ('' none), seat, mode ('append', 'replace' or 'pack'), the most actions, m, m events,
+#       then the channels to publish on.
 _COMMIT = """
 local head = redis.call('HMGET', KEYS[1], 'version', 'commit', 'preselected', 'hooked')
 if head[1] ~= ARGV[1] then
@@ -159,11 +156,6 @@ else redis.call('HDEL', KEYS[1], 'preselected') end
 return 1
 """
 
-# `hooked` set to ARGV[1] in a game that is still there. KEYS: game hash.
-_FORGET_HOOKED = """
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'hooked', ARGV[1]) end
-"""
-
 # The game's log: {packed log} once finished, else {actions, events}.
 # KEYS: game hash, actions, events.
 _LOG = """
@@ -189,13 +181,7 @@ class GameRecord:
     renamed: int = 0                     # names changed at the table, counted in the ETag
     preselected: str | None = None       # the cards chosen ahead, as JSON
     results: str | None = None           # places and rating changes once recorded, as JSON
-    hooked: str | None = None            # the players with a webhook, as JSON (None or
-                                         # `?<token>`: not known)
-
-    def hooked_players(self) -> tuple[str, ...] | None:
-        if self.hooked is None or self.hooked.startswith("?"):
-            return None
-        return tuple(json.loads(self.hooked))
+    hooked: str | None = None            # who has a webhook, as JSON (None, `?...`: unknown)
 
 
 @dataclass
@@ -324,14 +310,11 @@ class GameStore:
             mode = "pack"
         args: list = [change.version, self.retention, change.preselected or "",
                       secrets.token_hex(8), change.hooked or "", len(fields)]
-        for name, value in fields.items():
-            args += [name, value]
+        args += [part for pair in fields.items() for part in pair]
         gone = [*change.cleared, *(f"seat:{player_id}" for player_id in change.left)]
-        args += [len(gone), *gone]
-        args += [len(change.left), *change.left]
-        args += [change.action or "", "" if change.seat is None else change.seat, mode,
-                 self.max_actions, len(change.events), *change.events,
-                 keys.game_channel(change.game_id),
+        args += [len(gone), *gone, len(change.left), *change.left, change.action or "",
+                 "" if change.seat is None else change.seat, mode, self.max_actions,
+                 len(change.events), *change.events, keys.game_channel(change.game_id),
                  *map(keys.inbox_channel, [*change.players, *change.left])]
         version = self._commit(keys=keys.game_keys(change.game_id), args=args)
         if version == -1:
@@ -353,20 +336,7 @@ class GameStore:
 
     def preselect(self, game_id: str, version: int, seat: int, action: str | None) -> bool:
         """Set (None: clear) the seat's card chosen ahead if the game is still at `version`."""
-        return bool(self._preselect(keys=[keys.game(game_id)],
-                                    args=[version, seat, action or ""]))
-
-    def forget_hooked(self, game_ids: list[str]) -> None:
-        """A player of these games set a webhook: each game's next commit marks every player
-        and learns who has one. A fresh token each time, so a change computed before (its marks
-        made before the webhook was known) is refused and made again."""
-        unknown = "?" + secrets.token_hex(4)
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id in game_ids:
-            # EVAL with the script's text: a cluster's pipeline cannot load a script a node has
-            # not seen (a webhook is set rarely).
-            pipe.execute_command("EVAL", _FORGET_HOOKED, 1, keys.game(game_id), unknown)
-        pipe.execute()
+        return bool(self._preselect(keys=[keys.game(game_id)], args=[version, seat, action or ""]))
 
     def set_bots_job(self, game_id: str, job_id: str) -> None:
         self.redis.hset(keys.game(game_id), "bots_job", job_id)

@@ -66,6 +66,12 @@ def due_time(stored: StoredGame) -> float | None:
     return min(instants, default=None)
 
 
+def hooked_players(hooked: str | None) -> tuple[str, ...] | None:
+    """The players a game knows to have a webhook (`api.storage.games`' `hooked`); None when it
+    must ask again (never asked, or a player of it set a webhook since)."""
+    return None if hooked is None or hooked.startswith("?") else tuple(json.loads(hooked))
+
+
 def position(stored: StoredGame, version: int | None = None) -> Position:
     """The game's position at `version` (its own by default)."""
     version = stored.version if version is None else version
@@ -158,7 +164,7 @@ class Games:
         hooked = loaded.hooked if loaded else None
         facts = Committed(stored.id, new_version, stored.updated, before,
                           position(stored, new_version), tuple(stored.humans()), stored.payer(),
-                          created_by, loaded.hooked_players() if loaded else None)
+                          created_by, hooked_players(hooked))
         plan = consequences(facts)
         texts = stored.texts()
         fields = {name: text for name, text in texts.items()

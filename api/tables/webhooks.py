@@ -124,7 +124,7 @@ class Webhooks:
             "outbox": json.dumps([outbox_entry(hook_id, event, created) for event in events])})
         self.marks.add(player.id)
         # Each game of theirs learns at its next commit that they have one.
-        self.streams.storage.games.forget_hooked(self.streams.storage.players.game_ids(player.id))
+        self.store.forget_hooked(self.streams.storage.players.game_ids(player.id))
         self._deliver_now(player.id)
         answer = {"url": url, "secret": secret, "created": iso(created)}
         if outbound.on_this_machine(parts.hostname):
