@@ -3,12 +3,13 @@
 An accepted action is the write phones send most. Flask's request context, routing,
 flask-smorest's and webargs' wrappers and a dozen hooks took more CPU than the move itself
 (`python -m bench.request_cpu`), so this WSGI layer answers the plain case itself, as `act`
-declares it: the body read within the same bounds (`request_bounds.check_json`) and loaded by
-the same schema (`ActionRequestSchema`), the same `act` budget counted in the same windows
-(`budgets.spend`), the move made by `Play.act`, and the answer sent as `Actions.post` sends it
-(`conditional.seat_answer`): the game view and its ETag, or the one error shape for a refusal,
-a 429 with Retry-After, or a 503 when Redis does not answer; with the rate-limit, security and
-request-id headers, the access line and the metrics Flask's hooks would add.
+declares it: the body read within the same bounds (`request_bounds.check_json`) and taken only
+when it is plainly what the route's schema (`ActionRequestSchema`) loads unchanged, the same
+`act` budget counted in the same windows (`budgets.spend`), the move made by `Play.act`, and
+the answer sent as `Actions.post` sends it (`conditional.seat_answer`): the game view and its
+ETag, or the one error shape for a refusal, a 429 with Retry-After, or a 503 when Redis does
+not answer; with the rate-limit, security and request-id headers, the access line and the
+metrics Flask's hooks would add.
 
 What it does not settle alone goes on to Flask untouched, before anything was counted or
 written: a query, a body that is not JSON of the right shape or is sent in chunks, an
@@ -31,7 +32,6 @@ from api.http.conditional import seat_answer
 from api.http.errors import error_body
 from api.http.game_polls import REDIS_ERROR
 from api.http.request_bounds import MAX_BODY_BYTES, check_json
-from api.http.resources.games.schemas import ActionRequestSchema
 from api.storage import connections
 from api.tables import Tables
 from api.tables.errors import ServiceError
@@ -51,7 +51,6 @@ class GameActions:
         self.app = app
         self.json = app.json
         self.tables = tables
-        self.schema = ActionRequestSchema()
         self.counters, by_endpoint = app.extensions["poyta_budgets"]
         self.rates = [(rate, budget.name) for budget, rates in by_endpoint.get(ENDPOINT, ())
                       for rate in rates]
@@ -115,11 +114,10 @@ class GameActions:
         raw = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(raw)
         try:
-            check_json(raw)
-            body = self.schema.load(self.json.loads(raw))
-        except Exception:  # 400 or 422: Flask refuses it in its own words
+            body = check_json(raw)
+        except Exception:  # 400: Flask refuses it in its own words
             return None
-        return path.group(1), player, body
+        return (path.group(1), player, body) if plainly_valid(body) else None
 
     def act(self, game_id: str, player: Player, body: dict) -> tuple[int, dict | bytes, list]:
         """The status, the body (a dict: JSON to make) and its headers."""
@@ -141,6 +139,15 @@ class GameActions:
         answer = seat_answer(stored, stored.seat_of(player.id), stored.record.renamed,
                              self.json.dumps)
         return 200, answer.body, answer.headers()
+
+
+def plainly_valid(body) -> bool:
+    """The body is one `ActionRequestSchema` loads as it is: an `action` object (string keys, as
+    every JSON object has) and perhaps an integer `version`, nothing else. Anything else goes to
+    Flask, whose schema answers it (a 422 naming the field, or the same load)."""
+    return (type(body) is dict and type(body.get("action")) is dict
+            and body.keys() <= {"action", "version"}
+            and type(body.get("version", 0)) is int)
 
 
 def init_app(app: Flask, tables: Tables) -> None:
