@@ -177,8 +177,9 @@ class Games:
             else:
                 fields["preselected"] = preselected
         status = facts.after.status
-        fields.update(updated=repr(stored.updated), status=status,
-                      public="1" if stored.meta.public else "0")
+        fields["updated"] = repr(stored.updated)
+        if loaded is None or (loaded.status, loaded.public) != (status, stored.meta.public):
+            fields.update(status=status, public="1" if stored.meta.public else "0")
         bots_job = loaded.bots_job if loaded else None
         if plan.bots_job:
             bots_job = fields["bots_job"] = plan.bots_job
@@ -216,6 +217,7 @@ class Games:
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
                                    stored.updated, bots_job, None, status,
+                                   public=stored.meta.public,
                                    renamed=loaded.renamed if loaded else 0,
                                    preselected=preselected, results=results,
                                    hooked=fields.get("hooked", hooked))
