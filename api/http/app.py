@@ -9,7 +9,7 @@ from flask import Flask, Response, jsonify
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api.http import (auth, budgets, contract, cors, docs, game_polls, headers,
+from api.http import (auth, budgets, contract, cors, docs, game_actions, game_polls, headers,
                       health, http_contract, idempotency, logs, metrics, request_bounds,
                       strict_input)
 from api.http.conditional import answered
@@ -101,10 +101,6 @@ def create_app(config: dict | None = None) -> Flask:
         },
     )
     app.config.update(config or {})
-    if app.config["PROXY_HOPS"]:
-        # The client's address as the trusted proxies report it, for budgets and the log; with
-        # no proxy configured a forged X-Forwarded-For changes nothing.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     redis = connections.store_client(app.config, **connections.COMMAND_OPTIONS)
     # The queue has its own connections: RQ may live on another Redis than the game store.
     app.extensions["poyta"] = Tables(redis, app.config.get("PACES"),
@@ -144,6 +140,11 @@ def create_app(config: dict | None = None) -> Flask:
     game_polls.init_app(app, app.extensions["poyta"])
     for module in (auth, budgets, idempotency):
         module.init_app(app)
+    game_actions.init_app(app, app.extensions["poyta"])
+    if app.config["PROXY_HOPS"]:
+        # The client's address as the trusted proxies report it, for budgets and the log (the
+        # fast paths' too); with no proxy configured a forged X-Forwarded-For changes nothing.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError):

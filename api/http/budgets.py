@@ -159,43 +159,59 @@ def spend_budgets() -> Response | None:
                if (budget is not LONG_POLL_BUDGET or waits())
                and not (budget.methods and request.method not in budget.methods)]
     windows = [(rate, budget.name, budget.key()) for budget, rates in budgets for rate in rates]
-    now = time.time()
-    spent = g.rate_limits = []
     try:
-        counted = counters.spend(windows)
+        g.rate_limits, refused = spend(counters, windows)
     except connections.UNAVAILABLE:
         if not budgets or not all(budget.when_counted for budget, _ in budgets):
             raise
-        counted = []
-    for (_, name, _), window in zip(windows, counted):
-        reset_at = now + window.resets_in
-        spent.append((window.remaining, f"{name}-{window.rate.get_expiry()}s", window.rate,
-                      reset_at))
-        if not window.allowed:
-            return too_many(window.rate, reset_at)
+        g.rate_limits, refused = [], None
+    if refused is not None:
+        return error_response(429, *refused)
     if request.endpoint in LONG_POLL_BUDGET.endpoints and waits():
         return hold_long_poll()
     return None
 
 
+Spent = tuple[int, str, RateLimitItem, float]  # remaining, the window's name, rate, reset time
+
+
+def spend(counters: RateCounters, windows: list[tuple[RateLimitItem, str, str]]
+          ) -> tuple[list[Spent], tuple[str, dict] | None]:
+    """Counts a request in its budgets' windows (rate, budget name, caller): the windows
+    counted, and the 429's message and headers when one of them refused it."""
+    now = time.time()
+    spent = []
+    for (_, name, _), window in zip(windows, counters.spend(windows)):
+        reset_at = now + window.resets_in
+        spent.append((window.remaining, f"{name}-{window.rate.get_expiry()}s", window.rate,
+                      reset_at))
+        if not window.allowed:
+            return spent, too_many(window.rate, reset_at)
+    return spent, None
+
+
 def tell_rate_limits(response: Response) -> Response:
-    """The budgets the request drew on, as the IETF's RateLimit-Policy (each window: its quota
-    `q` and seconds `w`) and RateLimit (the window nearest to running out: what remains `r`
-    and the seconds `t` until it resets)."""
     spent = g.pop("rate_limits", None)
     if spent:
-        response.headers["RateLimit-Policy"] = ", ".join(
-            f'"{name}";q={rate.amount};w={rate.get_expiry()}' for _, name, rate, _ in spent)
-        remaining, name, _, reset_at = min(spent, key=lambda entry: entry[0])
-        response.headers["RateLimit"] = (f'"{name}";r={max(remaining, 0)};'
-                                         f't={max(0, math.ceil(reset_at - time.time()))}')
+        response.headers.update(rate_limit_headers(spent))
     return response
 
 
-def too_many(rate: RateLimitItem, reset_at: float) -> Response:
+def rate_limit_headers(spent: list[Spent]) -> list[tuple[str, str]]:
+    """The budgets the request drew on, as the IETF's RateLimit-Policy (each window: its quota
+    `q` and seconds `w`) and RateLimit (the window nearest to running out: what remains `r`
+    and the seconds `t` until it resets)."""
+    remaining, name, _, reset_at = min(spent, key=lambda entry: entry[0])
+    return [("RateLimit-Policy", ", ".join(f'"{name}";q={rate.amount};w={rate.get_expiry()}'
+                                           for _, name, rate, _ in spent)),
+            ("RateLimit", f'"{name}";r={max(remaining, 0)};'
+                          f't={max(0, math.ceil(reset_at - time.time()))}')]
+
+
+def too_many(rate: RateLimitItem, reset_at: float) -> tuple[str, dict]:
     retry_after = max(1, math.ceil(reset_at - time.time()))
-    return error_response(429, f"too many requests (at most {rate}); try again in {retry_after} s",
-                          {"Retry-After": str(retry_after)})
+    return (f"too many requests (at most {rate}); try again in {retry_after} s",
+            {"Retry-After": str(retry_after)})
 
 
 def hold_long_poll() -> Response | None:

@@ -15,6 +15,7 @@ from api import telemetry
 from api.storage import connections, sql
 
 CHECK_SECONDS = 1.0
+STORE_UNAVAILABLE = "the game store does not answer right now; try again in a moment"
 TIMEOUTS = {"socket_timeout": CHECK_SECONDS, "socket_connect_timeout": CHECK_SECONDS,
             "max_connections": 4, "timeout": CHECK_SECONDS}
 
@@ -46,8 +47,7 @@ def init_app(app: Flask) -> None:
         """A request that met a vanished Redis: 503, retry shortly, nothing half-done."""
         telemetry.redis_error("request")
         app.logger.warning("Redis unavailable: %s: %s", type(error).__name__, error)
-        return unavailable("the game store does not answer right now; try again in a moment",
-                           retry_after=1)
+        return unavailable(STORE_UNAVAILABLE, retry_after=1)
 
     for error_class in connections.STORE_ERRORS:
         app.register_error_handler(error_class, store_unavailable)

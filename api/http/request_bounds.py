@@ -54,7 +54,8 @@ def read_chunked_body(environ: dict) -> None:
     environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
 
 
-def check_json(body: bytes) -> None:
+def check_json(body: bytes):
+    """The JSON the body holds, once it is within the bounds (else 400)."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
@@ -69,6 +70,7 @@ def check_json(body: bytes) -> None:
         json.dumps(parsed, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         abort(400, message="text must be valid Unicode: no lone surrogate such as \\ud800")
+    return parsed
 
 
 def json_depth(text: str) -> int:

@@ -18,26 +18,46 @@ from api.storage import keys
 WINDOW = 60  # seconds
 LANE_SECONDS = 60   # a claim lapses this long after it was last made
 
-# The lane for the game, if it holds it or nobody does (KEYS: the lane; ARGV: game id, seconds).
-_CLAIM = """
+# A lane for the game's bots, in one round trip with the payer's share: 0 when the payer's
+# bots thought more than their share in about the last minute (or, found thrifty before, more
+# than half of it: they are kept thrifty), else 1 when the game holds the lane or takes it, 2
+# when another game of theirs holds it. KEYS: the current and the previous window, the thrift
+# mark, the lane. ARGV: the share in seconds, the previous window's weight, game id, the lane's
+# seconds, the thrift mark's seconds.
+_CHOOSE = """
+local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
+    + tonumber(redis.call('GET', KEYS[2]) or '0') * tonumber(ARGV[2])
+local share = tonumber(ARGV[1])
+if spent > share or (spent > share / 2 and redis.call('EXISTS', KEYS[3]) == 1) then
+  redis.call('SET', KEYS[3], 1, 'EX', ARGV[5])
+  return 0
+end
 local now = tonumber(redis.call('TIME')[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local holder = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+local holder = redis.call('ZRANGE', KEYS[4], 0, 0)[1]
+if holder and holder ~= ARGV[3] then return 2 end
+redis.call('ZADD', KEYS[4], now + tonumber(ARGV[4]), ARGV[3])
+redis.call('EXPIRE', KEYS[4], ARGV[4])
 return 1
 """
+THRIFTY, LANE, NO_LANE = 0, 1, 2
 
 
 class BotTime:
     def __init__(self, redis: Redis):
         self.redis = redis
-        self._claim = redis.register_script(_CLAIM)
+        self._choose = redis.register_script(_CHOOSE)
 
-    def claim_lane(self, payer: str, queue: str, game_id: str) -> bool:
-        """The game's bots may use `queue`: no other game of the payer does."""
-        return bool(self._claim(keys=[keys.bot_lane(payer, queue)], args=[game_id, LANE_SECONDS]))
+    def choose(self, payer: str, share: float, queue: str, game_id: str) -> int:
+        """THRIFTY when the payer's bots used up `share` (they are kept so, as `keep_thrifty`),
+        else LANE when the game's bots may use `queue` (no other game of the payer does), else
+        NO_LANE; in one round trip."""
+        now = time.time()
+        window = int(now // WINDOW)
+        return int(self._choose(
+            keys=[keys.bot_time(payer, window), keys.bot_time(payer, window - 1),
+                  keys.bot_thrift(payer), keys.bot_lane(payer, queue)],
+            args=[share, 1 - (now / WINDOW - window), game_id, LANE_SECONDS, 2 * WINDOW]))
 
     def release_lanes(self, payer: str, game_id: str, queues: tuple[str, ...]) -> None:
         pipe = self.redis.pipeline(transaction=False)

@@ -4,18 +4,19 @@ The hash: `meta` (what never changes in play), `seats`, `state` (JSON each, rewr
 changed), `version`, `updated`, `status`, `public`, one `seat:<player id>` field per seated
 player (so an ETag needs no JSON), `last:<seat>` (where the seat's last action and events sit in
 the lists, so a changed secret choice replaces them), `bots_job` (the job due to move its bots),
-`names` and `renamed` (players' names changed since they sat down, and how many times),
-`renames_told` (when a rename last woke the game's watchers),
-`preselected` (cards chosen ahead by seat: outside the version, so no other seat's view or ETag
-changes when one is chosen; a commit made on another choice of them is refused), `results`
-(each seat's place and rating change, once a finished game's results are recorded) and
-`ratings_before` (the ratings they were computed from: `api.storage.ratings`). Beside
-it the lists of actions and events while the game is played. Every change is one
-compare-and-set script on `version` (a random id beside it, `commit`, lets a
-script that the client re-sent after a lost answer recognise its own write) that also refreshes the retention of the game's keys and
-publishes the change on the game's channel and on the inbox channel of each seated player:
-publishing needs no key, so the inboxes of the other players cost the commit nothing and a
-cluster allows it.
+`names` and `renamed` (players' names changed since they sat down, and how many times), `hooked`
+(the players a commit marks, those found with a webhook when it last asked, as JSON; absent or
+`?<token>` once one set a webhook: the next commit asks for every player again), `renames_told`
+(when a rename last woke the game's watchers), `preselected` (cards chosen ahead by seat:
+outside the version, so no other seat's view or ETag changes when one is chosen; a commit made
+on another choice of them is refused), `results` (each seat's place and rating change, once a
+finished game's results are recorded) and `ratings_before` (the ratings they were computed from:
+`api.storage.ratings`). Beside it the lists of actions and events while the game is played.
+Every change is one compare-and-set script on `version` (a random id beside it, `commit`, lets a
+script that the client re-sent after a lost answer recognise its own write) that also refreshes
+the retention of the game's keys and publishes the change on the game's channel and on the inbox
+channel of each seated player: publishing needs no key, so the inboxes of the other players cost
+the commit nothing and a cluster allows it.
 
 The commit that finishes a game packs its log: the actions (seat and action only) and the
 events go into the hash's `log` field as one zlib-compressed JSON document, and the lists go.
@@ -47,27 +48,28 @@ MAX_LOG_ACTIONS = 2000
 # An action appended to a log one short of the most actions a game may log is refused (-1),
 # before anything is written: that change must end the game and pack its log instead.
 # ARGV: expected version, retention seconds, expected `preselected` ('' none), the commit's id,
-#       n, n field/value pairs, k, k fields to delete, u, u players whose changed names go from
-#       `names`, action entry ('' none), seat, mode ('append', 'replace' or 'pack'), the most
-#       actions, m, m events, then the channels to publish on.
+#       expected `hooked` ('' none; either field changed since: refused), n, n field/value pairs,
+#       k, k fields to delete, u, u players whose changed names go from `names`, action entry
+#       ('' none), seat, mode ('append', 'replace' or 'pack'), the most actions, m, m events,
+#       then the channels to publish on.
 _COMMIT = """
-local head = redis.call('HMGET', KEYS[1], 'version', 'commit')
+local head = redis.call('HMGET', KEYS[1], 'version', 'commit', 'preselected', 'hooked')
 if head[1] ~= ARGV[1] then
   if head[2] == ARGV[4] and tonumber(head[1]) == tonumber(ARGV[1]) + 1 then
     return tonumber(head[1])
   end
   return 0
 end
-if (redis.call('HGET', KEYS[1], 'preselected') or '') ~= ARGV[3] then return 0 end
-local a = 6 + 2 * tonumber(ARGV[5])
+if (head[3] or '') ~= ARGV[3] or (head[4] or '') ~= ARGV[5] then return 0 end
+local a = 7 + 2 * tonumber(ARGV[6])
 a = a + 1 + tonumber(ARGV[a])
 a = a + 1 + tonumber(ARGV[a])
 if ARGV[a] ~= '' and ARGV[a + 2] == 'append'
     and redis.call('LLEN', KEYS[2]) + 1 >= tonumber(ARGV[a + 3]) then return -1 end
 local version = tonumber(ARGV[1]) + 1
-local n = tonumber(ARGV[5])
+local n = tonumber(ARGV[6])
 local fields = {'version', version, 'commit', ARGV[4]}
-local i = 6
+local i = 7
 for j = 1, 2 * n do fields[#fields + 1] = ARGV[i]; i = i + 1 end
 redis.call('HSET', KEYS[1], unpack(fields))
 local k = tonumber(ARGV[i])
@@ -179,6 +181,7 @@ class GameRecord:
     renamed: int = 0                     # names changed at the table, counted in the ETag
     preselected: str | None = None       # the cards chosen ahead, as JSON
     results: str | None = None           # places and rating changes once recorded, as JSON
+    hooked: str | None = None            # who has a webhook, as JSON (None, `?...`: unknown)
 
 
 @dataclass
@@ -208,6 +211,7 @@ class Commit:
                                  # finishing action is a seat's move at its turn, never a
                                  # replaced choice)
     preselected: str | None = None   # `preselected` as the change was computed from
+    hooked: str | None = None        # `hooked` as the change was computed from
     cleared: list[str] = field(default_factory=list)  # hash fields to delete
 
 
@@ -269,7 +273,7 @@ class GameStore:
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
         values = self.redis.hmget(keys.game(game_id), "version", "meta", "seats", "state",
                                   "updated", "bots_job", "status", "names", "public", "renamed",
-                                  _seat_field(player_id), "preselected", "results")
+                                  _seat_field(player_id), "preselected", "results", "hooked")
         if values[0] is None or values[0] == b"0":
             return None
         return GameRecord(version=int(values[0]), meta=values[1].decode(),
@@ -278,7 +282,8 @@ class GameStore:
                           seat=None if values[10] is None else int(values[10]),
                           status=_text(values[6]), names=values[7] and json.loads(values[7]),
                           public=values[8] == b"1", renamed=int(values[9] or 0),
-                          preselected=_text(values[11]), results=_text(values[12]))
+                          preselected=_text(values[11]), results=_text(values[12]),
+                          hooked=_text(values[13]))
 
     def head(self, game_id: str, player_id: str | None) -> Head | None:
         version, seat, status, public, renamed = self.redis.hmget(
@@ -304,15 +309,12 @@ class GameStore:
             fields["log"] = pack_log(actions, [*events, *map(json.loads, change.events)])
             mode = "pack"
         args: list = [change.version, self.retention, change.preselected or "",
-                      secrets.token_hex(8), len(fields)]
-        for name, value in fields.items():
-            args += [name, value]
+                      secrets.token_hex(8), change.hooked or "", len(fields)]
+        args += [part for pair in fields.items() for part in pair]
         gone = [*change.cleared, *(f"seat:{player_id}" for player_id in change.left)]
-        args += [len(gone), *gone]
-        args += [len(change.left), *change.left]
-        args += [change.action or "", "" if change.seat is None else change.seat, mode,
-                 self.max_actions, len(change.events), *change.events,
-                 keys.game_channel(change.game_id),
+        args += [len(gone), *gone, len(change.left), *change.left, change.action or "",
+                 "" if change.seat is None else change.seat, mode, self.max_actions,
+                 len(change.events), *change.events, keys.game_channel(change.game_id),
                  *map(keys.inbox_channel, [*change.players, *change.left])]
         version = self._commit(keys=keys.game_keys(change.game_id), args=args)
         if version == -1:
@@ -334,8 +336,7 @@ class GameStore:
 
     def preselect(self, game_id: str, version: int, seat: int, action: str | None) -> bool:
         """Set (None: clear) the seat's card chosen ahead if the game is still at `version`."""
-        return bool(self._preselect(keys=[keys.game(game_id)],
-                                    args=[version, seat, action or ""]))
+        return bool(self._preselect(keys=[keys.game(game_id)], args=[version, seat, action or ""]))
 
     def set_bots_job(self, game_id: str, job_id: str) -> None:
         self.redis.hset(keys.game(game_id), "bots_job", job_id)

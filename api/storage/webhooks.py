@@ -9,6 +9,8 @@ marks its players before it commits and settles after it queued their delivery; 
 marks its player while it runs and settles when it is done."""
 from __future__ import annotations
 
+import secrets
+
 from redis import Redis
 
 from api.storage import keys
@@ -45,6 +47,11 @@ return 0
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+
+# `hooked` set to ARGV[1] in a game that is still there. KEYS: game hash.
+_FORGET_HOOKED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'hooked', ARGV[1]) end
 """
 
 # Marks each of the players who has a webhook, due in ARGV[1] seconds from the server's now;
@@ -110,6 +117,19 @@ class WebhookStore:
         """False when the webhook is no longer `hook_id` (deleted, or replaced meanwhile)."""
         pairs = [part for name, value in fields.items() for part in (name, value)]
         return bool(self._save(keys=[keys.webhook(player_id)], args=[hook_id, *pairs]))
+
+    def forget_hooked(self, game_ids: list[str]) -> None:
+        """The player of these games set a webhook: each game's next commit marks every player
+        and learns who has one (`api.storage.games`' `hooked`). A fresh token each time, so a
+        change computed before (its marks made before the webhook was known) is refused and
+        made again."""
+        unknown = "?" + secrets.token_hex(4)
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            # EVAL with the script's text: a cluster's pipeline cannot load a script a node has
+            # not seen (a webhook is set rarely).
+            pipe.execute_command("EVAL", _FORGET_HOOKED, 1, keys.game(game_id), unknown)
+        pipe.execute()
 
     # --- one delivery run at a time ---------------------------------------------------------
     def _lease_keys(self, player_id: str) -> list[str]:

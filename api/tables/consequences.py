@@ -63,6 +63,9 @@ class Committed:
     payer: str                 # whose share of the bots' time the game's bots use
     # Who made a new game (None: the house formed the table, e.g. matchmaking or a round)
     created_by: str | None = None
+    # The players who had a webhook when the game last asked (None: not known, or asked before
+    # somebody set one)
+    hooked: tuple[str, ...] | None = None
 
     @property
     def finishes(self) -> bool:
@@ -97,8 +100,11 @@ class MarkDue:
 
 @dataclass(frozen=True)
 class OweWebhooks:
-    """Ahead: the players' webhooks are owed a delivery, for the sweeper if none is queued."""
+    """Ahead: the players' webhooks are owed a delivery, for the sweeper if none is queued.
+    `asks`: the players are all the seated ones, to learn which of them have a webhook; else
+    only those the game knows to have one."""
     players: tuple[str, ...]
+    asks: bool = True
 
 
 @dataclass(frozen=True)
@@ -179,7 +185,13 @@ def consequences(facts: Committed) -> Consequences:
         ahead.append(MarkDue(facts.game_id, facts.updated + DUE_GRACE))
     if facts.finishes:
         ahead.append(ArchiveGame(facts.game_id, facts.updated + ARCHIVE_GRACE))
-    ahead.append(OweWebhooks(facts.players))
+    # Who has a webhook is known from the game's last commit while nobody sat down or left
+    # since: then only they are marked (none: no command at all).
+    if (facts.hooked is not None and facts.before is not None
+            and set(facts.before.seated) == set(facts.after.seated)):
+        ahead.append(OweWebhooks(facts.hooked, asks=False))
+    else:
+        ahead.append(OweWebhooks(facts.players))
 
     after: list[Consequence] = []
     if facts.bots_become_due:

@@ -24,6 +24,7 @@ from typing import Callable
 from api.settings import Settings
 from api.storage.games import Commit, GameRecord, LogFull
 from api.storage.jobs import JobBoard
+from api.storage.webhooks import player_of
 from api.storage.store import Storage
 from api.tables import turns
 from api.tables.clock import Clock
@@ -63,6 +64,12 @@ def due_time(stored: StoredGame) -> float | None:
                 for instant in (stored.seats[seat].deadline,
                                 *turns.reminders(stored.seats[seat]).values())]
     return min(instants, default=None)
+
+
+def hooked_players(hooked: str | None) -> tuple[str, ...] | None:
+    """The players a game knows to have a webhook (`api.storage.games`' `hooked`); None when it
+    must ask again (never asked, or a player of it set a webhook since)."""
+    return None if hooked is None or hooked.startswith("?") else tuple(json.loads(hooked))
 
 
 def position(stored: StoredGame, version: int | None = None) -> Position:
@@ -153,12 +160,13 @@ class Games:
         for index, seat in enumerate(stored.seats):
             if logged.secret_of in (None, index):
                 seat.seen = new_version
+        loaded = stored.record
+        hooked = loaded.hooked if loaded else None
         facts = Committed(stored.id, new_version, stored.updated, before,
                           position(stored, new_version), tuple(stored.humans()), stored.payer(),
-                          created_by)
+                          created_by, hooked_players(hooked))
         plan = consequences(facts)
         texts = stored.texts()
-        loaded = stored.record
         fields = {name: text for name, text in texts.items()
                   if loaded is None or getattr(loaded, name) != text}
         preselected = stored.preselected_text()
@@ -169,8 +177,9 @@ class Games:
             else:
                 fields["preselected"] = preselected
         status = facts.after.status
-        fields.update(updated=repr(stored.updated), status=status,
-                      public="1" if stored.meta.public else "0")
+        fields["updated"] = repr(stored.updated)
+        if loaded is None or (loaded.status, loaded.public) != (status, stored.meta.public):
+            fields.update(status=status, public="1" if stored.meta.public else "0")
         bots_job = loaded.bots_job if loaded else None
         if plan.bots_job:
             bots_job = fields["bots_job"] = plan.bots_job
@@ -178,13 +187,18 @@ class Games:
         if results is not None and results != (loaded and loaded.results):
             fields["results"] = results
         marks = self.follow.ahead(plan)
+        # Those marked are those with a webhook now: the next commit marks only them.
+        now_hooked = json.dumps(sorted({player_of(mark) for mark in marks}))
+        if now_hooked != hooked:
+            fields["hooked"] = now_hooked
         action = logged.action
         seated = facts.after.seated
         before_seated = before.seated if before else {}
         try:
             version = self.storage.games.commit(Commit(
                 game_id=stored.id, version=stored.version, fields=fields,
-                preselected=loaded.preselected if loaded else None, cleared=cleared,
+                preselected=loaded.preselected if loaded else None, hooked=hooked,
+                cleared=cleared,
                 events=[json.dumps({**event, "version": new_version})
                         for event in logged.events],
                 action=json.dumps(action) if action else None,
@@ -203,8 +217,10 @@ class Games:
         stored.version = version
         stored.record = GameRecord(version, texts["meta"], texts["seats"], texts["state"],
                                    stored.updated, bots_job, None, status,
+                                   public=stored.meta.public,
                                    renamed=loaded.renamed if loaded else 0,
-                                   preselected=preselected, results=results)
+                                   preselected=preselected, results=results,
+                                   hooked=fields.get("hooked", hooked))
         return plan, marks
 
     def _track_turns(self, stored: StoredGame, before: tuple[int, ...] | list[int]) -> None:

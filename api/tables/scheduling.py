@@ -14,6 +14,7 @@ import time
 from dataclasses import replace
 
 from api.settings import Settings
+from api.storage.bot_time import LANE
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, JobBoard, bots_job_id
 from api.storage.store import Storage
 from api.tables.consequences import QueueBots
@@ -87,8 +88,8 @@ class BotScheduler:
         queue: so each player's bots wait behind at most one job of each other player's
         there."""
         queue = queue_of_levels(levels_due)
-        if nobody_waits or self.thrifty(payer) or not self.jobs.bot_time.claim_lane(
-                payer, queue, game_id):
+        if nobody_waits or self.jobs.bot_time.choose(
+                payer, self.settings.bot_seconds_a_minute, queue, game_id) != LANE:
             return HEAVY_BOT_QUEUE
         return queue
 

@@ -123,6 +123,8 @@ class Webhooks:
             "told": told.to_json(),
             "outbox": json.dumps([outbox_entry(hook_id, event, created) for event in events])})
         self.marks.add(player.id)
+        # Each game of theirs learns at its next commit that they have one.
+        self.store.forget_hooked(self.streams.storage.players.game_ids(player.id))
         self._deliver_now(player.id)
         answer = {"url": url, "secret": secret, "created": iso(created)}
         if outbound.on_this_machine(parts.hostname):

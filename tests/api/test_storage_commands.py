@@ -40,23 +40,30 @@ HANDSHAKE = {"HELLO", "CLIENT", "AUTH", "SELECT"}
 
 
 class Counted:
-    """Counts the commands a redis-py client sends, from now on."""
+    """Counts the commands a redis-py client sends, from now on; with `without_rq`, not RQ's
+    own (those on its `rq:` keys, as a job's enqueueing), which the queue's client sends too."""
 
-    def __init__(self, client: Redis):
+    def __init__(self, client: Redis, without_rq: bool = False):
         self.commands: list[str] = []
         counted = self
+
+        def ours(command) -> bool:
+            name = str(command[0]).upper()
+            return name not in HANDSHAKE and name not in ("MULTI", "EXEC") and not (
+                without_rq and any(str(arg).startswith("rq:") for arg in command[1:]))
+
         pool = client.connection_pool
         base = pool.connection_class
 
         class CountingConnection(base):
             def send_command(self, *args, **kwargs):
-                if str(args[0]).upper() not in HANDSHAKE:
+                if ours(args):
                     counted.commands.append(str(args[0]).upper())
                 return super().send_command(*args, **kwargs)
 
             def pack_commands(self, commands):
                 counted.commands.extend(str(command[0]).upper() for command in commands
-                                        if str(command[0]).upper() not in ("MULTI", "EXEC"))
+                                        if ours(command))
                 return super().pack_commands(commands)
 
         pool.connection_class = CountingConnection
@@ -375,3 +382,64 @@ def test_an_accepted_action_with_its_budget_stays_within_its_ceiling(app, client
     assert counted.answer.status_code == 200
     assert spent, "the acting budget is counted in Redis"
     assert len(store) + len(spent) <= ACCEPTED_ACTION_WITH_BUDGET, (store, spent)
+
+
+# Every Redis command of an accepted action on every connection the API has, the acting
+# budget's window and the queue's (not RQ's own enqueueing) included: the budget's script, the
+# game's load and its commit. No player at the table has a webhook, so nobody is marked.
+WHOLE_ACCEPTED_ACTION = 3
+# The same when the move makes a bot due: the game marked due before the commit, and its bots'
+# queue chosen after it (the payer's share of the bots' time and their lane, in one script).
+WHOLE_ACCEPTED_ACTION_BOT_NEXT = 5
+
+
+@pytest.fixture
+def every_client(app) -> dict[str, Counted]:
+    """Before the test's first request: a connection is counted from its making."""
+    service = app.extensions["poyta"]
+    return {"store": Counted(service.storage.redis),
+            "budget": Counted(app.extensions["poyta_budgets"][0].redis),
+            "queue": Counted(service.jobs.redis, without_rq=True)}
+
+
+def sent_by(clients: dict[str, Counted], work) -> dict[str, list[str]]:
+    start = {name: len(each.commands) for name, each in clients.items()}
+    work()
+    return {name: each.commands[start[name]:] for name, each in clients.items()}
+
+
+def test_a_whole_accepted_action_sends_three_commands(every_client, client, new_player):
+    _, anna = new_player("Anna")
+    _, bert = new_player("Bert")
+    view = client.post("/api/v1/games", headers=anna, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", "human"]}).get_json()
+    url = f"/api/v1/games/{view['id']}"
+    client.post(f"/api/v1/games/invites/{view['invites'][0]['code']}", headers=bert)
+    hand = client.get(url, headers=anna).get_json()["hand"]
+    # A first choice warms the scripts; each later one changes it.
+    assert client.post(f"{url}/actions", json={"action": {"type": "play", "card": hand[0]}},
+                       headers=anna).status_code == 200
+    for card in hand[1:3]:
+        answer = []
+        sent = sent_by(every_client, lambda: answer.append(client.post(
+            f"{url}/actions", json={"action": {"type": "play", "card": card}}, headers=anna)))
+        assert answer[0].status_code == 200 and answer[0].headers["RateLimit"]
+        assert sum(map(len, sent.values())) <= WHOLE_ACCEPTED_ACTION, sent
+        assert sent == {"store": ["HMGET", "EVALSHA"], "budget": ["EVALSHA"], "queue": []}, sent
+
+
+def test_a_whole_accepted_action_that_makes_a_bot_due_stays_within_its_ceiling(every_client,
+                                                                                client, redis):
+    game_id, anna = human_against_a_bot(client, redis)
+    url = f"/api/v1/games/{game_id}"
+    first = client.get(url, headers=anna).get_json()
+    answer = []
+    sent = sent_by(every_client, lambda: answer.append(client.post(
+        f"{url}/actions", json={"action": {"type": "play", "card": max(first["hand"])}},
+        headers=anna)))
+    assert answer[0].status_code == 200 and 1 in answer[0].get_json()["to_act"]
+    assert sum(map(len, sent.values())) <= WHOLE_ACCEPTED_ACTION_BOT_NEXT, sent
+    assert sent == {"store": ["HMGET", "ZADD", "EVALSHA"], "budget": ["EVALSHA"],
+                    "queue": ["EVALSHA"]}, "the share and the lane in one script"
+    assert [job.func_name for job in Queue(BOT_QUEUE, connection=redis).jobs
+            if "bots" in job.func_name] == ["worker.jobs.play_bots"], "the bot's job is queued"

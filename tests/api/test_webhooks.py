@@ -266,6 +266,25 @@ def test_each_player_is_told_what_their_own_stream_tells_signed(tables, redis, h
         assert len(set(ids)) == len(ids) == 3
 
 
+def test_a_webhook_set_during_a_game_hears_its_next_move(tables, store, redis, hooks):
+    """A game marks only the players it knows to have a webhook (none: no mark at all); one
+    set later is learnt at the game's next commit."""
+    anna, bert = tables.players.create("Anna"), tables.players.create("Bert")
+    game = tables.seating.create_game(anna, "sixnimmt", 2, {}, ["human", "human"])
+    tables.seating.accept_invite(game.seats[1].invite, bert)
+    assert store.hget(keys.game(game.id), "hooked") == b"[]"
+    stored = tables.games.load(game.id)
+    tables.play.act(game.id, bert, stored.game.legal_actions(stored.state, 1)[0], None)
+    assert Queue(WEBHOOK_QUEUE, connection=redis).count == 0
+    tables.webhooks.set(bert, hooks().url)
+    run_deliveries(redis)  # the first look
+    stored = tables.games.load(game.id)
+    tables.play.act(game.id, anna, stored.game.legal_actions(stored.state, 0)[0], None)
+    assert store.hget(keys.game(game.id), "hooked") == json.dumps([bert.id]).encode()
+    queued = Queue(WEBHOOK_QUEUE, connection=redis).jobs
+    assert [job.args[0] for job in queued] == [bert.id], "Bert's delivery of the next turn"
+
+
 def test_a_burst_of_changes_queues_one_delivery_run(tables, redis, hooks):
     anna = tables.players.create("Anna")
     hook = hooks()

@@ -145,3 +145,20 @@ def test_a_game_going_on_tells_nobody_that_it_started():
     going = Position(ACTIVE, to_act=(1,), due=AT + 60, seated={"anna": 0, "ben": 1})
     facts = Committed("g1", 9, AT, going, going, ("anna", "ben"), "anna")
     assert started(facts) == []
+
+
+@pytest.mark.parametrize("hooked, before_seated, owed", [
+    # Who has a webhook is known and nobody sat down or left: only they are marked.
+    (("ben",), {"anna": 0, "ben": 1}, OweWebhooks(("ben",), asks=False)),
+    ((), {"anna": 0, "ben": 1}, OweWebhooks((), asks=False)),
+    # Not known (never asked, or a player set a webhook since): every player is asked.
+    (None, {"anna": 0, "ben": 1}, OweWebhooks(("anna", "ben"))),
+    # Somebody sat down since the game last asked: every player is asked again.
+    (("ben",), {"anna": 0}, OweWebhooks(("anna", "ben"))),
+])
+def test_a_commit_marks_only_the_players_known_to_have_a_webhook(hooked, before_seated, owed):
+    after = Position(ACTIVE, to_act=(1,), due=AT + 60, seated={"anna": 0, "ben": 1})
+    before = Position(ACTIVE, to_act=(0,), due=AT + 60, seated=before_seated)
+    facts = Committed("g1", 9, AT, before, after, ("anna", "ben"), "anna", None, hooked)
+    assert [each for each in consequences(facts).ahead
+            if isinstance(each, OweWebhooks)] == [owed]
