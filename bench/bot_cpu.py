@@ -11,6 +11,10 @@ source, once at the old budgets and once at the new, one after the other (a load
 stretches both alike; the clock is the CPU clock anyway). Prints, per game and level, the mean
 CPU a move and the simulations a move and a CPU second, old and new; then the mean CPU a bot
 move at the level mix of bench/scale.py `ASSUMED` (every game weighing the same), old and new.
+With `--agreement`, each search level also decides once more at the old budget with another
+random source, and the bench prints how often (of the positions with a choice) the new budget
+chose the old one's action, beside how often the old budget agrees with itself: a search on
+the CPU clock is not repeatable, and the new choices differ from the old no more than that.
 """
 from __future__ import annotations
 
@@ -55,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=60, help="positions per game")
     parser.add_argument("--every", type=int, default=7, help="one decision in this many")
     parser.add_argument("--game", choices=sorted(GAMES), help="this game only")
+    parser.add_argument("--agreement", action="store_true",
+                        help="also how often the new choice is the old one")
     args = parser.parse_args(argv)
     ticks = [0]
     tick = Clock.tick
@@ -76,15 +82,25 @@ def main(argv: list[str] | None = None) -> int:
         cpu = {(name, level): [] for name in configs for level in mix}
         simulations = {key: 0 for key in cpu}
         forced = 0
+        # Per search level: positions where the new choice is the old one, and where the old
+        # budget's second choice (another random source) is its first.
+        same = {level: [0, 0] for level in mix if level != "easy"}
         for index, (view, legal) in enumerate(positions(game, args.positions, args.every)):
             forced += len(legal) == 1
             for level in mix:
+                chosen = {}
                 for name, budgets in configs.items():
                     ticks[0] = 0
                     started = time.process_time()
-                    game.bot_action(view, legal, level, random.Random(index), budgets[level])
+                    chosen[name] = game.bot_action(view, legal, level, random.Random(index),
+                                                   budgets[level])
                     cpu[name, level].append(time.process_time() - started)
                     simulations[name, level] += ticks[0]
+                if args.agreement and level in same and len(legal) > 1:
+                    again = game.bot_action(view, legal, level, random.Random(10**6 + index),
+                                            BEFORE[level])
+                    same[level][0] += chosen["now"] == chosen["before"]
+                    same[level][1] += again == chosen["before"]
         print(f"{game.title}, {game.typical_players} players, {args.positions} positions "
               f"({forced} forced):")
         for level in mix:
@@ -96,6 +112,11 @@ def main(argv: list[str] | None = None) -> int:
                              f"{simulations[name, level] / args.positions:6.0f} simulations "
                              f"({rate:6.0f} a CPU second)")
             print(f"  {level:>6}: " + "; ".join(cells))
+        if args.agreement:
+            choices = args.positions - forced
+            print("  the old budget's choice made again: " + ", ".join(
+                f"{level} {100 * now / choices:.0f}% by the new budget, {100 * old / choices:.0f}% "
+                f"by the old with another random source" for level, (now, old) in same.items()))
         for name in configs:
             at_mix[name].append(sum(share * statistics.fmean(cpu[name, level])
                                     for level, share in mix.items()))

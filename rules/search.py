@@ -327,7 +327,8 @@ def _simulate_batched(problem: Batched[Candidate], clock: Clock, rng: random.Ran
     # spread, without keeping every world's values.
     products = np.zeros((len(candidates), len(candidates)))
     share = SETTLING_BATCH_SHARE if settle else BATCH_SHARE
-    while worlds := clock.batch(len(candidates), share) or max(0, rounds_at_least - tally.counts[0]):
+    while worlds := (clock.batch(len(candidates), share)
+                     or max(0, rounds_at_least - tally.counts[0])):
         values = np.asarray(problem.values(problem.deal(rng, worlds)), dtype=float)
         for index, (total, square) in enumerate(zip(values.sum(axis=1).tolist(),
                                                      (values * values).sum(axis=1).tolist())):
