@@ -11,10 +11,11 @@ source, once at the old budgets and once at the new, one after the other (a load
 stretches both alike; the clock is the CPU clock anyway). Prints, per game and level, the mean
 CPU a move and the simulations a move and a CPU second, old and new; then the mean CPU a bot
 move at the level mix of bench/scale.py `ASSUMED` (every game weighing the same), old and new.
-With `--agreement`, each search level also decides once more at the old budget with another
-random source, and the bench prints how often (of the positions with a choice) the new budget
-chose the old one's action, beside how often the old budget agrees with itself: a search on
-the CPU clock is not repeatable, and the new choices differ from the old no more than that.
+With `--agreement`, each search level decides once more at each budget with another random
+source, and the bench prints how often (of the positions with a choice) that new choice is the
+old budget's first one, beside how often the old budget's second choice is: a search on the
+CPU clock is not repeatable, and the new budget should depart from the old no more than the old
+departs from itself.
 """
 from __future__ import annotations
 
@@ -82,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         cpu = {(name, level): [] for name in configs for level in mix}
         simulations = {key: 0 for key in cpu}
         forced = 0
-        # Per search level: positions where the new choice is the old one, and where the old
-        # budget's second choice (another random source) is its first.
+        # Per search level: positions where the new budget's choice with another random source
+        # is the old budget's first choice, and where the old budget's is.
         same = {level: [0, 0] for level in mix if level != "easy"}
         for index, (view, legal) in enumerate(positions(game, args.positions, args.every)):
             forced += len(legal) == 1
@@ -97,10 +98,10 @@ def main(argv: list[str] | None = None) -> int:
                     cpu[name, level].append(time.process_time() - started)
                     simulations[name, level] += ticks[0]
                 if args.agreement and level in same and len(legal) > 1:
-                    again = game.bot_action(view, legal, level, random.Random(10**6 + index),
-                                            BEFORE[level])
-                    same[level][0] += chosen["now"] == chosen["before"]
-                    same[level][1] += again == chosen["before"]
+                    for count, budgets in enumerate(configs.values()):
+                        again = game.bot_action(view, legal, level, random.Random(10**6 + index),
+                                                budgets[level])
+                        same[level][1 - count] += again == chosen["before"]
         print(f"{game.title}, {game.typical_players} players, {args.positions} positions "
               f"({forced} forced):")
         for level in mix:
