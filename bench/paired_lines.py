@@ -24,6 +24,7 @@ pooled with the first run (`--first-seed 1 --first-seed 201`).
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 
 from bench.tournament import mean_interval, option_values, read_record, seating
@@ -95,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     points, spread_points = mean_interval([first[s][1] - other[s][1] for s in seeds])
     print(f"{len(seeds)} games paired by seed, {seats[0]} − {other_name}: "
           f"{places:+.1f} ± {spread_places:.1f} points of first place, "
-          f"{points:+.2f} ± {spread_points:.2f} points a game")
+          f"{points:+.2f} ± {spread_points:.2f} points a game (first "
+          f"{statistics.fmean(first[s][0] for s in seeds):.1f}% against "
+          f"{statistics.fmean(other[s][0] for s in seeds):.1f}%, points "
+          f"{statistics.fmean(first[s][1] for s in seeds):.2f} against "
+          f"{statistics.fmean(other[s][1] for s in seeds):.2f})")
     return 0
 
 
