@@ -1,6 +1,7 @@
 """Two levels of bench.tournament's record told apart game by game, at each level's default
-budget: either two lines, the same seats with one level swapped for another (`--instead`), or
-two levels at one table (`--against`).
+budget: either two lines, the same seats with one level swapped for another (`--instead`),
+two levels at one table (`--against`), or one line in two records (`--against-record`: the
+same seats at other budgets or with other code, such as the budgets before issue 54).
 
     python -m bench.paired_lines sticheln --players 6 --seats medium,easy,easy,easy,easy,easy \\
         --instead hard --option tough=true --record bench/records/full-table.jsonl
@@ -9,6 +10,8 @@ two levels at one table (`--against`).
     python -m bench.paired_lines sticheln --players 6 --seats hard,medium,easy,easy,easy,easy \\
         --instead hard_every_card --option tough=true --record bench/records/full-table.jsonl \\
         --record bench/records/sticheln-ablation.jsonl
+    python -m bench.paired_lines sticheln --players 4 --seats hard,easy,easy,easy \
+        --record bench/records/issue54.jsonl --against-record bench/records/full-table.jsonl
 
 Game i of both lines deals the same cards and seats the swapped level in the same seat, and at
 one table both levels play the same deal, so the difference of each game is paired. Prints, with
@@ -21,6 +24,7 @@ pooled with the first run (`--first-seed 1 --first-seed 201`).
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 
 from bench.tournament import mean_interval, option_values, read_record, seating
@@ -55,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     other_level.add_argument("--instead",
                              help="the level that takes the first seat's level's seats in the other line")
     other_level.add_argument("--against", help="the other level at the same table")
+    other_level.add_argument("--against-record", metavar="FILE",
+                             help="the same line in this other record (the games of other "
+                                  "budgets or code, on the same seeds)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     parser.add_argument("--record", action="append", required=True,
                         help="a record of bench.tournament or an ablation bench; may be repeated")
@@ -70,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     options = GAMES[args.game].normalise_options(args.players, raw_options)
     runs = [range(first_seed, first_seed + args.games) for first_seed in args.first_seed or [1]]
     first = outcomes(args.record, args.game, seats, options, seats[0], runs)
-    if args.instead:
+    if args.against_record:
+        other_name = f"{seats[0]} of {args.against_record}"
+        other = outcomes([args.against_record], args.game, seats, options, seats[0], runs)
+    elif args.instead:
         swapped = [args.instead if name == seats[0] else name for name in seats]
         other_name = args.instead
         other = outcomes(args.record, args.game, swapped, options, args.instead, runs)
@@ -86,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     points, spread_points = mean_interval([first[s][1] - other[s][1] for s in seeds])
     print(f"{len(seeds)} games paired by seed, {seats[0]} − {other_name}: "
           f"{places:+.1f} ± {spread_places:.1f} points of first place, "
-          f"{points:+.2f} ± {spread_points:.2f} points a game")
+          f"{points:+.2f} ± {spread_points:.2f} points a game (first "
+          f"{statistics.fmean(first[s][0] for s in seeds):.1f}% against "
+          f"{statistics.fmean(other[s][0] for s in seeds):.1f}%, points "
+          f"{statistics.fmean(first[s][1] for s in seeds):.2f} against "
+          f"{statistics.fmean(other[s][1] for s in seeds):.2f})")
     return 0
 
 

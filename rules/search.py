@@ -36,18 +36,26 @@ class Budget:
     which tests rely on; seconds are what players get. `deadline` (a reading of
     `time.monotonic()`) also stops the seconds' search when it passes, however much
     CPU time is left: the player waits on the wall clock, which a busy machine
-    turns slower than the CPU clock.
+    turns slower than the CPU clock. With `settled_at`, a seconds' search also stops once its
+    decision is settled (see SETTLED_AT).
     """
 
     seconds: float | None = None
     iterations: int | None = None
     deadline: float | None = None
+    settled_at: float | None = None
 
+
+# A decision is settled when the best candidate's lead over every other is SETTLED_AT standard
+# errors of their paired difference: more simulations would almost never change the choice, so
+# the search stops there and leaves the rest of its budget unspent. Only seconds' budgets
+# settle; an iteration count stays an exact count.
+SETTLED_AT = 3.0
 
 DEFAULT_BUDGETS = {
     "easy": Budget(iterations=0),
-    "medium": Budget(seconds=0.06),
-    "hard": Budget(seconds=0.3),
+    "medium": Budget(seconds=0.04, settled_at=SETTLED_AT),
+    "hard": Budget(seconds=0.2, settled_at=SETTLED_AT),
 }
 
 
@@ -93,10 +101,15 @@ class Clock:
     def tick(self, simulations: int = 1) -> None:
         self.done += simulations
 
-    def batch(self, per_world: int) -> int:
+    @property
+    def settles(self) -> float | None:
+        """How many standard errors settle a decision, None when it runs its whole budget."""
+        return self.budget.settled_at if self.budget.iterations is None else None
+
+    def batch(self, per_world: int, share: float | None = None) -> int:
         """How many worlds of `per_world` simulations the next batch may hold, 0 when the
         budget is spent: a few to learn the pace, then each batch BATCH_SHARE of the time
-        left at the pace of the batch before. A batch's fixed cost makes a small batch's
+        left (`share`) at the pace of the batch before. A batch's fixed cost makes a small batch's
         pace slower than a larger one's, so the batches grow quickly and the last one ends
         near the budget, rarely beyond it."""
         if self.budget.iterations is not None:
@@ -108,7 +121,8 @@ class Clock:
         if not self.done:
             return FIRST_BATCH if min(left for left, _ in clocks) > 0 else 0
         simulations = self.done - last_done
-        worlds = min(int(BATCH_SHARE * left / (used - used_before) * simulations / per_world)
+        share = BATCH_SHARE if share is None else share
+        worlds = min(int(share * left / (used - used_before) * simulations / per_world)
                      if used > used_before else MAX_BATCH
                      for (left, used), (_, used_before) in zip(clocks, last_clocks))
         return max(0, min(MAX_BATCH, worlds))
@@ -130,10 +144,16 @@ def margin(scores: Sequence[float], seat: int, against_best: float = 0.0) -> flo
 
 
 # A batched search's first batch only measures the pace; no batch outgrows the memory of
-# a few megabytes of arrays.
+# a few megabytes of arrays. A search that may settle takes smaller batches, so it can stop
+# with much of its budget left.
 FIRST_BATCH = 4
 MAX_BATCH = 2048
 BATCH_SHARE = 0.8
+SETTLING_BATCH_SHARE = 0.3
+# Whether a decision is settled is judged after SETTLE_FIRST rounds (too few to estimate
+# the noise before), then each time the rounds have grown by a quarter.
+SETTLE_FIRST = 16
+SETTLE_GROWTH = 1.25
 
 
 @dataclass
@@ -222,7 +242,7 @@ def search(problem: Problem[Candidate] | Batched[Candidate], clock: Clock, rng: 
     candidates = problem.candidates
     if len(candidates) == 1:
         return candidates[0]
-    tally, alive = _simulate(problem, clock, rng, rounds_at_least=0)
+    tally, alive = _simulate(problem, clock, rng, rounds_at_least=0, settle=clock.settles)
     if not any(tally.counts):
         return fallback()
     # Ties go to the earliest candidate, so the game's order decides, not chance.
@@ -243,15 +263,20 @@ def evaluate(problem: Problem[Candidate] | Batched[Candidate], clock: Clock,
 
 
 def _simulate(problem: Problem[Candidate] | Batched[Candidate], clock: Clock,
-              rng: random.Random, rounds_at_least: int) -> tuple[_Tally, list[int]]:
+              rng: random.Random, rounds_at_least: int,
+              settle: float | None = None) -> tuple[_Tally, list[int]]:
     """Play the candidates out on shared deals until the clock stops (after at least
-    `rounds_at_least` deals): the tally, and the candidates still in the running."""
+    `rounds_at_least` deals) or, given `settle`, the decision is settled at that many standard
+    errors: the tally, and the candidates still in the running."""
     if isinstance(problem, Batched):
-        return _simulate_batched(problem, clock, rng, rounds_at_least)
+        return _simulate_batched(problem, clock, rng, rounds_at_least, settle)
     candidates = problem.candidates
     tally = _Tally(len(candidates))
     alive = list(range(len(candidates)))
     rounds, cut = 0, problem.halving
+    # Each candidate's value in every round it was played, while the decision may settle.
+    played: list[list[float]] = [[] for _ in candidates]
+    check = SETTLE_FIRST
 
     def more() -> bool:
         return rounds < rounds_at_least or clock.more()
@@ -262,7 +287,10 @@ def _simulate(problem: Problem[Candidate] | Batched[Candidate], clock: Clock,
         for index in alive:
             if not more():
                 break
-            tally.add(index, problem.simulate(candidates[index], world, random.Random(stream)))
+            value = problem.simulate(candidates[index], world, random.Random(stream))
+            tally.add(index, value)
+            if settle:
+                played[index].append(value)
             clock.tick()
         rounds += 1
         if problem.certain and tally.counts[alive[-1]]:
@@ -270,18 +298,60 @@ def _simulate(problem: Problem[Candidate] | Batched[Candidate], clock: Clock,
         if rounds == cut and len(alive) > 2:
             alive = sorted(sorted(alive, key=lambda i: (-tally.mean(i), i))[:(len(alive) + 1) // 2])
             cut *= 2
+        if settle and rounds >= check and tally.counts[alive[-1]] == rounds:
+            # Every candidate still in the running met each of these rounds' deals.
+            if _settled(np.array([played[index] for index in alive]), settle):
+                break
+            check = math.ceil(rounds * SETTLE_GROWTH)
     return tally, alive
 
 
+def _settled(values: np.ndarray, settle: float) -> bool:
+    """Whether the best candidate (a row of `values`, one column a shared deal; ties to the
+    first) leads every other by `settle` standard errors of their paired difference, or plays
+    exactly as it does in every deal so far (the tie would go its way)."""
+    best = int(np.argmax(values.sum(axis=1)))
+    differences = np.delete(values[best] - values, best, axis=0)
+    count = differences.shape[1]
+    means = differences.mean(axis=1)
+    errors = differences.std(axis=1, ddof=1) / math.sqrt(count)
+    return bool(np.all((means - settle * errors > 0) | ~differences.any(axis=1)))
+
+
 def _simulate_batched(problem: Batched[Candidate], clock: Clock, rng: random.Random,
-                      rounds_at_least: int) -> tuple[_Tally, list[int]]:
+                      rounds_at_least: int, settle: float | None = None
+                      ) -> tuple[_Tally, list[int]]:
     candidates = problem.candidates
     tally = _Tally(len(candidates))
-    while worlds := clock.batch(len(candidates)) or max(0, rounds_at_least - tally.counts[0]):
+    # The sums of each pair of candidates' products over the worlds: the paired differences'
+    # spread, without keeping every world's values.
+    products = np.zeros((len(candidates), len(candidates)))
+    share = SETTLING_BATCH_SHARE if settle else BATCH_SHARE
+    while worlds := (clock.batch(len(candidates), share)
+                     or max(0, rounds_at_least - tally.counts[0])):
         values = np.asarray(problem.values(problem.deal(rng, worlds)), dtype=float)
         for index, (total, square) in enumerate(zip(values.sum(axis=1).tolist(),
                                                      (values * values).sum(axis=1).tolist())):
             tally.add(index, total, worlds, square)
         clock.tick(worlds * len(candidates))
+        if settle:
+            products += values @ values.T
+            if tally.counts[0] >= SETTLE_FIRST and _settled_sums(
+                    np.array(tally.totals), products, tally.counts[0], settle):
+                break
     # Every candidate met every world: the best total is the best mean.
     return tally, list(range(len(candidates)))
+
+
+def _settled_sums(totals: np.ndarray, products: np.ndarray, count: int, settle: float) -> bool:
+    """`_settled` from the candidates' totals and the sums of their pairwise products over
+    `count` worlds."""
+    best = int(np.argmax(totals))
+    squares = np.diag(products)
+    # Each other candidate's sum of squared differences from the best, and their mean.
+    spread = np.delete(squares[best] + squares - 2 * products[best], best)
+    means = np.delete(totals[best] - totals, best) / count
+    # A difference the floating sums leave is no difference: those two play alike.
+    alike = spread <= 1e-9 * (np.delete(squares, best) + squares[best] + 1)
+    variances = np.maximum(spread - count * means * means, 0.0) / (count - 1)
+    return bool(np.all((means - settle * np.sqrt(variances / count) > 0) | alike))

@@ -5,7 +5,8 @@ from collections import Counter
 
 import pytest
 
-from rules.search import MAX_BATCH, Batched, Budget, Clock, Problem, margin, search
+from rules.search import (FIRST_BATCH, MAX_BATCH, SETTLE_FIRST, SETTLED_AT, Batched, Budget, Clock,
+                          Problem, margin, search)
 
 
 def counting_problem(values, **options):
@@ -147,3 +148,60 @@ def test_a_batched_search_stops_at_its_deadline_on_the_wall_clock():
 ])
 def test_margin(scores, seat, against_best, expected):
     assert margin(scores, seat, against_best) == pytest.approx(expected)
+
+
+def test_a_settled_decision_stops_long_before_its_budget():
+    """b beats a by 1 in every deal: after the first rounds no simulation can change that."""
+    problem, calls = counting_problem({"a": 0.0, "b": 1.0, "c": 0.5})
+    started = time.process_time()
+    clock = Clock(Budget(seconds=5.0, settled_at=SETTLED_AT))
+    assert search(problem, clock, random.Random(9), lambda: "a") == "b"
+    assert calls == {"a": SETTLE_FIRST, "b": SETTLE_FIRST, "c": SETTLE_FIRST}
+    assert time.process_time() - started < 1.0
+
+
+def test_a_close_contest_spends_its_whole_budget():
+    """Each candidate's own noise hides an edge of 0.001: the search thinks to the end."""
+    noise = random.Random(0)  # apart from the shared stream, so each candidate's own
+
+    def simulate(candidate, world, rng):
+        return {"a": 0.0, "b": 0.001}[candidate] + noise.random()
+
+    problem = Problem(["a", "b"], lambda rng: None, simulate)
+    started = time.process_time()
+    clock = Clock(Budget(seconds=0.05, settled_at=SETTLED_AT))
+    search(problem, clock, random.Random(10), lambda: "a")
+    assert time.process_time() - started >= 0.05 and clock.done > 4 * SETTLE_FIRST
+
+
+def test_candidates_that_play_alike_settle_on_the_earliest():
+    problem = Problem(["x", "y"], lambda rng: None, lambda c, world, rng: rng.random())
+    clock = Clock(Budget(seconds=5.0, settled_at=SETTLED_AT))
+    assert search(problem, clock, random.Random(11), lambda: "y") == "x"
+    assert clock.done == 2 * SETTLE_FIRST
+
+
+def test_an_iteration_count_never_settles():
+    problem, calls = counting_problem({"a": 0.0, "b": 1.0})
+    clock = Clock(Budget(iterations=300, settled_at=SETTLED_AT))
+    assert search(problem, clock, random.Random(12), lambda: "a") == "b"
+    assert calls == {"a": 150, "b": 150}
+
+
+def test_a_batched_search_settles_too_and_only_when_settled():
+    clear, batches = batched_problem({"a": 0.0, "b": 1.0, "c": -1.0})
+    started = time.process_time()
+    assert search(clear, Clock(Budget(seconds=5.0, settled_at=SETTLED_AT)), random.Random(13),
+                  lambda: "a") == "b"
+    assert time.process_time() - started < 1.0 and sum(batches) <= FIRST_BATCH + MAX_BATCH
+
+    noise = random.Random(0)
+
+    def noisy(worlds):  # each candidate's own noise hides b's edge of 0.001
+        return [[value + noise.random() for _ in worlds] for value in (0.0, 0.001)]
+
+    close = Batched(["a", "b"], lambda rng, count: [None] * count, noisy)
+    started = time.process_time()
+    search(close, Clock(Budget(seconds=0.05, settled_at=SETTLED_AT)), random.Random(14),
+           lambda: "a")
+    assert time.process_time() - started >= 0.05
