@@ -15,8 +15,6 @@ import argparse
 import math
 from dataclasses import dataclass
 
-from rules.search import DEFAULT_BUDGETS
-
 
 @dataclass(frozen=True)
 class Figure:
@@ -31,9 +29,11 @@ class Figure:
 MEASURED: dict[str, Figure] = {
     # API processes: the write path
     "actions_per_core": Figure(
-        698, "accepted actions a second, one process on one core",
+        1_270, "accepted actions a second, one process on one core",
         "`python -m bench.storage --parts throughput`: 1,395/s over 2 gevent workers on the "
-        "2 cores, wrk on the same cores (so a lower bound), at f1178dc"),
+        "2 cores at f1178dc (wrk on the same cores, so a lower bound), times 1.83, the action's "
+        "CPU a request before and after its fast path in one run (`python -m bench.request_split "
+        "--baseline`: 2,371 -> 1,299 µs, at 124cb5d, load average 12-17)"),
     "action_commit_cpu": Figure(
         0.000358, "CPU-s of a commit in a bot worker (Service.act, the view, its JSON)",
         "`python -m bench.request_cpu` at f1178dc"),
@@ -54,12 +54,13 @@ MEASURED: dict[str, Figure] = {
     "bot_cpu.easy": Figure(
         0.0002, "CPU-s an easy move", "`python -m bench.scale` (/metrics), at be5b101"),
     "bot_cpu.medium": Figure(
-        DEFAULT_BUDGETS["medium"].seconds, "CPU-s a medium move: its whole budget",
-        "rules.search.DEFAULT_BUDGETS (a search spends its budget; `bench.scale` measured "
-        "8.6 ms on the wall clock, the rest spent in the queue)"),
+        0.0263, "CPU-s a medium move at its default budget (a settled search stops early)",
+        "`python -m bench.bot_cpu --positions 40 --agreement`: 22.9-29.6 ms over the four "
+        "games, mean 26.3, at 1c39618 (load average 16-18)"),
     "bot_cpu.hard": Figure(
-        DEFAULT_BUDGETS["hard"].seconds, "CPU-s a hard move: its whole budget",
-        "rules.search.DEFAULT_BUDGETS"),
+        0.0996, "CPU-s a hard move at its default budget (a settled search stops early)",
+        "`python -m bench.bot_cpu --positions 40 --agreement`: 62.4-123.7 ms over the four "
+        "games, mean 99.6, at 1c39618 (load average 16-18)"),
     # Redis
     "redis_bytes_in_play": Figure(
         28_345, "bytes a game in play (players, inboxes, ratings included)",
@@ -70,8 +71,9 @@ MEASURED: dict[str, Figure] = {
         1_195, "bytes a finished game after the hot window (its players' side)",
         "`python -m bench.archive` at b8dc3c8"),
     "redis_commands_per_action": Figure(
-        6.04, "Redis commands an accepted action sends, the rate limiter's included",
-        "`python -m bench.storage --parts commands`, issue 54 (at 8a5869a)"),
+        4, "Redis commands an accepted action sends, the rate limiter's included",
+        "tests/api/test_storage_commands.py and `python -m bench.storage --parts commands` at "
+        "124cb5d: 3 with no bot next, 5 with one (half the actions here)"),
     "redis_commands_per_connection": Figure(
         0.69, "Redis commands a held stream sends a second (its heartbeat's two scripts)",
         "`python -m bench.streams`, idle: 0.52-0.69 at 10,000, at 0c153c0 and 5be3911"),
