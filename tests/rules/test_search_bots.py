@@ -136,7 +136,9 @@ def test_a_batched_search_stops_at_its_deadline_on_the_wall_clock():
     started = time.monotonic()
     clock = Clock(Budget(seconds=60.0, deadline=started + 0.1))
     search(problem, clock, random.Random(3), lambda: "a")
-    assert 0.08 < time.monotonic() - started < 0.15 and sum(batches) < 150
+    # At the deadline, not at the budget's 60 s: the margin above it is for a loaded machine's
+    # late wake from a batch's sleep; the worlds dealt say no batch ran past it.
+    assert 0.08 < time.monotonic() - started < 0.5 and sum(batches) < 150
 
 
 @pytest.mark.parametrize("scores, seat, against_best, expected", [
