@@ -14,3 +14,14 @@ def play_to_the_end(client, headers, game_id, run_bots) -> dict:
                         headers=headers)
     raise AssertionError("the game did not end")
 
+
+
+def play_out(client, headers, run_bots, public=False, finish=True) -> str:
+    """A one-round 6 nimmt! against an easy bot, made and played over HTTP to its end (or left
+    in play, not to `finish`); its id."""
+    game_id = client.post("/api/v1/games", headers=headers, json={
+        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
+        "options": {"threshold": 1}, "public": public}).get_json()["id"]
+    if finish:
+        play_to_the_end(client, headers, game_id, run_bots)
+    return game_id

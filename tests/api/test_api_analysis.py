@@ -8,6 +8,7 @@ import psycopg
 import pytest
 from jsonschema import Draft202012Validator, ValidationError
 from rq import Queue
+from playing import play_out
 from waiting import wait_until
 
 from api.http import create_app
@@ -18,20 +19,6 @@ from rules import GAMES
 from rules.analysis import Record, analysable, as_json, review
 from rules.search import Budget
 from worker.runner import PromptWorker
-
-
-def play_out(client, headers, run_bots, public=False, finish=True):
-    game_id = client.post("/api/v1/games", headers=headers, json={
-        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
-        "options": {"threshold": 1}, "public": public}).get_json()["id"]
-    for _ in range(50):
-        run_bots()
-        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
-        if view["status"] == "finished" or not finish:
-            return game_id
-        client.post(f"/api/v1/games/{game_id}/actions", headers=headers,
-                    json={"action": view["legal_actions"][0], "version": view["version"]})
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import threading
 import requests
 
 from long_polls import wait_for_long_polls
+from playing import play_out
 
 
 def player(http, base, name):
@@ -56,20 +57,6 @@ def test_a_waiting_private_game_is_seen_and_joined_only_through_its_invite(clien
     joined = client.post(f"/api/v1/games/invites/{created['invites'][0]['code']}", headers=eve)
     assert joined.status_code == 200 and joined.get_json()["your_seat"] == 1
     assert client.get(f"/api/v1/games/{game_id}/events", headers=eve).status_code == 200
-
-
-def play_out(client, headers, run_bots, public):
-    game_id = client.post("/api/v1/games", headers=headers, json={
-        "type": "sixnimmt", "players": 2, "seats": ["human", {"bot": "easy"}], "pace": "none",
-        "options": {"threshold": 1}, "public": public}).get_json()["id"]
-    for _ in range(50):
-        run_bots()
-        view = client.get(f"/api/v1/games/{game_id}", headers=headers).get_json()
-        if view["status"] == "finished":
-            return game_id
-        client.post(f"/api/v1/games/{game_id}/actions", headers=headers,
-                    json={"action": view["legal_actions"][0], "version": view["version"]})
-    raise AssertionError("the game did not end")
 
 
 def test_records_and_replays_of_private_games_only_to_their_players(client, new_player, run_bots):
