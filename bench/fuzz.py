@@ -247,41 +247,39 @@ def fuzz(args, folder: Path, redis_url: str, database_url: str):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     spec = bounded_waits(with_game_links(app.test_client().get("/api/openapi.json").get_json()))
     (folder / "spec.json").write_text(json.dumps(spec))
-    if args.engine == "spec":
+
+    def measured(engine):
+        """What `engine()` returns, the store's size before and after it and the seconds it
+        took; the server and the worker stopped whatever happens."""
         before = store_size(redis_url)
         started = time.monotonic()
         try:
-            summary = fuzz_spec(app, counting, spec, args)
+            outcome = engine()
             took = time.monotonic() - started
-            after = store_size(redis_url)
+            return outcome, before, store_size(redis_url), took
         finally:
             server.shutdown()
             worker.terminate()
             worker.wait(30)
+
+    if args.engine == "spec":
+        summary, before, after, took = measured(lambda: fuzz_spec(app, counting, spec, args))
         return counting, summary, before, after, took
     (folder / "schemathesis.toml").write_text(
         "[checks.positive_data_acceptance]\n"
         f"expected-statuses = {json.dumps(EXPECTED)}\n")
-    before = store_size(redis_url)
-    started = time.monotonic()
-    try:
-        run = subprocess.run(  # noqa: PLW1510 (its failures are what the summary reports)
-            [str(Path(sys.executable).parent / "schemathesis"),
-             "--config-file", str(folder / "schemathesis.toml"), "run",
-             str(folder / "spec.json"), "--url", f"http://127.0.0.1:{server.port}",
-             "-H", f"Authorization: {PLACEHOLDER}", "--workers", str(args.workers),
-             "--max-time", str(int(args.minutes * 60)), "--exclude-checks", "ignored_auth",
-             # A stream answers for as long as it is read: each would hold a worker for
-             # the whole time-out (the tests' slice covers them with a short heartbeat).
-             "--exclude-path-regex", "/stream$",
-             "--continue-on-failure", "--request-timeout", "30", "--no-color"],
-            cwd=folder, capture_output=True, text=True)
-        took = time.monotonic() - started
-        after = store_size(redis_url)
-    finally:
-        server.shutdown()
-        worker.terminate()
-        worker.wait(30)
+    # Without `check`: schemathesis's failures are what the summary reports.
+    run, before, after, took = measured(lambda: subprocess.run(  # noqa: PLW1510
+        [str(Path(sys.executable).parent / "schemathesis"),
+         "--config-file", str(folder / "schemathesis.toml"), "run",
+         str(folder / "spec.json"), "--url", f"http://127.0.0.1:{server.port}",
+         "-H", f"Authorization: {PLACEHOLDER}", "--workers", str(args.workers),
+         "--max-time", str(int(args.minutes * 60)), "--exclude-checks", "ignored_auth",
+         # A stream answers for as long as it is read: each would hold a worker for
+         # the whole time-out (the tests' slice covers them with a short heartbeat).
+         "--exclude-path-regex", "/stream$",
+         "--continue-on-failure", "--request-timeout", "30", "--no-color"],
+        cwd=folder, capture_output=True, text=True))
     (folder / "schemathesis.out").write_text(run.stdout + run.stderr)
     summary = (f"\nschemathesis's summary (all of it in {folder / 'schemathesis.out'}):\n"
                + "\n".join(run.stdout.strip().splitlines()[-25:]))
