@@ -48,6 +48,17 @@ def token_of(page) -> str:
     return page.evaluate("JSON.parse(localStorage.getItem('poyta.player')).token")
 
 
+def deleted_for_good(page, section, base: str, token: str, confirm: str, start: str) -> None:
+    """Confirms the deletion asked in `section`: the phone starts afresh (its `start` button)
+    and the old token answers 401."""
+    section.get_by_role("button", name=confirm).click()
+    signed_out(page)
+    sync_api.expect(page.get_by_role("button", name=start)).to_be_visible()
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        outside(base, "GET", "/players/me", token)
+    assert refused.value.code == 401
+
+
 def test_download_then_delete_my_account_in_english(new_page, live_server):
     expect = sync_api.expect
     anna, bert = new_page(), new_page()
@@ -74,12 +85,7 @@ def test_download_then_delete_my_account_in_english(new_page, live_server):
     assert outside(live_server, "GET", "/players/me", token)["name"] == "Anna"
 
     section.get_by_role("button", name="Delete my account").click()
-    section.get_by_role("button", name="Delete for good").click()
-    signed_out(anna)
-    expect(anna.get_by_role("button", name="Start playing")).to_be_visible()
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        outside(live_server, "GET", "/players/me", token)
-    assert refused.value.code == 401
+    deleted_for_good(anna, section, live_server, token, "Delete for good", "Start playing")
 
     bert.goto(f"{live_server}/#/replay/{game_id}")
     expect(bert.locator("main")).to_contain_text("deleted player")
@@ -98,9 +104,4 @@ def test_the_rights_speak_finnish_and_pass_the_accessibility_audit(axe_installed
     section.get_by_role("button", name="Poista tilini").click()
     expect(section.get_by_role("group")).to_contain_text("Poistetaanko tili Anna lopullisesti?")
     assert serious_violations(phone) == [], "settings, the deletion asked"
-    section.get_by_role("button", name="Poista lopullisesti").click()
-    signed_out(phone)
-    expect(phone.get_by_role("button", name="Aloita")).to_be_visible()
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        outside(live_server, "GET", "/players/me", token)
-    assert refused.value.code == 401
+    deleted_for_good(phone, section, live_server, token, "Poista lopullisesti", "Aloita")
