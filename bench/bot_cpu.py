@@ -10,7 +10,7 @@ action) come as often as in play. At each position every level decides with the 
 source, once at the old budgets and once at the new, one after the other (a load on the machine
 stretches both alike; the clock is the CPU clock anyway). Prints, per game and level, the mean
 CPU a move and the simulations a move and a CPU second, old and new; then the mean CPU a bot
-move at the level mix of bench/scale.py `ASSUMED` (every game weighing the same), old and new.
+move at the level mix of bench/sizing.py `ASSUMED` (every game weighing the same), old and new.
 With `--agreement`, each search level decides once more at each budget with another random
 source, and the bench prints how often (of the positions with a choice) that new choice is the
 old budget's first one, beside how often the old budget's second choice is: a search on the
@@ -24,7 +24,8 @@ import random
 import statistics
 import time
 
-from bench.scale import ASSUMED
+from bench.search_rate import counting_simulations
+from bench.sizing import ASSUMED
 from rules import GAMES, Game
 from rules.search import DEFAULT_BUDGETS, Budget, Clock
 
@@ -63,15 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agreement", action="store_true",
                         help="also how often the new choice is the old one")
     args = parser.parse_args(argv)
-    ticks = [0]
-    tick = Clock.tick
-
-    def counted(clock: Clock, simulations: int = 1) -> None:
-        ticks[0] += simulations
-        tick(clock, simulations)
-
-    Clock.tick = counted
-    mix = ASSUMED["level_mix"]
+    ticks = counting_simulations()
+    mix, _ = ASSUMED["level_mix"]
     configs = {"before": BEFORE, "now": DEFAULT_BUDGETS}
     print("budgets before: " + ", ".join(f"{level} {budget}" for level, budget in BEFORE.items()))
     print("budgets now:    " + ", ".join(f"{level} {budget}" for level, budget in

@@ -42,6 +42,20 @@ def positions(game: Game, count: int, players: int, options: dict):
                 yield game.view(state, seat), legal
 
 
+def counting_simulations() -> list[int]:
+    """From now on every simulation a search's clock ticks off adds to the one-item list
+    returned (the caller sets it to 0 before what it measures)."""
+    ticks = [0]
+    tick = Clock.tick
+
+    def counted(clock: Clock, simulations: int = 1) -> None:
+        ticks[0] += simulations
+        tick(clock, simulations)
+
+    Clock.tick = counted
+    return ticks
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -52,14 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     args = parser.parse_args(argv)
     options = option_values(args.option)
-    ticks = [0]
-    tick = Clock.tick
-
-    def counted(clock: Clock, simulations: int = 1) -> None:
-        ticks[0] += simulations
-        tick(clock, simulations)
-
-    Clock.tick = counted
+    ticks = counting_simulations()
     budget = Budget(seconds=args.seconds)
     for game in GAMES.values():
         if not game.has_bot_level("hard") or args.game not in (None, game.name):
