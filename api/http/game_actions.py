@@ -88,10 +88,8 @@ class GameActions:
         telemetry.REQUEST_SECONDS.labels(ROUTE, "POST", telemetry.status_class(status)
                                          ).observe(seconds)
         telemetry.ACTIONS.labels("accepted" if status < 400 else "refused", status).inc()
-        logs.ACCESS.info("request", extra={
-            "request_id": request_id, "client": environ.get("REMOTE_ADDR"), "method": "POST",
-            "route": ROUTE, "game": game_id, "status": status,
-            "ms": round(seconds * 1000, 1)})
+        logs.log_access(request_id, environ.get("REMOTE_ADDR"), "POST", ROUTE, game_id, status,
+                        seconds)
         return [content]
 
     def read(self, environ: dict) -> tuple[str, Player, dict] | None:

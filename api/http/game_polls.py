@@ -63,9 +63,8 @@ class GamePolls:
                        [*answer.headers(), *self.headers, (logs.REQUEST_ID_HEADER, request_id)])
         seconds = time.perf_counter() - started
         self.seconds[status].observe(seconds)
-        logs.ACCESS.info("request", extra={
-            "request_id": request_id, "method": "GET", "route": ROUTE, "game": game_id,
-            "status": status, "ms": round(seconds * 1000, 1)})
+        logs.log_access(request_id, environ.get("REMOTE_ADDR"), "GET", ROUTE, game_id, status,
+                        seconds)
         return [] if answer.body is None else [answer.body]
 
     def answer(self, environ: dict) -> tuple[str, GameAnswer] | None:

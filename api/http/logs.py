@@ -72,11 +72,16 @@ def init_app(app: Flask, level: str) -> None:
     def log_request(response):
         if "request_id" in g:
             response.headers[REQUEST_ID_HEADER] = g.request_id
-            ACCESS.info("request", extra={
-                "request_id": g.request_id, "client": request.remote_addr,
-                "method": request.method,
-                "route": request.url_rule.rule if request.url_rule else None,
-                "game": (request.view_args or {}).get("game_id"),
-                "status": response.status_code,
-                "ms": round((time.perf_counter() - g.log_started) * 1000, 1)})
+            log_access(g.request_id, request.remote_addr, request.method,
+                       request.url_rule.rule if request.url_rule else None,
+                       (request.view_args or {}).get("game_id"), response.status_code,
+                       time.perf_counter() - g.log_started)
         return response
+
+
+def log_access(request_id: str, client: str | None, method: str, route: str | None,
+               game: str | None, status: int, seconds: float) -> None:
+    """The one access line of a request, whether Flask or a fast path before it answered."""
+    ACCESS.info("request", extra={"request_id": request_id, "client": client, "method": method,
+                                  "route": route, "game": game, "status": status,
+                                  "ms": round(seconds * 1000, 1)})
