@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from api.http import create_app
 from api.devtools.embedded_redis import start_embedded
 from api.storage.jobs import BOT_QUEUE, DEEP_BOT_QUEUE, HEAVY_BOT_QUEUE, NOTICE_WORKER_QUEUES
 from worker.runner import PromptWorker
+from worker_forks import ForkedWorker
 from postgres_servers import (  # noqa: F401 (fixtures)
     database, database_url, emptying_connection, postgres,
 )
@@ -93,9 +93,10 @@ def run_bots(redis):
 
 
 @pytest.fixture
-def serve(redis, store_env):
+def serve(redis, store_env, tmp_path):
     """Start the app over real HTTP, with extra config, and a real RQ worker process (with its
-    scheduler, for deadlines) beside it; returns the base URL."""
+    scheduler, for deadlines) beside it; returns the base URL. The workers' output is printed
+    after the test, so a failing test shows it."""
     running = []
 
     def start(config: dict | None = None, wrap=None) -> str:
@@ -105,9 +106,9 @@ def serve(redis, store_env):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         # The production worker (RQ's own CLI sleeps in its back-off, up to 60 s, after idle waits),
         # quick replies first and not niced, like the quick worker of `make run`.
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "worker.run", BOT_QUEUE, HEAVY_BOT_QUEUE, DEEP_BOT_QUEUE, *NOTICE_WORKER_QUEUES],
-            cwd=ROOT, env={**os.environ, **store_env})
+        worker = ForkedWorker(
+            [BOT_QUEUE, HEAVY_BOT_QUEUE, DEEP_BOT_QUEUE, *NOTICE_WORKER_QUEUES],
+            {**os.environ, **store_env}, ROOT, tmp_path / f"worker-{len(running)}.log")
         running.append((server, worker))
         return f"http://127.0.0.1:{server.port}"
 
@@ -121,6 +122,8 @@ def serve(redis, store_env):
             worker.kill()  # or it outlives the test, retrying a Redis the next fixture stops
             worker.wait()
             pytest.fail("the worker did not stop within 30 s of SIGTERM")
+        finally:
+            print(worker.log.read_text(errors="replace") if worker.log.exists() else "")
 
 
 @pytest.fixture
