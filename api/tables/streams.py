@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from api.tables.games import Games
-from api.tables.model import ACTIVE, FINISHED, Player, StoredGame, iso
+from api.tables.model import ACTIVE, FINISHED, WAITING, Player, StoredGame, iso
 from api.tables.views import invitation, place
 
 RESUME_OVERLAP = 30.0  # seconds before the cursor a resumed stream looks again
 CHALLENGED, WITHDRAWN = "challenged", "withdrawn"  # a game's status as a challenged player knows it
+SEATED = (WAITING, ACTIVE, FINISHED)
 
 
 @dataclass
@@ -98,11 +99,15 @@ class Streams:
         told.keep_only(game_ids)
         if not game_ids:
             return []
-        heads = zip(game_ids, self.storage.games.versions(game_ids),
-                    self.storage.chat.counts(game_ids))
         events: list[dict] = []
-        for game_id, version, chat_count in heads:
-            if told.looked.get(game_id) == (version, chat_count):
+        for game_id, (version, chat_count) in zip(game_ids, self.storage.games.heads(game_ids)):
+            looked = told.looked.get(game_id)
+            if looked == (version, chat_count):
+                continue
+            if looked is not None and looked[0] == version and told.statuses.get(game_id) in SEATED:
+                # Only talk since the last look: the game, its seats and turns are as told.
+                told.looked[game_id] = (version, chat_count)
+                events += self._chat(game_id, told, chat_count, first, since)
                 continue
             stored = None if version is None else self.games.find(game_id)
             if stored is None:
@@ -111,9 +116,11 @@ class Streams:
             told.looked[game_id] = (version, chat_count)
             seat = stored.seat_of(player.id)
             if seat is None:
+                if told.statuses.get(game_id) in SEATED:  # left: no longer told its talk
+                    del told.statuses[game_id]
                 events += self._challenge(stored, player.id, told)
                 continue  # or left: the inbox forgets it
-            events += self._chat(stored, told, chat_count, first, since)  # said before the move
+            events += self._chat(game_id, told, chat_count, first, since)  # said before the move
             events += self._declined(stored, told, first)
             events += self._game(stored, seat, told, first, since)
         return events
@@ -174,18 +181,21 @@ class Streams:
                 "deadline": iso(entry.deadline) if entry.deadline else None}))
         return events
 
-    def _chat(self, stored: StoredGame, told: Told, chat_count: int, first: bool,
+    def _chat(self, game_id: str, told: Told, chat_count: int, first: bool,
               since: float | None) -> list[dict]:
-        last_told = told.chat.get(stored.id)
-        told.chat[stored.id] = chat_count
+        last_told = told.chat.get(game_id)
+        told.chat[game_id] = chat_count
         if chat_count == 0 or chat_count == last_told or (first and since is None):
             return []
-        kept, _ = self.storage.chat.messages(stored.id)
+        if first:
+            kept, _ = self.storage.chat.messages(game_id)
+        else:  # the lines said since the last look are the newest kept, numbered in order
+            kept = self.storage.chat.newest(game_id, chat_count - (last_told or 0))
         events = []
         for message in kept:
             said = datetime.fromisoformat(message["at"]).timestamp()
             if (message["number"] > (last_told or 0)) if not first else said >= since:
-                events.append(self._tell(told, said, {"type": "chat", "game": stored.id,
+                events.append(self._tell(told, said, {"type": "chat", "game": game_id,
                                                       **message}))
         return events
 
