@@ -1,0 +1,72 @@
+"""One command on a pooled connection, without redis-py's per-command layers.
+
+The requests phones send most (a poll, a view, a move) each send one to three commands, and
+redis-py's own path for each cost more CPU than the rest of a 304 poll: every argument encoded
+through several type checks, the call wrapped for retries and for its observability records, the
+reply passed by its response callbacks (a cProfile of `python -m bench.request_cpu`'s poll:
+three quarters of it). `PlainCommands` sends the same bytes over a connection of the client's
+own pool (so the pool's bound, its check of a connection handed out and its care across a fork
+all hold), retries as the client's `Retry` does (a dropped connection is closed and the command
+sent once more on a fresh one), raises the errors redis-py raises, and returns the reply as
+redis-py would for the commands it is used for, which have no response callback (HMGET,
+EVALSHA). A cluster client goes its own way, which routes each command by its key.
+"""
+from __future__ import annotations
+
+from redis import Redis
+from redis.commands.core import Script
+from redis.exceptions import DataError, NoScriptError
+
+Arg = str | bytes | int | float
+
+
+def packed(*args: Arg) -> bytes:
+    """The command in the Redis protocol, as redis-py's encoder writes it (numbers by `repr`)."""
+    parts = [b"*%d\r\n" % len(args)]
+    for arg in args:
+        if isinstance(arg, str):
+            arg = arg.encode()
+        elif isinstance(arg, (int, float)) and not isinstance(arg, bool):
+            arg = repr(arg).encode()
+        elif not isinstance(arg, bytes):
+            raise DataError(f"Invalid input of type: '{type(arg).__name__}'")
+        parts.append(b"$%d\r\n%b\r\n" % (len(arg), arg))
+    return b"".join(parts)
+
+
+class PlainCommands:
+    def __init__(self, client: Redis):
+        self.client = client
+        # A cluster routes by key; a single-connection client keeps its one connection.
+        self.pool = (client.connection_pool if isinstance(client, Redis)
+                     and client.connection is None else None)
+
+    def call(self, *args: Arg):
+        """The command's reply (bytes, not decoded), as `client.execute_command` gives it for a
+        command without a response callback."""
+        if self.pool is None:
+            return self.client.execute_command(*args)
+        command = [packed(*args)]
+        connection = self.pool.get_connection()
+        try:
+            return connection.retry.call_with_retry(
+                lambda: self._send(connection, command), lambda _: connection.disconnect())
+        finally:
+            self.pool.release(connection)
+
+    @staticmethod
+    def _send(connection, command: list[bytes]):
+        connection.send_packed_command(command)
+        return connection.read_response()
+
+    def hmget(self, key: str, *fields: str) -> list[bytes | None]:
+        return self.call("HMGET", key, *fields)
+
+    def script(self, script: Script, keys: list[str], args: list[Arg]):
+        """A registered script's reply, loaded first when the server does not know it (as
+        `Script.__call__` does)."""
+        try:
+            return self.call("EVALSHA", script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            script.sha = self.client.script_load(script.script)
+            return self.call("EVALSHA", script.sha, len(keys), *keys, *args)
