@@ -13,6 +13,9 @@ EVALSHA). A cluster client goes its own way, which routes each command by its ke
 """
 from __future__ import annotations
 
+import os
+
+import hiredis
 from redis import Redis
 from redis.commands.core import Script
 from redis.exceptions import DataError, NoScriptError
@@ -21,17 +24,11 @@ Arg = str | bytes | int | float
 
 
 def packed(*args: Arg) -> bytes:
-    """The command in the Redis protocol, as redis-py's encoder writes it (numbers by `repr`)."""
-    parts = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        if isinstance(arg, str):
-            arg = arg.encode()
-        elif isinstance(arg, (int, float)) and not isinstance(arg, bool):
-            arg = repr(arg).encode()
-        elif not isinstance(arg, bytes):
-            raise DataError(f"Invalid input of type: '{type(arg).__name__}'")
-        parts.append(b"$%d\r\n%b\r\n" % (len(arg), arg))
-    return b"".join(parts)
+    """The command in the Redis protocol, as redis-py packs it with hiredis (numbers by `repr`)."""
+    try:
+        return hiredis.pack_command(args)
+    except TypeError as error:  # what redis-py's encoder refuses too (None, a bool...)
+        raise DataError(str(error)) from error
 
 
 class PlainCommands:
@@ -40,6 +37,13 @@ class PlainCommands:
         # A cluster routes by key; a single-connection client keeps its one connection.
         self.pool = (client.connection_pool if isinstance(client, Redis)
                      and client.connection is None else None)
+        # Connections kept between commands, out of the pool: its own hand-out and return (a
+        # queue, its check of the socket, its observability records) cost a poll as much as
+        # the rest of its command. An eighth of the pool at most (8 of the API's 64), so a
+        # burst beyond the pool's size still finds connections coming back to it.
+        self.most_kept = self.pool.max_connections // 8 if self.pool else 0
+        self.kept: list = []
+        self.pid = os.getpid()
 
     def call(self, *args: Arg):
         """The command's reply (bytes, not decoded), as `client.execute_command` gives it for a
@@ -47,11 +51,29 @@ class PlainCommands:
         if self.pool is None:
             return self.client.execute_command(*args)
         command = [packed(*args)]
-        connection = self.pool.get_connection()
+        connection = self._take()
         try:
             return connection.retry.call_with_retry(
                 lambda: self._send(connection, command), lambda _: connection.disconnect())
         finally:
+            self._give(connection)
+
+    def _take(self):
+        if self.pid != os.getpid():  # a forked child: what it inherited is its parent's
+            self.kept, self.pid = [], os.getpid()
+        while self.kept:
+            connection = self.kept.pop()
+            # The pool makes another kind of connection now: this one goes back.
+            if type(connection) is self.pool.connection_class:
+                return connection
+            self.pool.release(connection)
+        return self.pool.get_connection()
+
+    def _give(self, connection) -> None:
+        """Kept for the next command; a dropped one connects again when it is next used."""
+        if len(self.kept) < self.most_kept:
+            self.kept.append(connection)
+        else:
             self.pool.release(connection)
 
     @staticmethod
