@@ -4,12 +4,13 @@ The requests phones send most (a poll, a view, a move) each send one to three co
 redis-py's own path for each cost more CPU than the rest of a 304 poll: every argument encoded
 through several type checks, the call wrapped for retries and for its observability records, the
 reply passed by its response callbacks (a cProfile of `python -m bench.request_cpu`'s poll:
-three quarters of it). `PlainCommands` sends the same bytes over a connection of the client's
-own pool (so the pool's bound, its check of a connection handed out and its care across a fork
-all hold), retries as the client's `Retry` does (a dropped connection is closed and the command
-sent once more on a fresh one), raises the errors redis-py raises, and returns the reply as
-redis-py would for the commands it is used for, which have no response callback (HMGET,
-EVALSHA). A cluster client goes its own way, which routes each command by its key.
+three quarters of it). `PlainCommands` sends the same bytes over connections of the client's
+own pool (so its bound holds; a few are kept between commands, and a kept one the server dropped
+is found by the retry instead of the pool's check), retries as the client's `Retry` does (a
+dropped connection is closed and the command sent once more on a fresh one), raises the errors
+redis-py raises, and returns the reply as redis-py would for the commands it is used for,
+which have no response callback (HMGET, EVALSHA). A cluster client goes its own way, which
+routes each command by its key.
 """
 from __future__ import annotations
 
