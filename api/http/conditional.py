@@ -103,8 +103,10 @@ def game_etag(version: int, seat: int | None, renamed: int) -> str:
     return etag_of({"version": version, "seat": seat, "renamed": renamed})
 
 
+@lru_cache(maxsize=4096)
 def unchanged(etag: str, if_none_match: str | None) -> bool:
-    """If-None-Match compares weakly (RFC 9110, 13.1.2): `W/"x"` matches `"x"`, and `*` any."""
+    """If-None-Match compares weakly (RFC 9110, 13.1.2): `W/"x"` matches `"x"`, and `*` any.
+    Remembered: a phone polls with the same tag until the game changes."""
     return bool(if_none_match) and parse_etags(if_none_match).contains_weak(etag)
 
 

@@ -22,9 +22,16 @@ ACCEPTED_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 RECORD_FIELDS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
+# `json.dumps(entry, default=str)` would make an encoder for each line.
+ENCODER = json.JSONEncoder(default=str)
+
+
 class JsonFormatter(logging.Formatter):
+    # The last second formatted and its text: most lines of a busy process share their second.
+    second = (None, "")
+
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+        entry = {"time": f"{self.seconds(record)}.{int(record.msecs):03d}Z",
                  "level": record.levelname, "logger": record.name, "message": record.getMessage()}
         if has_request_context() and "request_id" in g:
             entry["request_id"] = g.request_id  # the extra fields below may repeat it
@@ -32,7 +39,15 @@ class JsonFormatter(logging.Formatter):
                       if key not in RECORD_FIELDS})
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+        return ENCODER.encode(entry)
+
+    def seconds(self, record: logging.LogRecord) -> str:
+        """The record's time to the second, as `formatTime` writes it."""
+        second, text = self.second
+        if second != int(record.created):
+            second, text = int(record.created), self.formatTime(record, "%Y-%m-%dT%H:%M:%S")
+            self.second = (second, text)
+        return text
 
 
 JsonFormatter.converter = time.gmtime

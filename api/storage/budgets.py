@@ -9,6 +9,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from api.storage import keys
+from api.storage.plain_commands import PlainCommands
 
 # A waiting request's entry outlives its wait by this much, so that a process that died holding
 # it frees the slot by itself soon after the request would have ended anyway.
@@ -68,16 +69,17 @@ class RateCounters:
     def __init__(self, client: Redis):
         self.redis = client
         self._spend = client.register_script(_SPEND)
+        self.plain = PlainCommands(client)
 
     def spend(self, windows: list[tuple[RateLimitItem, str, str]]) -> list[Window]:
         """Counts one request in each window (its rate, the budget's name, the caller), in one
         round trip; the windows counted, the last of them refused when it was full."""
         if not windows:
             return []
-        counted = self._spend(
-            keys=[keys.rate_window(budget, who, rate.get_expiry())
-                  for rate, budget, who in windows],
-            args=[value for rate, _, _ in windows for value in (rate.amount, rate.get_expiry())])
+        counted = self.plain.script(
+            self._spend, [keys.rate_window(budget, who, rate.get_expiry())
+                          for rate, budget, who in windows],
+            [value for rate, _, _ in windows for value in (rate.amount, rate.get_expiry())])
         return [Window(rate, int(count) <= rate.amount, max(rate.amount - int(count), 0),
                        int(left))
                 for (rate, _, _), count, left in zip(windows, counted[::2], counted[1::2])]

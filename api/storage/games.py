@@ -33,7 +33,7 @@ from typing import Iterable
 
 from redis import Redis
 
-from api.storage import keys
+from api.storage import keys, plain_commands
 from api.storage.packed_logs import FinishedLog, finished_log, pack_log, unpack_log
 
 # The most actions a game's log holds: the action that fills it ends the game (the rule is
@@ -252,6 +252,7 @@ class GameStore:
         self.redis = redis
         self.retention = retention_seconds
         self.max_actions = max_actions
+        self.plain = plain_commands.PlainCommands(redis)
         self._commit = redis.register_script(_COMMIT)
         self._events = redis.register_script(_EVENTS)
         self._log = redis.register_script(_LOG)
@@ -271,7 +272,7 @@ class GameStore:
         pipe.execute()
 
     def load(self, game_id: str, player_id: str | None = None) -> GameRecord | None:
-        values = self.redis.hmget(keys.game(game_id), "version", "meta", "seats", "state",
+        values = self.plain.hmget(keys.game(game_id), "version", "meta", "seats", "state",
                                   "updated", "bots_job", "status", "names", "public", "renamed",
                                   _seat_field(player_id), "preselected", "results", "hooked")
         if values[0] is None or values[0] == b"0":
@@ -286,7 +287,7 @@ class GameStore:
                           hooked=_text(values[13]))
 
     def head(self, game_id: str, player_id: str | None) -> Head | None:
-        version, seat, status, public, renamed = self.redis.hmget(
+        version, seat, status, public, renamed = self.plain.hmget(
             keys.game(game_id), "version", _seat_field(player_id), "status", "public", "renamed")
         if version is None or version == b"0":
             return None
@@ -316,7 +317,7 @@ class GameStore:
                  "" if change.seat is None else change.seat, mode, self.max_actions,
                  len(change.events), *change.events, keys.game_channel(change.game_id),
                  *map(keys.inbox_channel, [*change.players, *change.left])]
-        version = self._commit(keys=keys.game_keys(change.game_id), args=args)
+        version = self.plain.script(self._commit, keys.game_keys(change.game_id), args)
         if version == -1:
             raise LogFull(self.max_actions)
         return int(version) if version else None

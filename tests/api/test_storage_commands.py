@@ -1,7 +1,8 @@
 """How many commands each request sends to the game store, counted on a real Redis.
 
-The count hooks the store's redis-py connections: each command counts one, each command of a
-pipeline counts one (MULTI/EXEC not), a script counts one whatever it runs inside. The job
+The count reads what the store's redis-py connections send: each command counts one, each
+command of a pipeline counts one (MULTI/EXEC not), a script counts one whatever it runs inside;
+commands the store sends ready packed (`api.storage.plain_commands`) are counted alike. The job
 queue has connections of its own, so RQ's commands are not counted; nor is the handshake of a
 new connection (HELLO, CLIENT SETINFO), which a pooled connection sends once in its life.
 """
@@ -47,24 +48,19 @@ class Counted:
         self.commands: list[str] = []
         counted = self
 
-        def ours(command) -> bool:
-            name = str(command[0]).upper()
+        def ours(command: list[bytes]) -> bool:
+            name = command[0].decode().upper()
             return name not in HANDSHAKE and name not in ("MULTI", "EXEC") and not (
-                without_rq and any(str(arg).startswith("rq:") for arg in command[1:]))
+                without_rq and any(arg.startswith(b"rq:") for arg in command[1:]))
 
         pool = client.connection_pool
         base = pool.connection_class
 
         class CountingConnection(base):
-            def send_command(self, *args, **kwargs):
-                if ours(args):
-                    counted.commands.append(str(args[0]).upper())
-                return super().send_command(*args, **kwargs)
-
-            def pack_commands(self, commands):
-                counted.commands.extend(str(command[0]).upper() for command in commands
-                                        if ours(command))
-                return super().pack_commands(commands)
+            def send_packed_command(self, command, check_health=True):
+                counted.commands.extend(sent[0].decode().upper() for sent in on_the_wire(command)
+                                        if ours(sent))
+                return super().send_packed_command(command, check_health)
 
         pool.connection_class = CountingConnection
         pool.disconnect()
@@ -73,6 +69,23 @@ class Counted:
         start = len(self.commands)
         work()
         return self.commands[start:]
+
+
+def on_the_wire(packed) -> list[list[bytes]]:
+    """The commands in what a connection sends (the Redis protocol's arrays of bulk strings)."""
+    data = b"".join(bytes(chunk) for chunk in ([packed] if isinstance(packed, bytes) else packed))
+    commands, at = [], 0
+    while at < len(data):
+        end = data.index(b"\r\n", at)
+        count, at = int(data[at + 1:end]), end + 2
+        command = []
+        for _ in range(count):
+            end = data.index(b"\r\n", at)
+            size, at = int(data[at + 1:end]), end + 2
+            command.append(data[at:at + size])
+            at += size + 2
+        commands.append(command)
+    return commands
 
 
 @pytest.fixture(scope="session")
