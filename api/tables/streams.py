@@ -31,12 +31,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from api.tables.games import Games
-from api.tables.model import ACTIVE, FINISHED, WAITING, Player, StoredGame, iso
+from api.tables.model import ACTIVE, FINISHED, Player, StoredGame, iso
 from api.tables.views import invitation, place
 
 RESUME_OVERLAP = 30.0  # seconds before the cursor a resumed stream looks again
 CHALLENGED, WITHDRAWN = "challenged", "withdrawn"  # a game's status as a challenged player knows it
-SEATED = (WAITING, ACTIVE, FINISHED)
 
 
 @dataclass
@@ -48,6 +47,9 @@ class Told:
     turns: dict[str, int] = field(default_factory=dict)     # game: the turn told (`since`)
     chat: dict[str, int] = field(default_factory=dict)      # game: the last line told
     kept: dict[str, dict[str, str]] = field(default_factory=dict)  # game: seat: who it is kept for
+    # game: its seats' players, where the player sits (not kept by `to_json`: a look that
+    # lacks them reads the game)
+    seated: dict[str, list[str | None]] = field(default_factory=dict)
 
     @property
     def event_id(self) -> str:
@@ -56,7 +58,8 @@ class Told:
     def keep_only(self, game_ids: list[str]) -> None:
         """Forget the games no longer in the player's inbox."""
         kept = set(game_ids)
-        for remembered in (self.looked, self.statuses, self.turns, self.chat, self.kept):
+        for remembered in (self.looked, self.statuses, self.turns, self.chat, self.kept,
+                           self.seated):
             for game_id in [game_id for game_id in remembered if game_id not in kept]:
                 del remembered[game_id]
 
@@ -100,27 +103,30 @@ class Streams:
         if not game_ids:
             return []
         events: list[dict] = []
+        talk = Talk(self.storage, player.id)
         for game_id, (version, chat_count) in zip(game_ids, self.storage.games.heads(game_ids)):
             looked = told.looked.get(game_id)
             if looked == (version, chat_count):
                 continue
-            if looked is not None and looked[0] == version and told.statuses.get(game_id) in SEATED:
+            if looked is not None and looked[0] == version and game_id in told.seated:
                 # Only talk since the last look: the game, its seats and turns are as told.
                 told.looked[game_id] = (version, chat_count)
-                events += self._chat(game_id, told, chat_count, first, since)
+                events += self._chat(game_id, told, chat_count, first, since, talk)
                 continue
             stored = None if version is None else self.games.find(game_id)
             if stored is None:
+                told.seated.pop(game_id, None)
                 events += self._withdrawn(game_id, told)
                 continue
             told.looked[game_id] = (version, chat_count)
             seat = stored.seat_of(player.id)
             if seat is None:
-                if told.statuses.get(game_id) in SEATED:  # left: no longer told its talk
-                    del told.statuses[game_id]
+                told.seated.pop(game_id, None)
                 events += self._challenge(stored, player.id, told)
                 continue  # or left: the inbox forgets it
-            events += self._chat(game_id, told, chat_count, first, since)  # said before the move
+            told.seated[game_id] = [entry.player_id for entry in stored.seats]
+            # Said before the move
+            events += self._chat(game_id, told, chat_count, first, since, talk)
             events += self._declined(stored, told, first)
             events += self._game(stored, seat, told, first, since)
         return events
@@ -182,7 +188,9 @@ class Streams:
         return events
 
     def _chat(self, game_id: str, told: Told, chat_count: int, first: bool,
-              since: float | None) -> list[dict]:
+              since: float | None, talk: "Talk") -> list[dict]:
+        """The lines said since the last look, but those of players the player blocks (as the
+        table's talk reads to them)."""
         last_told = told.chat.get(game_id)
         told.chat[game_id] = chat_count
         if chat_count == 0 or chat_count == last_told or (first and since is None):
@@ -192,8 +200,11 @@ class Streams:
         else:  # the lines said since the last look are the newest kept, numbered in order
             kept = self.storage.chat.newest(game_id, chat_count - (last_told or 0))
         events = []
+        muted = talk.muted_seats(told.seated[game_id]) if kept else set()
         for message in kept:
             said = datetime.fromisoformat(message["at"]).timestamp()
+            if message["seat"] in muted:
+                continue
             if (message["number"] > (last_told or 0)) if not first else said >= since:
                 events.append(self._tell(told, said, {"type": "chat", "game": game_id,
                                                       **message}))
@@ -205,6 +216,19 @@ class Streams:
         as `Last-Event-ID` too)."""
         told.cursor = max(told.cursor, happened)
         return {**event, "id": told.event_id}
+
+
+class Talk:
+    """Whom the player blocks, read once a look and only when some table has new lines."""
+
+    def __init__(self, storage, player_id: str):
+        self.storage, self.player_id = storage, player_id
+        self.blocked: set[str] | None = None
+
+    def muted_seats(self, seated: list[str | None]) -> set[int]:
+        if self.blocked is None:
+            self.blocked = self.storage.friends.blocked_ids(self.player_id)
+        return {seat for seat, player_id in enumerate(seated) if player_id in self.blocked}
 
 
 def heartbeat() -> dict:
