@@ -383,17 +383,6 @@ class GameStore:
         return [None if version is None else (int(version), int(renamed or 0))
                 for version, renamed in pipe.execute()]
 
-    def heads(self, game_ids: list[str]) -> list[tuple[tuple[int, int] | None, int]]:
-        """Each game's version and renames (None when it is gone) and the number of the last
-        line said at its table, in one round trip per node."""
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id in game_ids:
-            pipe.hmget(keys.game(game_id), "version", "renamed")
-            pipe.get(keys.chat_count(game_id))
-        read = pipe.execute()
-        return [(None if version is None else (int(version), int(renamed or 0)), int(said or 0))
-                for (version, renamed), said in zip(read[::2], read[1::2])]
-
     def claim_rematch(self, game_id: str) -> bool:
         return bool(self.redis.set(keys.rematch_claim(game_id), "pending", nx=True, ex=30))
 

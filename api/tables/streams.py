@@ -104,7 +104,7 @@ class Streams:
             return []
         events: list[dict] = []
         talk = Talk(self.storage, player.id)
-        for game_id, (version, chat_count) in zip(game_ids, self.storage.games.heads(game_ids)):
+        for game_id, (version, chat_count) in zip(game_ids, self.storage.game_heads(game_ids)):
             looked = told.looked.get(game_id)
             if looked == (version, chat_count):
                 continue
